@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Perft with pyffish (Fairy-Stockfish binding), independent of kifu's engine.
+
+Usage: python3 perft_pyffish.py VARIANT SFEN MAXDEPTH
+  VARIANT: minishogi | doubutsu | standard ; SFEN in kifu/USI convention
+  ("b" = sente = first player to move).  Translated to Fairy-Stockfish's
+  FEN convention: hand in brackets after the board, and the side letters
+  swapped (FSF calls the first player "w").
+Prints "depth nodes" per depth. Last ply bulk-counted (len(legal_moves)).
+Counting stops at positions where Fairy-Stockfish reports no legal moves
+(e.g. in dobutsu after the lion was captured).
+"""
+import sys
+import pyffish as sf
+
+FSF_VARIANT = {"minishogi": "minishogi", "doubutsu": "dobutsu", "standard": "shogi"}
+
+
+def usi_sfen_to_fsf(sfen):
+    board, side, hand, num = sfen.split()
+    side = {"b": "w", "w": "b"}[side]
+    hand = "" if hand == "-" else hand
+    # expand counts like "3g17p" -> "gggppp..."
+    out, count = "", ""
+    for ch in hand:
+        if ch.isdigit():
+            count += ch
+        else:
+            out += ch * (int(count) if count else 1)
+            count = ""
+    return f"{board}[{out or '-'}] {side} 0 {num}"
+
+
+def perft(variant, fen, depth):
+    moves = sf.legal_moves(variant, fen, [])
+    if depth == 1:
+        return len(moves)
+    return sum(perft(variant, sf.get_fen(variant, fen, [m]), depth - 1) for m in moves)
+
+
+def main():
+    variant, sfen, maxdepth = FSF_VARIANT[sys.argv[1]], sys.argv[2], int(sys.argv[3])
+    fen = usi_sfen_to_fsf(sfen)
+    for d in range(1, maxdepth + 1):
+        print(d, perft(variant, fen, d), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+//! Moves: a board move (with optional promotion) or a drop.
+
+use crate::role::Role;
+use crate::square::Square;
+use crate::variant::Variant;
+use std::fmt;
+
+/// A move as the rules know it. Notation (USI, CSA, KIF, …) is parsed into
+/// this only with a position at hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Moves the piece on `from` to `to`, promoting if `promote`.
+    Normal {
+        /// Origin.
+        from: Square,
+        /// Destination.
+        to: Square,
+        /// Whether the piece promotes.
+        promote: bool,
+    },
+    /// Drops a piece of `role` from hand on `to`.
+    Drop {
+        /// The dropped role (unpromoted).
+        role: Role,
+        /// Destination.
+        to: Square,
+    },
+}
+
+impl Move {
+    /// Destination square.
+    #[inline]
+    pub const fn to(self) -> Square {
+        match self {
+            Move::Normal { to, .. } | Move::Drop { to, .. } => to,
+        }
+    }
+
+    /// Origin square of a board move.
+    #[inline]
+    pub const fn from(self) -> Option<Square> {
+        match self {
+            Move::Normal { from, .. } => Some(from),
+            Move::Drop { .. } => None,
+        }
+    }
+
+    /// Whether the move promotes.
+    #[inline]
+    pub const fn is_promotion(self) -> bool {
+        matches!(self, Move::Normal { promote: true, .. })
+    }
+
+    /// Whether this is a drop.
+    #[inline]
+    pub const fn is_drop(self) -> bool {
+        matches!(self, Move::Drop { .. })
+    }
+
+    /// USI text in the given variant (`7g7f`, `8h2b+`, `P*5e`; doubutsu
+    /// drops use `C*`, `G*`, `E*`).
+    pub fn usi(self, variant: Variant) -> UsiDisplay {
+        UsiDisplay(self, variant)
+    }
+
+    /// Parses USI text (`7g7f`, `8h2b+`, `P*5e`) for the given variant.
+    /// Only syntax is checked; legality needs a position.
+    pub fn from_usi(s: &str, variant: Variant) -> Option<Move> {
+        let b = s.as_bytes();
+        if b.len() == 4 && (b[1] == b'*' || b[1] == b'@') {
+            let c = b[0] as char;
+            if !c.is_ascii_alphabetic() {
+                return None;
+            }
+            let role = Role::from_sfen_char(c, false, variant)?;
+            role.hand_index()?;
+            let to = Square::from_usi(&s[2..4])?;
+            return Some(Move::Drop { role, to });
+        }
+        let promote = match b.len() {
+            4 => false,
+            5 if b[4] == b'+' => true,
+            _ => return None,
+        };
+        if !s.is_char_boundary(2) || !s.is_char_boundary(4) {
+            return None;
+        }
+        let from = Square::from_usi(&s[0..2])?;
+        let to = Square::from_usi(&s[2..4])?;
+        Some(Move::Normal { from, to, promote })
+    }
+}
+
+/// Displays a move in USI notation; see [`Move::usi`].
+pub struct UsiDisplay(Move, Variant);
+
+impl fmt::Display for UsiDisplay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Move::Normal { from, to, promote } => {
+                write!(f, "{from}{to}")?;
+                if promote {
+                    f.write_str("+")?;
+                }
+                Ok(())
+            }
+            Move::Drop { role, to } => write!(f, "{}*{}", role.sfen(self.1), to),
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    /// USI notation with standard letters.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        UsiDisplay(*self, Variant::Standard).fmt(f)
+    }
+}

@@ -1,0 +1,384 @@
+//! Kinds of pieces (roles) and pieces (a role with a colour).
+
+use crate::color::Color;
+use crate::variant::Variant;
+use std::fmt;
+
+/// The kind of a piece, promoted kinds included. Doubutsu shogi maps its
+/// lion onto [`Role::King`], its chick onto [`Role::Pawn`] and its hen onto
+/// [`Role::ProPawn`]; the giraffe and the elephant are roles of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Role {
+    /// 歩 P (doubutsu: chick, ひよこ).
+    Pawn = 0,
+    /// 香 L.
+    Lance = 1,
+    /// 桂 N.
+    Knight = 2,
+    /// 銀 S.
+    Silver = 3,
+    /// 金 G.
+    Gold = 4,
+    /// 角 B.
+    Bishop = 5,
+    /// 飛 R.
+    Rook = 6,
+    /// 玉 K (doubutsu: lion, ライオン).
+    King = 7,
+    /// と +P (doubutsu: hen, にわとり).
+    ProPawn = 8,
+    /// 成香 +L.
+    ProLance = 9,
+    /// 成桂 +N.
+    ProKnight = 10,
+    /// 成銀 +S.
+    ProSilver = 11,
+    /// 馬 +B.
+    Horse = 12,
+    /// 龍 +R.
+    Dragon = 13,
+    /// Doubutsu giraffe (きりん): one step orthogonally.
+    Giraffe = 14,
+    /// Doubutsu elephant (ぞう): one step diagonally.
+    Elephant = 15,
+}
+
+impl Role {
+    /// All sixteen roles in index order.
+    pub const ALL: [Role; 16] = [
+        Role::Pawn,
+        Role::Lance,
+        Role::Knight,
+        Role::Silver,
+        Role::Gold,
+        Role::Bishop,
+        Role::Rook,
+        Role::King,
+        Role::ProPawn,
+        Role::ProLance,
+        Role::ProKnight,
+        Role::ProSilver,
+        Role::Horse,
+        Role::Dragon,
+        Role::Giraffe,
+        Role::Elephant,
+    ];
+
+    /// Roles that can be held in hand, in the canonical SFEN order
+    /// (R B G S N L P, then the doubutsu pieces).
+    pub const HAND: [Role; 9] = [
+        Role::Rook,
+        Role::Bishop,
+        Role::Gold,
+        Role::Silver,
+        Role::Knight,
+        Role::Lance,
+        Role::Pawn,
+        Role::Giraffe,
+        Role::Elephant,
+    ];
+
+    /// Index 0..16.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The role with the given index.
+    #[inline]
+    pub const fn from_index(i: usize) -> Option<Role> {
+        if i < 16 {
+            Some(Role::ALL[i])
+        } else {
+            None
+        }
+    }
+
+    /// The promoted role, if this role can promote.
+    #[inline]
+    pub const fn promoted(self) -> Option<Role> {
+        Some(match self {
+            Role::Pawn => Role::ProPawn,
+            Role::Lance => Role::ProLance,
+            Role::Knight => Role::ProKnight,
+            Role::Silver => Role::ProSilver,
+            Role::Bishop => Role::Horse,
+            Role::Rook => Role::Dragon,
+            _ => return None,
+        })
+    }
+
+    /// The base role of a promoted role (itself for unpromoted roles).
+    #[inline]
+    pub const fn unpromoted(self) -> Role {
+        match self {
+            Role::ProPawn => Role::Pawn,
+            Role::ProLance => Role::Lance,
+            Role::ProKnight => Role::Knight,
+            Role::ProSilver => Role::Silver,
+            Role::Horse => Role::Bishop,
+            Role::Dragon => Role::Rook,
+            r => r,
+        }
+    }
+
+    /// Whether this is a promoted role.
+    #[inline]
+    pub const fn is_promoted(self) -> bool {
+        matches!(
+            self,
+            Role::ProPawn
+                | Role::ProLance
+                | Role::ProKnight
+                | Role::ProSilver
+                | Role::Horse
+                | Role::Dragon
+        )
+    }
+
+    /// Index into a [`crate::Hand`], for roles that can be held.
+    #[inline]
+    pub const fn hand_index(self) -> Option<usize> {
+        match self {
+            Role::Rook => Some(0),
+            Role::Bishop => Some(1),
+            Role::Gold => Some(2),
+            Role::Silver => Some(3),
+            Role::Knight => Some(4),
+            Role::Lance => Some(5),
+            Role::Pawn => Some(6),
+            Role::Giraffe => Some(7),
+            Role::Elephant => Some(8),
+            _ => None,
+        }
+    }
+
+    /// Points for the entering-king (impasse) count: 5 for rook, bishop,
+    /// dragon and horse, 0 for the king, 1 for every other piece.
+    #[inline]
+    pub const fn impasse_points(self) -> u32 {
+        match self {
+            Role::Rook | Role::Bishop | Role::Dragon | Role::Horse => 5,
+            Role::King => 0,
+            _ => 1,
+        }
+    }
+
+    /// The SFEN/USI letters (upper case, with `+` for promoted roles) in the
+    /// given variant. Doubutsu uses L G E C H.
+    pub const fn sfen(self, variant: Variant) -> &'static str {
+        if let Variant::Doubutsu = variant {
+            match self {
+                Role::King => return "L",
+                Role::Giraffe => return "G",
+                Role::Elephant => return "E",
+                Role::Pawn => return "C",
+                Role::ProPawn => return "H",
+                _ => {}
+            }
+        }
+        match self {
+            Role::Pawn => "P",
+            Role::Lance => "L",
+            Role::Knight => "N",
+            Role::Silver => "S",
+            Role::Gold => "G",
+            Role::Bishop => "B",
+            Role::Rook => "R",
+            Role::King => "K",
+            Role::ProPawn => "+P",
+            Role::ProLance => "+L",
+            Role::ProKnight => "+N",
+            Role::ProSilver => "+S",
+            Role::Horse => "+B",
+            Role::Dragon => "+R",
+            Role::Giraffe => "G",
+            Role::Elephant => "E",
+        }
+    }
+
+    /// Parses one SFEN letter (case-insensitive) with an optional promotion
+    /// flag in the given variant. Doubutsu accepts both our letters
+    /// (L G E C H) and lishogi's (K R B P, `+P`).
+    pub const fn from_sfen_char(c: char, promoted: bool, variant: Variant) -> Option<Role> {
+        let c = c.to_ascii_uppercase();
+        if let Variant::Doubutsu = variant {
+            return match (c, promoted) {
+                ('L' | 'K', false) => Some(Role::King),
+                ('G' | 'R', false) => Some(Role::Giraffe),
+                ('E' | 'B', false) => Some(Role::Elephant),
+                ('C' | 'P', false) => Some(Role::Pawn),
+                ('H', false) | ('C' | 'P', true) => Some(Role::ProPawn),
+                _ => None,
+            };
+        }
+        let base = match c {
+            'P' => Role::Pawn,
+            'L' => Role::Lance,
+            'N' => Role::Knight,
+            'S' => Role::Silver,
+            'G' => Role::Gold,
+            'B' => Role::Bishop,
+            'R' => Role::Rook,
+            'K' => Role::King,
+            _ => return None,
+        };
+        if promoted {
+            base.promoted()
+        } else {
+            Some(base)
+        }
+    }
+
+    /// The CSA two-letter code (`FU`, `UM`, …). Doubutsu pieces use the codes
+    /// of the pieces they are mapped onto; giraffe and elephant have none in
+    /// the standard and are written `KR` (kirin) and `ZO` (zou).
+    pub const fn csa(self) -> &'static str {
+        match self {
+            Role::Pawn => "FU",
+            Role::Lance => "KY",
+            Role::Knight => "KE",
+            Role::Silver => "GI",
+            Role::Gold => "KI",
+            Role::Bishop => "KA",
+            Role::Rook => "HI",
+            Role::King => "OU",
+            Role::ProPawn => "TO",
+            Role::ProLance => "NY",
+            Role::ProKnight => "NK",
+            Role::ProSilver => "NG",
+            Role::Horse => "UM",
+            Role::Dragon => "RY",
+            Role::Giraffe => "KR",
+            Role::Elephant => "ZO",
+        }
+    }
+
+    /// Parses a CSA piece code.
+    pub fn from_csa(s: &str) -> Option<Role> {
+        Role::ALL.iter().copied().find(|r| r.csa() == s)
+    }
+
+    /// The Japanese name as KIF writes it in moves (`歩`, `成銀`, `龍`, …).
+    pub const fn kanji(self, variant: Variant) -> &'static str {
+        if let Variant::Doubutsu = variant {
+            match self {
+                Role::King => return "ライオン",
+                Role::Giraffe => return "きりん",
+                Role::Elephant => return "ぞう",
+                Role::Pawn => return "ひよこ",
+                Role::ProPawn => return "にわとり",
+                _ => {}
+            }
+        }
+        match self {
+            Role::Pawn => "歩",
+            Role::Lance => "香",
+            Role::Knight => "桂",
+            Role::Silver => "銀",
+            Role::Gold => "金",
+            Role::Bishop => "角",
+            Role::Rook => "飛",
+            Role::King => "玉",
+            Role::ProPawn => "と",
+            Role::ProLance => "成香",
+            Role::ProKnight => "成桂",
+            Role::ProSilver => "成銀",
+            Role::Horse => "馬",
+            Role::Dragon => "龍",
+            Role::Giraffe => "きりん",
+            Role::Elephant => "ぞう",
+        }
+    }
+
+    /// One character for a board diagram (BOD) cell.
+    pub const fn board_char(self, variant: Variant) -> char {
+        if let Variant::Doubutsu = variant {
+            match self {
+                Role::King => return 'ラ',
+                Role::Giraffe => return 'き',
+                Role::Elephant => return 'ぞ',
+                Role::Pawn => return 'ひ',
+                Role::ProPawn => return 'に',
+                _ => {}
+            }
+        }
+        match self {
+            Role::Pawn => '歩',
+            Role::Lance => '香',
+            Role::Knight => '桂',
+            Role::Silver => '銀',
+            Role::Gold => '金',
+            Role::Bishop => '角',
+            Role::Rook => '飛',
+            Role::King => '玉',
+            Role::ProPawn => 'と',
+            Role::ProLance => '杏',
+            Role::ProKnight => '圭',
+            Role::ProSilver => '全',
+            Role::Horse => '馬',
+            Role::Dragon => '龍',
+            Role::Giraffe => 'き',
+            Role::Elephant => 'ぞ',
+        }
+    }
+
+    /// The western letter(s) of international notation (`P`, `+S`, …).
+    pub const fn western(self, variant: Variant) -> &'static str {
+        self.sfen(variant)
+    }
+
+    /// Lower-case English name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::Pawn => "pawn",
+            Role::Lance => "lance",
+            Role::Knight => "knight",
+            Role::Silver => "silver",
+            Role::Gold => "gold",
+            Role::Bishop => "bishop",
+            Role::Rook => "rook",
+            Role::King => "king",
+            Role::ProPawn => "tokin",
+            Role::ProLance => "promoted lance",
+            Role::ProKnight => "promoted knight",
+            Role::ProSilver => "promoted silver",
+            Role::Horse => "horse",
+            Role::Dragon => "dragon",
+            Role::Giraffe => "giraffe",
+            Role::Elephant => "elephant",
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A piece: a role and the colour that owns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Owner.
+    pub color: Color,
+    /// Kind.
+    pub role: Role,
+}
+
+impl Piece {
+    /// A piece of `color` and `role`.
+    #[inline]
+    pub const fn new(color: Color, role: Role) -> Piece {
+        Piece { color, role }
+    }
+
+    /// SFEN text: upper case for Black, lower case for White, `+` prefix.
+    pub fn sfen(self, variant: Variant) -> String {
+        let s = self.role.sfen(variant);
+        match self.color {
+            Color::Black => s.to_string(),
+            Color::White => s.to_ascii_lowercase(),
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! SFEN positions: reading and writing, for all three variants.
+
+use crate::color::Color;
+use crate::hand::Hand;
+use crate::role::{Piece, Role};
+use crate::setup::{Setup, SetupErrors};
+use crate::square::Square;
+use crate::variant::Variant;
+use std::fmt;
+use std::fmt::Write as _;
+
+/// Why an SFEN could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SfenError {
+    /// The text is malformed at `column` (1-based, in characters).
+    Syntax {
+        /// 1-based column of the problem.
+        column: usize,
+        /// What was expected and found.
+        message: String,
+    },
+    /// The text is well-formed but the position is impossible.
+    Setup(SetupErrors),
+}
+
+impl fmt::Display for SfenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SfenError::Syntax { column, message } => {
+                write!(f, "invalid SFEN at column {column}: {message}")
+            }
+            SfenError::Setup(e) => write!(f, "impossible position: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SfenError {}
+
+fn err(column: usize, message: impl Into<String>) -> SfenError {
+    SfenError::Syntax {
+        column,
+        message: message.into(),
+    }
+}
+
+/// Parses an SFEN (optionally prefixed by `sfen `). The variant is taken from
+/// `variant` or, when `None`, from the board's dimensions. The move-number
+/// field is optional (default 1); `_` is accepted as a field separator.
+pub fn parse_sfen(text: &str, variant: Option<Variant>) -> Result<Setup, SfenError> {
+    let mut offset = 0usize; // in chars
+    let mut s = text;
+    let lead = s.len() - s.trim_start().len();
+    s = s.trim_start();
+    offset += text[..lead].chars().count();
+    if let Some(rest) = s.strip_prefix("sfen ") {
+        s = rest.trim_start();
+        offset += 5;
+    }
+    let s = s.trim_end();
+    let sep = |c: char| c == ' ' || c == '_';
+    let mut fields: Vec<(usize, &str)> = Vec::with_capacity(4);
+    let mut col = offset;
+    for part in s.split(sep) {
+        if !part.is_empty() {
+            fields.push((col, part));
+        }
+        col += part.chars().count() + 1;
+    }
+    if fields.len() < 3 {
+        return Err(err(
+            col.min(offset + s.chars().count() + 1),
+            format!(
+                "expected board, side and hand fields, found {} field(s)",
+                fields.len()
+            ),
+        ));
+    }
+    if fields.len() > 4 {
+        return Err(err(fields[4].0 + 1, "unexpected text after the move number"));
+    }
+    let (bcol, board_txt) = fields[0];
+
+    // Board dimensions first.
+    let rows: Vec<&str> = board_txt.split('/').collect();
+    let ranks = rows.len();
+    let mut files = None;
+    {
+        let mut c = bcol;
+        for row in &rows {
+            let mut w = 0usize;
+            let mut chars = row.chars().peekable();
+            while let Some(ch) = chars.next() {
+                if let Some(d) = ch.to_digit(10) {
+                    let mut n = d as usize;
+                    while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + d2 as usize;
+                        chars.next();
+                    }
+                    w += n;
+                } else if ch != '+' {
+                    w += 1;
+                }
+            }
+            match files {
+                None => files = Some(w),
+                Some(f) if f != w => {
+                    return Err(err(
+                        c + 1,
+                        format!("rank has {w} squares, earlier ranks have {f}"),
+                    ))
+                }
+                _ => {}
+            }
+            c += row.chars().count() + 1;
+        }
+    }
+    let files = files.unwrap_or(0);
+    let variant = match variant {
+        Some(v) => {
+            let r = v.rules();
+            if r.files as usize != files || r.ranks as usize != ranks {
+                return Err(err(
+                    bcol + 1,
+                    format!(
+                        "board is {files}x{ranks}, but {} needs {}x{}",
+                        v,
+                        r.files,
+                        r.ranks
+                    ),
+                ));
+            }
+            v
+        }
+        None => Variant::from_dimensions(files, ranks).ok_or_else(|| {
+            err(
+                bcol + 1,
+                format!("board is {files}x{ranks}; expected 9x9, 5x5 or 3x4"),
+            )
+        })?,
+    };
+
+    let mut setup = Setup::empty(variant);
+    let mut c = bcol;
+    for (ri, row) in rows.iter().enumerate() {
+        let rank = ri as u8 + 1;
+        let mut file = files as u8; // leftmost file first
+        let mut promoted = false;
+        let mut chars = row.chars().peekable();
+        while let Some(ch) = chars.next() {
+            c += 1;
+            if let Some(d) = ch.to_digit(10) {
+                if promoted {
+                    return Err(err(c, "expected a piece letter after '+'"));
+                }
+                let mut n = d as u8;
+                while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                    n = n.saturating_mul(10).saturating_add(d2 as u8);
+                    chars.next();
+                    c += 1;
+                }
+                if n == 0 {
+                    return Err(err(c, "empty-square count 0"));
+                }
+                file = file.saturating_sub(n);
+            } else if ch == '+' {
+                if promoted {
+                    return Err(err(c, "two '+' in a row"));
+                }
+                promoted = true;
+            } else if ch.is_ascii_alphabetic() {
+                let role = Role::from_sfen_char(ch, promoted, variant).ok_or_else(|| {
+                    err(
+                        c,
+                        format!(
+                            "`{}{ch}` is not a piece of {variant}",
+                            if promoted { "+" } else { "" }
+                        ),
+                    )
+                })?;
+                let color = if ch.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let sq = Square::new(file, rank).ok_or_else(|| err(c, "too many squares in rank"))?;
+                setup.board[sq.index()] = Some(Piece::new(color, role));
+                file -= 1;
+                promoted = false;
+            } else {
+                return Err(err(c, format!("unexpected character `{ch}` in board")));
+            }
+        }
+        if promoted {
+            return Err(err(c, "rank ends after '+'"));
+        }
+        c += 1; // '/'
+    }
+
+    let (tcol, turn) = fields[1];
+    setup.turn = match turn {
+        "b" | "B" => Color::Black,
+        "w" | "W" => Color::White,
+        _ => {
+            return Err(err(
+                tcol + 1,
+                format!("expected side to move `b` or `w`, found `{turn}`"),
+            ))
+        }
+    };
+
+    let (hcol, hand) = fields[2];
+    if hand != "-" {
+        let mut hands = [Hand::EMPTY; 2];
+        let mut count: Option<u32> = None;
+        let mut c = hcol;
+        for ch in hand.chars() {
+            c += 1;
+            if let Some(d) = ch.to_digit(10) {
+                let n = count.unwrap_or(0) * 10 + d;
+                if n > 99 {
+                    return Err(err(c, "hand count too large"));
+                }
+                count = Some(n);
+            } else if ch.is_ascii_alphabetic() {
+                let role = Role::from_sfen_char(ch, false, variant)
+                    .filter(|r| r.hand_index().is_some())
+                    .ok_or_else(|| err(c, format!("`{ch}` cannot be held in hand in {variant}")))?;
+                let color = if ch.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let n = count.take().unwrap_or(1);
+                if n == 0 {
+                    return Err(err(c, "hand count 0"));
+                }
+                let h = &mut hands[color.index()];
+                let total = h.count(role) as u32 + n;
+                h.set(role, total.min(255) as u8);
+            } else {
+                return Err(err(c, format!("unexpected character `{ch}` in hand")));
+            }
+        }
+        if count.is_some() {
+            return Err(err(c, "hand ends with a count and no piece"));
+        }
+        setup.hands = hands;
+    }
+
+    if let Some(&(mcol, num)) = fields.get(3) {
+        setup.ply = num
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| err(mcol + 1, format!("expected a move number, found `{num}`")))?;
+    }
+    Ok(setup)
+}
+
+/// Writes a setup as SFEN (hands in the canonical order, Black first).
+pub fn write_sfen(setup: &Setup) -> String {
+    let mut s = String::with_capacity(96);
+    write_board(setup, &mut s);
+    s.push(' ');
+    s.push(setup.turn.sfen_char());
+    s.push(' ');
+    write_hands(setup, &mut s);
+    let _ = write!(s, " {}", setup.ply);
+    s
+}
+
+/// Writes only the board field.
+pub fn write_board(setup: &Setup, s: &mut String) {
+    let rules = setup.variant.rules();
+    for rank in 1..=rules.ranks {
+        if rank > 1 {
+            s.push('/');
+        }
+        let mut empty = 0;
+        for file in (1..=rules.files).rev() {
+            let sq = Square::new(file, rank).expect("on grid");
+            match setup.board[sq.index()] {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        let _ = write!(s, "{empty}");
+                        empty = 0;
+                    }
+                    s.push_str(&p.sfen(setup.variant));
+                }
+            }
+        }
+        if empty > 0 {
+            let _ = write!(s, "{empty}");
+        }
+    }
+}
+
+/// Writes the hand field (`-` when both hands are empty).
+pub fn write_hands(setup: &Setup, s: &mut String) {
+    if setup.hands.iter().all(|h| h.is_empty()) {
+        s.push('-');
+        return;
+    }
+    for c in Color::ALL {
+        for (role, n) in setup.hands[c.index()].iter() {
+            if n > 1 {
+                let _ = write!(s, "{n}");
+            }
+            s.push_str(&Piece::new(c, role).sfen(setup.variant));
+        }
+    }
+}
