@@ -5,11 +5,14 @@ use std::ops::Not;
 
 /// A side: `Black` is sente (先手, ▲, moves first in an even game),
 /// `White` is gote (後手, △; the handicap giver 上手 in handicap games).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Color {
     /// Sente (先手 / 下手).
+    #[serde(rename = "sente")]
     Black = 0,
     /// Gote (後手 / 上手).
+    #[serde(rename = "gote")]
     White = 1,
 }
 

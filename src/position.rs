@@ -421,12 +421,17 @@ impl Position {
     pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let them = !by;
         let b = |r: Role| self.by_role[r.index()];
-        let golds = b(Role::Gold) | b(Role::ProPawn) | b(Role::ProLance) | b(Role::ProKnight) | b(Role::ProSilver);
+        let golds = b(Role::Gold)
+            | b(Role::ProPawn)
+            | b(Role::ProLance)
+            | b(Role::ProKnight)
+            | b(Role::ProSilver);
         let mut att = (step_attacks(them, Role::Pawn, sq) & b(Role::Pawn))
             | (step_attacks(them, Role::Knight, sq) & b(Role::Knight))
             | (step_attacks(them, Role::Silver, sq) & b(Role::Silver))
             | (step_attacks(them, Role::Gold, sq) & golds)
-            | (step_attacks(them, Role::King, sq) & (b(Role::King) | b(Role::Horse) | b(Role::Dragon)));
+            | (step_attacks(them, Role::King, sq)
+                & (b(Role::King) | b(Role::Horse) | b(Role::Dragon)));
         if (b(Role::Giraffe) | b(Role::Elephant)).any() {
             att |= (step_attacks(them, Role::Giraffe, sq) & b(Role::Giraffe))
                 | (step_attacks(them, Role::Elephant, sq) & b(Role::Elephant));
@@ -492,15 +497,27 @@ impl Position {
             let from_zone = zone.contains(from);
             for to in targets {
                 if from_zone || zone.contains(to) {
-                    list.push(Move::Normal { from, to, promote: true });
+                    list.push(Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    });
                 }
                 if !dead.contains(to) {
-                    list.push(Move::Normal { from, to, promote: false });
+                    list.push(Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    });
                 }
             }
         } else {
             for to in targets {
-                list.push(Move::Normal { from, to, promote: false });
+                list.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
             }
         }
     }
@@ -562,7 +579,11 @@ impl Position {
             let occ_wo_king = occ ^ Bitboard::from_square(k);
             for to in step_attacks(us, Role::King, k) & board & !ours {
                 if !self.attackers_to(to, !us, occ_wo_king).any() {
-                    list.push(Move::Normal { from: k, to, promote: false });
+                    list.push(Move::Normal {
+                        from: k,
+                        to,
+                        promote: false,
+                    });
                 }
             }
         }
@@ -625,7 +646,10 @@ impl Position {
     /// Whether dropping a pawn on `sq` (which checks the enemy king) mates.
     fn is_pawn_drop_mate(&self, sq: Square) -> bool {
         let mut after = *self;
-        after.play_unchecked(Move::Drop { role: Role::Pawn, to: sq });
+        after.play_unchecked(Move::Drop {
+            role: Role::Pawn,
+            to: sq,
+        });
         !after.has_legal_move()
     }
 
@@ -657,6 +681,39 @@ impl Position {
         }
     }
 
+    /// Pieces of `color` and exactly `role` that could move to `to` by the
+    /// piece's movement alone (pins and checks ignored; an own piece on `to`
+    /// ignored too). This is the candidate set that KI2 relative marks and
+    /// international-notation origins disambiguate between.
+    pub fn pseudo_attackers(&self, to: Square, color: Color, role: Role) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        let occ = self.occupied();
+        for from in self.pieces(color, role) {
+            if (attacks(color, role, from, occ) & self.rules().board).contains(to) {
+                out.insert(from);
+            }
+        }
+        out
+    }
+
+    /// Like [`Position::pseudo_attackers`], keeping only pieces whose move
+    /// to `to` (promoted or not) is legal.
+    pub fn legal_attackers(&self, to: Square, color: Color, role: Role) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        if color != self.turn {
+            return out;
+        }
+        for from in self.pseudo_attackers(to, color, role) {
+            let legal = [false, true]
+                .iter()
+                .any(|&promote| self.check(Move::Normal { from, to, promote }).is_ok());
+            if legal {
+                out.insert(from);
+            }
+        }
+        out
+    }
+
     /// Checks one move; `Err` names the rule it breaks.
     pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
         let rules = self.rules();
@@ -677,7 +734,8 @@ impl Position {
                 }
                 let zone = rules.zone[us.index()];
                 if promote {
-                    if !rules.can_promote(piece.role) || !(zone.contains(from) || zone.contains(to)) {
+                    if !rules.can_promote(piece.role) || !(zone.contains(from) || zone.contains(to))
+                    {
                         return Err(IllegalMove::IllegalPromotion);
                     }
                 } else if rules.can_promote(piece.role)
@@ -747,7 +805,9 @@ impl Position {
                 }
                 if pawn_rules {
                     if let Some(k) = self.king(!us) {
-                        if step_attacks(!us, Role::Pawn, k).contains(to) && self.is_pawn_drop_mate(to) {
+                        if step_attacks(!us, Role::Pawn, k).contains(to)
+                            && self.is_pawn_drop_mate(to)
+                        {
                             return Err(IllegalMove::Uchifuzume);
                         }
                     }

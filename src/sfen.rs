@@ -76,7 +76,10 @@ pub fn parse_sfen(text: &str, variant: Option<Variant>) -> Result<Setup, SfenErr
         ));
     }
     if fields.len() > 4 {
-        return Err(err(fields[4].0 + 1, "unexpected text after the move number"));
+        return Err(err(
+            fields[4].0 + 1,
+            "unexpected text after the move number",
+        ));
     }
     let (bcol, board_txt) = fields[0];
 
@@ -123,9 +126,7 @@ pub fn parse_sfen(text: &str, variant: Option<Variant>) -> Result<Setup, SfenErr
                     bcol + 1,
                     format!(
                         "board is {files}x{ranks}, but {} needs {}x{}",
-                        v,
-                        r.files,
-                        r.ranks
+                        v, r.files, r.ranks
                     ),
                 ));
             }
@@ -182,7 +183,8 @@ pub fn parse_sfen(text: &str, variant: Option<Variant>) -> Result<Setup, SfenErr
                 } else {
                     Color::White
                 };
-                let sq = Square::new(file, rank).ok_or_else(|| err(c, "too many squares in rank"))?;
+                let sq =
+                    Square::new(file, rank).ok_or_else(|| err(c, "too many squares in rank"))?;
                 setup.board[sq.index()] = Some(Piece::new(color, role));
                 file -= 1;
                 promoted = false;

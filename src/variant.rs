@@ -146,7 +146,13 @@ static MINISHOGI: Rules = Rules {
     king_capture_wins: false,
     try_rule: false,
     repetition: RepetitionRule::SenteLosesUnlessPerpetualCheck,
-    hand_roles: &[Role::Rook, Role::Bishop, Role::Gold, Role::Silver, Role::Pawn],
+    hand_roles: &[
+        Role::Rook,
+        Role::Bishop,
+        Role::Gold,
+        Role::Silver,
+        Role::Pawn,
+    ],
     set: &[
         (Role::King, 2),
         (Role::Rook, 2),

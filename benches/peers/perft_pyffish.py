@@ -31,8 +31,27 @@ def usi_sfen_to_fsf(sfen):
     return f"{board}[{out or '-'}] {side} 0 {num}"
 
 
-def perft(variant, fen, depth):
+def legal_moves(variant, fen):
+    """pyffish legal moves in kifu's sense.
+
+    Fairy-Stockfish generates a mating pawn drop (uchifuzume) as a legal move
+    and scores it as an immediate loss for the dropper; in kifu's rules it is
+    not a move at all, so such drops are removed here (shogi / minishogi).
+    """
     moves = sf.legal_moves(variant, fen, [])
+    if variant in ("shogi", "minishogi"):
+        moves = [m for m in moves if not is_pawn_drop_mate(variant, fen, m)]
+    return moves
+
+
+def is_pawn_drop_mate(variant, fen, m):
+    if not m.startswith("P@") or not sf.gives_check(variant, fen, [m]):
+        return False
+    return not sf.legal_moves(variant, fen, [m])
+
+
+def perft(variant, fen, depth):
+    moves = legal_moves(variant, fen)
     if depth == 1:
         return len(moves)
     return sum(perft(variant, sf.get_fen(variant, fen, [m]), depth - 1) for m in moves)

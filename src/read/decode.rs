@@ -1,0 +1,284 @@
+//! Text encodings: detection (BOM > declaration > caller's choice > valid
+//! UTF-8 > Shift_JIS/EUC-JP by content) and strict decoding with locations.
+
+use encoding_rs::{DecoderResult, Encoding as Enc, EUC_JP, SHIFT_JIS, UTF_16BE, UTF_16LE, UTF_8};
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// A text encoding kifu reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Encoding {
+    /// UTF-8 without BOM.
+    #[serde(rename = "utf-8")]
+    Utf8,
+    /// UTF-8 with a byte-order mark.
+    #[serde(rename = "utf-8-bom")]
+    Utf8Bom,
+    /// Shift_JIS as Windows writes it (CP932 / Windows-31J).
+    #[serde(rename = "shift_jis")]
+    ShiftJis,
+    /// EUC-JP.
+    #[serde(rename = "euc-jp")]
+    EucJp,
+    /// UTF-16 little endian (with BOM).
+    #[serde(rename = "utf-16le")]
+    Utf16Le,
+    /// UTF-16 big endian (with BOM).
+    #[serde(rename = "utf-16be")]
+    Utf16Be,
+}
+
+impl Encoding {
+    /// The id used in JSON and CSV output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "utf-8",
+            Encoding::Utf8Bom => "utf-8-bom",
+            Encoding::ShiftJis => "shift_jis",
+            Encoding::EucJp => "euc-jp",
+            Encoding::Utf16Le => "utf-16le",
+            Encoding::Utf16Be => "utf-16be",
+        }
+    }
+
+    pub(crate) fn encoding_rs(self) -> &'static Enc {
+        match self {
+            Encoding::Utf8 | Encoding::Utf8Bom => UTF_8,
+            Encoding::ShiftJis => SHIFT_JIS,
+            Encoding::EucJp => EUC_JP,
+            Encoding::Utf16Le => UTF_16LE,
+            Encoding::Utf16Be => UTF_16BE,
+        }
+    }
+
+    /// Whether lines can be split on the bytes `\n` and `\r` before decoding.
+    pub fn is_ascii_compatible(self) -> bool {
+        !matches!(self, Encoding::Utf16Le | Encoding::Utf16Be)
+    }
+
+    /// Length of the BOM this encoding starts with.
+    pub fn bom_len(self) -> usize {
+        match self {
+            Encoding::Utf8Bom => 3,
+            Encoding::Utf16Le | Encoding::Utf16Be => 2,
+            _ => 0,
+        }
+    }
+
+    /// Parses a label (`utf-8`, `UTF8`, `shift_jis`, `sjis`, `cp932`,
+    /// `windows-31j`, `euc-jp`, …).
+    pub fn from_label(label: &str) -> Option<Encoding> {
+        let l = label
+            .trim()
+            .trim_matches('"')
+            .to_ascii_lowercase()
+            .replace('_', "-");
+        match l.as_str() {
+            "utf-8" | "utf8" => Some(Encoding::Utf8),
+            "utf-8-bom" => Some(Encoding::Utf8Bom),
+            "shift-jis" | "sjis" | "cp932" | "windows-31j" | "ms932" | "shiftjis" | "x-sjis" => {
+                Some(Encoding::ShiftJis)
+            }
+            "euc-jp" | "eucjp" => Some(Encoding::EucJp),
+            "utf-16le" => Some(Encoding::Utf16Le),
+            "utf-16be" => Some(Encoding::Utf16Be),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Encoding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Encoding, String> {
+        Encoding::from_label(s)
+            .ok_or_else(|| format!("unknown encoding `{s}` (expected utf-8, shift_jis or euc-jp)"))
+    }
+}
+
+/// How to choose and apply an encoding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// The caller's choice (`--encoding`); a BOM or an in-file declaration
+    /// still wins.
+    pub encoding: Option<Encoding>,
+    /// Replace undecodable bytes with U+FFFD instead of reporting them.
+    pub lossy: bool,
+}
+
+/// Finds an in-file declaration: `#KIF version=2.0 encoding=UTF-8` or
+/// `'CSA encoding=SHIFT_JIS` on one of the first lines.
+fn declared(prefix: &[u8]) -> Option<Encoding> {
+    for line in prefix.split(|&b| b == b'\n').take(5) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let is_decl =
+            line.starts_with(b"#KIF") || line.starts_with(b"'CSA") || line.starts_with(b"#KI2");
+        if !is_decl {
+            continue;
+        }
+        let text = String::from_utf8_lossy(line);
+        if let Some(i) = text.find("encoding=") {
+            let label: String = text[i + 9..]
+                .chars()
+                .take_while(|c| !c.is_whitespace())
+                .collect();
+            return Encoding::from_label(&label);
+        }
+    }
+    None
+}
+
+/// Counts characters typical of shogi records, to tell Shift_JIS from EUC-JP.
+fn kifu_score(text: &str) -> usize {
+    text.chars()
+        .filter(|c| {
+            "歩香桂銀金角飛玉王と龍竜馬成同打先後手投了持駒一二三四五六七八九▲△".contains(*c)
+        })
+        .count()
+}
+
+/// Chooses the encoding of a file from its first bytes (`prefix`, e.g. the
+/// first 64 KiB). `complete` says whether the prefix is the whole file (so a
+/// multi-byte character cut at its end is not held against UTF-8).
+pub fn detect(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Encoding {
+    if prefix.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Encoding::Utf8Bom;
+    }
+    if prefix.starts_with(&[0xFF, 0xFE]) {
+        return Encoding::Utf16Le;
+    }
+    if prefix.starts_with(&[0xFE, 0xFF]) {
+        return Encoding::Utf16Be;
+    }
+    if let Some(e) = declared(prefix) {
+        return e;
+    }
+    if let Some(e) = opts.encoding {
+        return e;
+    }
+    let utf8_ok = match std::str::from_utf8(prefix) {
+        Ok(_) => true,
+        Err(e) => !complete && e.error_len().is_none() && prefix.len() - e.valid_up_to() < 4,
+    };
+    if utf8_ok {
+        return Encoding::Utf8;
+    }
+    let sjis = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(prefix);
+    let euc = EUC_JP.decode_without_bom_handling_and_without_replacement(prefix);
+    match (sjis, euc) {
+        (Some(s), Some(e)) => {
+            if kifu_score(&e) > kifu_score(&s) {
+                Encoding::EucJp
+            } else {
+                Encoding::ShiftJis
+            }
+        }
+        (None, Some(_)) => Encoding::EucJp,
+        _ => Encoding::ShiftJis,
+    }
+}
+
+/// Where decoding failed: the 1-based column (in characters) of the first
+/// bad byte, and the bytes themselves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    /// 1-based column of the first undecodable byte.
+    pub column: u32,
+    /// Up to four offending bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Decodes `bytes` (no BOM) into `out` (cleared first). Strict unless
+/// `lossy`.
+pub fn decode_into(
+    encoding: Encoding,
+    bytes: &[u8],
+    lossy: bool,
+    out: &mut String,
+) -> Result<(), DecodeError> {
+    out.clear();
+    if matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return Ok(());
+            }
+            Err(e) if !lossy => {
+                let good = &bytes[..e.valid_up_to()];
+                let column = std::str::from_utf8(good).map_or(0, |s| s.chars().count()) as u32 + 1;
+                let end = (e.valid_up_to() + e.error_len().unwrap_or(1)).min(bytes.len());
+                return Err(DecodeError {
+                    column,
+                    bytes: bytes[e.valid_up_to()..end].to_vec(),
+                });
+            }
+            Err(_) => {
+                out.push_str(&String::from_utf8_lossy(bytes));
+                return Ok(());
+            }
+        }
+    }
+    let enc = encoding.encoding_rs();
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    out.reserve(bytes.len() * 3 / 2 + 4);
+    if lossy {
+        let _ = decoder.decode_to_string(bytes, out, true);
+        return Ok(());
+    }
+    let mut read_total = 0;
+    loop {
+        let need = decoder
+            .max_utf8_buffer_length_without_replacement(bytes.len() - read_total)
+            .unwrap_or(bytes.len() * 3 + 16);
+        out.reserve(need);
+        let (res, read) =
+            decoder.decode_to_string_without_replacement(&bytes[read_total..], out, true);
+        read_total += read;
+        match res {
+            DecoderResult::InputEmpty => return Ok(()),
+            DecoderResult::OutputFull => continue,
+            DecoderResult::Malformed(bad, consumed_after) => {
+                let bad_end = read_total - consumed_after as usize;
+                let bad_start = bad_end.saturating_sub(bad as usize);
+                let column = out.chars().count() as u32 + 1;
+                return Err(DecodeError {
+                    column,
+                    bytes: bytes[bad_start..bad_end.max(bad_start + 1).min(bytes.len())].to_vec(),
+                });
+            }
+        }
+    }
+}
+
+/// Encodes `text` for writing. UTF-8 is returned as is; for Shift_JIS, a
+/// character CP932 cannot hold is an error naming it.
+pub fn encode(text: &str, encoding: Encoding) -> Result<Vec<u8>, char> {
+    match encoding {
+        Encoding::Utf8 => Ok(text.as_bytes().to_vec()),
+        Encoding::Utf8Bom => {
+            let mut v = vec![0xEF, 0xBB, 0xBF];
+            v.extend_from_slice(text.as_bytes());
+            Ok(v)
+        }
+        _ => {
+            let enc = encoding.encoding_rs().output_encoding();
+            let (bytes, _, had_errors) = enc.encode(text);
+            if had_errors {
+                let mut buf = [0u8; 4];
+                for c in text.chars() {
+                    let (_, _, bad) = enc.encode(c.encode_utf8(&mut buf));
+                    if bad {
+                        return Err(c);
+                    }
+                }
+            }
+            Ok(bytes.into_owned())
+        }
+    }
+}

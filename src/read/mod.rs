@@ -1,0 +1,413 @@
+//! What every reader shares: findings with locations, formats and their
+//! detection, decoded line input, and the per-game result.
+
+pub mod decode;
+pub mod lines;
+
+pub use decode::{DecodeOptions, Encoding};
+pub use lines::LineReader;
+
+use crate::position::IllegalMove;
+use crate::record::{Location, Record};
+use serde::Serialize;
+use std::fmt;
+use std::path::Path;
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Something a reader tolerated, or a doubtful claim under `--lenient-claims`.
+    Warning,
+    /// The record is wrong.
+    Error,
+}
+
+/// The rule a finding is about. [`Rule::id`] is the stable id scripts rely on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Text that does not follow the format.
+    Syntax,
+    /// Bytes that do not decode.
+    Encoding,
+    /// Nothing of the mover's on the origin square.
+    NoPiece,
+    /// The record names a piece that is not what stands there, or a
+    /// promotion it cannot make, or the wrong side.
+    PieceMismatch,
+    /// The piece cannot move so, or its path is blocked.
+    IllegalMovement,
+    /// Own piece on the target, or drop on an occupied square.
+    Occupied,
+    /// The dropped piece is not in hand.
+    NotInHand,
+    /// A piece left where it can never move.
+    MustPromote,
+    /// A drop where the piece can never move.
+    DeadDrop,
+    /// Two unpromoted pawns on a file.
+    Nifu,
+    /// Mate by pawn drop.
+    Uchifuzume,
+    /// Leaves or puts one's own king in check.
+    SelfCheck,
+    /// Promotion where it is not allowed.
+    IllegalPromotion,
+    /// Moves after the game ended.
+    AfterEnd,
+    /// The stated result or terminal event is false.
+    ClaimMismatch,
+    /// Negative or inconsistent times.
+    Time,
+    /// An impossible start position.
+    Setup,
+    /// No game in the file.
+    Empty,
+    /// A KI2/PSN move that fits more than one piece.
+    Ambiguous,
+    /// Something a reader accepted although the format does not allow it.
+    Dialect,
+    /// The file could not be read.
+    Io,
+}
+
+impl Rule {
+    /// The stable id (`syntax`, `no-piece`, …).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Rule::Syntax => "syntax",
+            Rule::Encoding => "encoding",
+            Rule::NoPiece => "no-piece",
+            Rule::PieceMismatch => "piece-mismatch",
+            Rule::IllegalMovement => "illegal-movement",
+            Rule::Occupied => "occupied",
+            Rule::NotInHand => "not-in-hand",
+            Rule::MustPromote => "must-promote",
+            Rule::DeadDrop => "dead-drop",
+            Rule::Nifu => "nifu",
+            Rule::Uchifuzume => "uchifuzume",
+            Rule::SelfCheck => "self-check",
+            Rule::IllegalPromotion => "illegal-promotion",
+            Rule::AfterEnd => "after-end",
+            Rule::ClaimMismatch => "claim-mismatch",
+            Rule::Time => "time",
+            Rule::Setup => "setup",
+            Rule::Empty => "empty",
+            Rule::Ambiguous => "ambiguous",
+            Rule::Dialect => "dialect",
+            Rule::Io => "io",
+        }
+    }
+
+    /// Every rule, for documentation.
+    pub const ALL: [Rule; 21] = [
+        Rule::Syntax,
+        Rule::Encoding,
+        Rule::NoPiece,
+        Rule::PieceMismatch,
+        Rule::IllegalMovement,
+        Rule::Occupied,
+        Rule::NotInHand,
+        Rule::MustPromote,
+        Rule::DeadDrop,
+        Rule::Nifu,
+        Rule::Uchifuzume,
+        Rule::SelfCheck,
+        Rule::IllegalPromotion,
+        Rule::AfterEnd,
+        Rule::ClaimMismatch,
+        Rule::Time,
+        Rule::Setup,
+        Rule::Empty,
+        Rule::Ambiguous,
+        Rule::Dialect,
+        Rule::Io,
+    ];
+
+    /// Whether this rule is about an illegal move (the replay stops there).
+    pub fn is_illegal_move(self) -> bool {
+        matches!(
+            self,
+            Rule::NoPiece
+                | Rule::PieceMismatch
+                | Rule::IllegalMovement
+                | Rule::Occupied
+                | Rule::NotInHand
+                | Rule::MustPromote
+                | Rule::DeadDrop
+                | Rule::Nifu
+                | Rule::Uchifuzume
+                | Rule::SelfCheck
+                | Rule::IllegalPromotion
+                | Rule::Ambiguous
+        )
+    }
+}
+
+impl From<IllegalMove> for Rule {
+    fn from(m: IllegalMove) -> Rule {
+        match m {
+            IllegalMove::NoPiece => Rule::NoPiece,
+            IllegalMove::IllegalMovement => Rule::IllegalMovement,
+            IllegalMove::Occupied => Rule::Occupied,
+            IllegalMove::NotInHand => Rule::NotInHand,
+            IllegalMove::MustPromote => Rule::MustPromote,
+            IllegalMove::DeadDrop => Rule::DeadDrop,
+            IllegalMove::Nifu => Rule::Nifu,
+            IllegalMove::Uchifuzume => Rule::Uchifuzume,
+            IllegalMove::SelfCheck => Rule::SelfCheck,
+            IllegalMove::IllegalPromotion => Rule::IllegalPromotion,
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl Serialize for Rule {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+/// A problem found in a file, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The rule.
+    pub rule: Rule,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What was expected and what was found.
+    pub message: String,
+    /// 1-based line (0 = the whole file).
+    pub line: u32,
+    /// 1-based column (characters).
+    pub column: u32,
+    /// The ply (1-based move number within the game) of the move concerned.
+    pub ply: Option<u32>,
+    /// The move as written.
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// The position before the move, as SFEN.
+    pub sfen: Option<String>,
+}
+
+impl Finding {
+    /// An error at `loc`.
+    pub fn error(rule: Rule, loc: Location, message: impl Into<String>) -> Finding {
+        Finding {
+            rule,
+            severity: Severity::Error,
+            message: message.into(),
+            line: loc.line,
+            column: loc.column,
+            ply: None,
+            mv: None,
+            sfen: None,
+        }
+    }
+
+    /// A warning at `loc`.
+    pub fn warning(rule: Rule, loc: Location, message: impl Into<String>) -> Finding {
+        Finding {
+            severity: Severity::Warning,
+            ..Finding::error(rule, loc, message)
+        }
+    }
+
+    /// Adds the ply, move and position.
+    pub fn at_move(mut self, ply: u32, mv: &str, sfen: String) -> Finding {
+        self.ply = Some(ply);
+        self.mv = Some(mv.to_string());
+        self.sfen = Some(sfen);
+        self
+    }
+
+    /// The location.
+    pub fn location(&self) -> Location {
+        Location::new(self.line, self.column)
+    }
+}
+
+/// A record format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Kakinoki KIF (`.kif` Shift_JIS, `.kifu` UTF-8).
+    Kif,
+    /// KI2 (`.ki2`, `.ki2u`).
+    Ki2,
+    /// CSA (`.csa`).
+    Csa,
+    /// PSN / PSN2 (`.psn`).
+    Psn,
+    /// JSON Kifu Format (`.jkf`, `.json`).
+    Jkf,
+    /// SFEN/USI lines (`.sfen`, `.usi`), one game per line.
+    Usi,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 6] = [
+        Format::Kif,
+        Format::Ki2,
+        Format::Csa,
+        Format::Psn,
+        Format::Jkf,
+        Format::Usi,
+    ];
+
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Kif => "kif",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+            Format::Psn => "psn",
+            Format::Jkf => "jkf",
+            Format::Usi => "usi",
+        }
+    }
+
+    /// File extensions (lower case, without dot) of this format.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::Kif => &["kif", "kifu"],
+            Format::Ki2 => &["ki2", "ki2u"],
+            Format::Csa => &["csa"],
+            Format::Psn => &["psn"],
+            Format::Jkf => &["jkf"],
+            Format::Usi => &["sfen", "usi"],
+        }
+    }
+
+    /// The format of a file extension.
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        let ext = ext.to_ascii_lowercase();
+        Format::ALL
+            .into_iter()
+            .find(|f| f.extensions().contains(&ext.as_str()))
+    }
+
+    /// The format of a path by its extension.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        path.extension()
+            .and_then(|e| e.to_str())
+            .and_then(Format::from_extension)
+    }
+
+    /// Guesses the format from the first bytes of a file.
+    pub fn sniff(prefix: &[u8]) -> Option<Format> {
+        let text = String::from_utf8_lossy(&prefix[..prefix.len().min(16384)]);
+        let text = text.trim_start_matches('\u{feff}');
+        let t = text.trim_start();
+        if t.starts_with('{') {
+            return Some(Format::Jkf);
+        }
+        if t.starts_with('[') {
+            return Some(Format::Psn);
+        }
+        let mut kif_score = 0;
+        let mut ki2_score = 0;
+        for line in text.lines().take(200) {
+            let l = line.trim();
+            if l.starts_with("position ") || l.starts_with("startpos") || l.starts_with("sfen ") {
+                return Some(Format::Usi);
+            }
+            if l.starts_with("'CSA")
+                || l == "PI"
+                || l.starts_with("P1")
+                || l.starts_with("N+")
+                || l.starts_with("N-")
+                || (l.len() >= 7
+                    && (l.starts_with('+') || l.starts_with('-'))
+                    && l.as_bytes()[1].is_ascii_digit())
+                || l == "V2.2"
+                || l == "V2"
+                || l == "V2.1"
+                || l == "V3.0"
+            {
+                return Some(Format::Csa);
+            }
+            if l.starts_with("手数----") || l.starts_with("#KIF") {
+                kif_score += 5;
+            }
+            if l.starts_with('▲') || l.starts_with('△') || l.starts_with('☗') || l.starts_with('☖')
+            {
+                ki2_score += 1;
+            }
+            let first = l.split_whitespace().next().unwrap_or("");
+            if !first.is_empty() && first.chars().all(|c| c.is_ascii_digit()) && l.contains('(') {
+                kif_score += 1;
+            }
+        }
+        if kif_score > 0 && kif_score >= ki2_score {
+            Some(Format::Kif)
+        } else if ki2_score > 0 {
+            Some(Format::Ki2)
+        } else if text.contains("：") || text.contains("手合割") {
+            Some(Format::Kif)
+        } else if text
+            .lines()
+            .any(|l| crate::sfen::parse_sfen(l, None).is_ok())
+        {
+            Some(Format::Usi)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        let l = s.to_ascii_lowercase();
+        match l.as_str() {
+            "kifu" => Ok(Format::Kif),
+            "ki2u" => Ok(Format::Ki2),
+            "sfen" => Ok(Format::Usi),
+            "json" => Ok(Format::Jkf),
+            _ => Format::ALL
+                .into_iter()
+                .find(|f| f.name() == l)
+                .ok_or_else(|| {
+                    format!("unknown format `{s}` (expected kif, ki2, csa, psn, jkf, usi or sfen)")
+                }),
+        }
+    }
+}
+
+/// Options every reader takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Encoding choice and lossy decoding.
+    pub decode: DecodeOptions,
+}
+
+/// One game read from a file, with what the reader found wrong or tolerated.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game {
+    /// 0-based index of the game in its file.
+    pub index: usize,
+    /// The record.
+    pub record: Record,
+    /// Syntax, encoding and resolution findings of the reader.
+    pub findings: Vec<Finding>,
+}
+
+impl Game {
+    /// Whether any finding is an error.
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+}
