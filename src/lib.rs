@@ -19,17 +19,25 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod color;
+pub mod csa;
 pub mod hand;
 pub mod handicap;
+pub mod japanese;
+pub mod jkf;
+pub mod ki2;
+pub mod kif;
 pub mod moves;
 pub mod position;
+pub mod psn;
 pub mod read;
 pub mod record;
 pub mod role;
 pub mod setup;
 pub mod sfen;
 pub mod square;
+pub mod usi;
 pub mod variant;
+pub mod write;
 
 pub use bitboard::Bitboard;
 pub use color::Color;

@@ -411,3 +411,8 @@ impl Game {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 }
+
+/// A line reader over bytes in memory (for tests and small inputs).
+pub fn lines_from_bytes<'a>(bytes: &'a [u8], opts: &ReadOptions) -> LineReader<&'a [u8]> {
+    LineReader::new(bytes, &opts.decode).expect("reading from memory cannot fail")
+}

@@ -1,0 +1,1 @@
+//! CSA records (V2 to V3.0): reader and writer.

@@ -1,0 +1,1 @@
+//! JSON Kifu Format (JKF): reader and writer.

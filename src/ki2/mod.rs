@@ -1,0 +1,1 @@
+//! KI2 records (no origin squares, relative marks): reader and writer.

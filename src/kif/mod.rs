@@ -1,0 +1,1 @@
+//! KIF (Kakinoki) records: reader and writer.

@@ -1,0 +1,1 @@
+//! SFEN/USI records, one game per line: reader and writer.
