@@ -89,8 +89,9 @@ pub enum Statement<'a> {
     Info(&'a str, &'a str),
     /// `PI` with the pieces removed.
     Pi(Removals),
-    /// `P1`…`P9`: the rank and its nine cells from file 9 to file 1.
-    Row(u8, [Option<(Color, Role)>; 9]),
+    /// `P1`…`P9`: the rank, its nine cells from file 9 to file 1, and
+    /// whether the cells were not in the 3-character layout.
+    Row(u8, [Option<(Color, Role)>; 9], bool),
     /// `P+…` / `P-…`.
     Place(Color, Placements),
     /// `+` or `-` alone.
@@ -237,11 +238,48 @@ fn parse_pi(s: &str, base: usize) -> Result<Removals, SyntaxError> {
     Ok(out)
 }
 
-/// Parses one board row after `Pn`. Cells are read as tokens: `*` (empty)
-/// or a sign followed by a piece code, spaces between them ignored, which
-/// accepts the 3-character layout, missing trailing spaces and cells
-/// collapsed by whitespace folding.
-fn parse_row(s: &str, base: usize) -> Result<[Option<(Color, Role)>; 9], SyntaxError> {
+/// Reads a board row by the spec's fixed 3-character cells: a sign and a
+/// piece code, or anything else with a `*` in it for an empty cell. The last
+/// cell may lose its trailing space; only spaces may follow.
+fn parse_row_fixed(s: &str, base: usize) -> Option<[Option<(Color, Role)>; 9]> {
+    let b = s.as_bytes();
+    let mut cells = [None; 9];
+    for (n, cell) in cells.iter_mut().enumerate() {
+        let at = base + 3 * n;
+        let c = b.get(at..(at + 3).min(b.len()))?;
+        match c.first() {
+            Some(b'+') | Some(b'-') => {
+                let color = if c[0] == b'+' {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                *cell = Some((color, s.get(at + 1..at + 3).and_then(role_from_code)?));
+            }
+            _ if c.contains(&b'*') => {}
+            _ => return None,
+        }
+    }
+    if b.get(base + 27..)
+        .is_some_and(|rest| rest.iter().any(|&x| x != b' '))
+    {
+        return None;
+    }
+    Some(cells)
+}
+
+/// Parses one board row after `Pn`: by fixed 3-character cells when they
+/// fit, else as tokens (`*`, or a sign and a piece code, spaces between them
+/// ignored), which accepts cells collapsed by whitespace folding. The flag
+/// tells whether the fallback was needed.
+pub fn parse_row(s: &str, base: usize) -> Result<([Option<(Color, Role)>; 9], bool), SyntaxError> {
+    match parse_row_fixed(s, base) {
+        Some(cells) => Ok((cells, false)),
+        None => parse_row_tokens(s, base).map(|c| (c, true)),
+    }
+}
+
+fn parse_row_tokens(s: &str, base: usize) -> Result<[Option<(Color, Role)>; 9], SyntaxError> {
     let mut cells = [None; 9];
     let bytes = s.as_bytes();
     let mut i = base;
@@ -357,7 +395,10 @@ pub fn parse_statement(s: &str) -> Result<Statement<'_>, SyntaxError> {
                 Ok((_, 'I')) => Ok(Statement::Pi(parse_pi(s, 2)?)),
                 Ok((_, '+')) => Ok(Statement::Place(Color::Black, parse_place(s, 2)?)),
                 Ok((_, '-')) => Ok(Statement::Place(Color::White, parse_place(s, 2)?)),
-                Ok((_, d)) => Ok(Statement::Row(d as u8 - b'0', parse_row(s, 2)?)),
+                Ok((_, d)) => {
+                    let (cells, loose) = parse_row(s, 2)?;
+                    Ok(Statement::Row(d as u8 - b'0', cells, loose))
+                }
                 Err(_) => Err(SyntaxError::expected(
                     s,
                     1,
@@ -437,11 +478,21 @@ mod tests {
 
     #[test]
     fn rows() {
-        let r = parse_row("P2 * -HI *  *  *  *  * -KA * ", 2).unwrap();
+        let (r, loose) = parse_row("P2 * -HI *  *  *  *  * -KA * ", 2).unwrap();
+        assert!(!loose);
         assert_eq!(r[1], Some((Color::White, Role::Rook)));
         assert_eq!(r[7], Some((Color::White, Role::Bishop)));
-        let collapsed = parse_row("P2 * -HI * * * * * -KA *", 2).unwrap();
+        let (collapsed, loose) = parse_row("P2 * -HI * * * * * -KA *", 2).unwrap();
+        assert!(loose);
         assert_eq!(r, collapsed);
+        assert_eq!(
+            parse_row("P2 * -HI *  *  *  *  * -KA *.", 2).unwrap(),
+            (r, false)
+        );
+        assert_eq!(
+            parse_row("P2 * -HI *  *  *  *  * -KA *", 2).unwrap(),
+            (r, false)
+        );
         assert!(parse_row("P2 * -HI", 2).is_err());
     }
 

@@ -79,6 +79,7 @@ struct Builder {
     warned_fraction: bool,
     warned_space: bool,
     warned_late_header: bool,
+    warned_row: bool,
 }
 
 fn even_setup() -> &'static Setup {
@@ -104,6 +105,7 @@ impl Builder {
             warned_fraction: false,
             warned_space: false,
             warned_late_header: false,
+            warned_row: false,
         }
     }
 
@@ -281,6 +283,16 @@ impl Builder {
             return;
         }
         if let Some(t) = &self.record.main.terminal {
+            if special_name(&t.kind) == Some(name) {
+                // floodgate: the declaring player's `%KACHI`, then the
+                // server's.
+                self.findings.push(Finding::warning(
+                    Rule::Dialect,
+                    loc,
+                    format!("repeated special `%{name}`"),
+                ));
+                return;
+            }
             let msg = format!(
                 "expected the end of the record, found a second special `%{name}` after `%{}`",
                 special_name(&t.kind).unwrap_or("?")
@@ -389,7 +401,15 @@ impl Builder {
                     }
                 }
             }
-            Statement::Row(rank, cells) => {
+            Statement::Row(rank, cells, loose) => {
+                if loose && !self.warned_row {
+                    self.warned_row = true;
+                    self.findings.push(Finding::warning(
+                        Rule::Dialect,
+                        loc,
+                        "board row cells not in 3-character columns",
+                    ));
+                }
                 if self.start_position(loc) {
                     self.board_given = true;
                     for (i, cell) in cells.iter().enumerate() {
