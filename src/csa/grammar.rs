@@ -74,6 +74,9 @@ pub type Placements = ArrayVec<(usize, Placement), 96>;
 /// Pieces removed by a `PI` line, with the byte offset of each item.
 pub type Removals = ArrayVec<(usize, Square, Role), 40>;
 
+/// The nine cells of a board row, file 9 first.
+pub type Row = [Option<(Color, Role)>; 9];
+
 /// One CSA statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Statement<'a> {
@@ -88,12 +91,12 @@ pub enum Statement<'a> {
     /// `$KEY:value`.
     Info(&'a str, &'a str),
     /// `PI` with the pieces removed.
-    Pi(Removals),
+    Pi(Box<Removals>),
     /// `P1`…`P9`: the rank, its nine cells from file 9 to file 1, and
     /// whether the cells were not in the 3-character layout.
-    Row(u8, [Option<(Color, Role)>; 9], bool),
+    Row(u8, Row, bool),
     /// `P+…` / `P-…`.
-    Place(Color, Placements),
+    Place(Color, Box<Placements>),
     /// `+` or `-` alone.
     Turn(Color),
     /// A move.
@@ -241,7 +244,7 @@ fn parse_pi(s: &str, base: usize) -> Result<Removals, SyntaxError> {
 /// Reads a board row by the spec's fixed 3-character cells: a sign and a
 /// piece code, or anything else with a `*` in it for an empty cell. The last
 /// cell may lose its trailing space; only spaces may follow.
-fn parse_row_fixed(s: &str, base: usize) -> Option<[Option<(Color, Role)>; 9]> {
+fn parse_row_fixed(s: &str, base: usize) -> Option<Row> {
     let b = s.as_bytes();
     let mut cells = [None; 9];
     for (n, cell) in cells.iter_mut().enumerate() {
@@ -272,14 +275,14 @@ fn parse_row_fixed(s: &str, base: usize) -> Option<[Option<(Color, Role)>; 9]> {
 /// fit, else as tokens (`*`, or a sign and a piece code, spaces between them
 /// ignored), which accepts cells collapsed by whitespace folding. The flag
 /// tells whether the fallback was needed.
-pub fn parse_row(s: &str, base: usize) -> Result<([Option<(Color, Role)>; 9], bool), SyntaxError> {
+pub fn parse_row(s: &str, base: usize) -> Result<(Row, bool), SyntaxError> {
     match parse_row_fixed(s, base) {
         Some(cells) => Ok((cells, false)),
         None => parse_row_tokens(s, base).map(|c| (c, true)),
     }
 }
 
-fn parse_row_tokens(s: &str, base: usize) -> Result<[Option<(Color, Role)>; 9], SyntaxError> {
+fn parse_row_tokens(s: &str, base: usize) -> Result<Row, SyntaxError> {
     let mut cells = [None; 9];
     let bytes = s.as_bytes();
     let mut i = base;
@@ -392,9 +395,9 @@ pub fn parse_statement(s: &str) -> Result<Statement<'_>, SyntaxError> {
                 satisfy(|c| matches!(c, 'I' | '+' | '-' | '1'..='9')),
             )(s);
             match r {
-                Ok((_, 'I')) => Ok(Statement::Pi(parse_pi(s, 2)?)),
-                Ok((_, '+')) => Ok(Statement::Place(Color::Black, parse_place(s, 2)?)),
-                Ok((_, '-')) => Ok(Statement::Place(Color::White, parse_place(s, 2)?)),
+                Ok((_, 'I')) => Ok(Statement::Pi(Box::new(parse_pi(s, 2)?))),
+                Ok((_, '+')) => Ok(Statement::Place(Color::Black, Box::new(parse_place(s, 2)?))),
+                Ok((_, '-')) => Ok(Statement::Place(Color::White, Box::new(parse_place(s, 2)?))),
                 Ok((_, d)) => {
                     let (cells, loose) = parse_row(s, 2)?;
                     Ok(Statement::Row(d as u8 - b'0', cells, loose))

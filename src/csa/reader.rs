@@ -384,7 +384,7 @@ impl Builder {
                     self.board_given = true;
                     self.setup.board = even_setup().board;
                     self.boxed = [0; 8];
-                    for (at, sq, role) in removals {
+                    for &(at, sq, role) in removals.iter() {
                         match self.setup.board[sq.index()] {
                             Some(p) if p.role == role => self.place(sq, None),
                             _ => self.findings.push(Finding::error(
@@ -423,7 +423,7 @@ impl Builder {
             }
             Statement::Place(color, items) => {
                 if self.start_position(loc) {
-                    for (at, (sq, role)) in items {
+                    for &(at, (sq, role)) in items.iter() {
                         match (sq, role) {
                             (Some(sq), Some(role)) => self.place(sq, Some(Piece::new(color, role))),
                             (None, Some(role)) => {
