@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub mod common;
+pub mod perft;
+pub mod validate;
