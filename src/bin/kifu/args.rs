@@ -22,6 +22,8 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(PerftArgs),
+    /// Per-game and per-move statistics as CSV.
+    Stats(StatsArgs),
 }
 
 #[derive(Args, Debug)]
@@ -164,3 +166,41 @@ Examples:
   cat game.kif | kifu validate --from kif -
 
 Exit codes: 0 every game valid, 1 an error was found, 2 usage or I/O error.";
+
+#[derive(Args, Debug)]
+#[command(after_help = STATS_HELP)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write the games table here (default: standard output).
+    #[arg(short = 'o', long)]
+    pub output: Option<std::path::PathBuf>,
+    /// Also write the moves table (one row per move) to this file.
+    #[arg(long)]
+    pub moves: Option<std::path::PathBuf>,
+    /// Print a summary (results, lengths, reasons, openings) to standard error.
+    #[arg(long)]
+    pub summary: bool,
+    /// Plies in the `opening_usi` column.
+    #[arg(long, default_value_t = 16)]
+    pub opening_plies: usize,
+    /// Fill the `sfen_before` column of the moves table.
+    #[arg(long)]
+    pub sfen: bool,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+    /// Entering-king declaration rule used when judging results.
+    #[arg(long, value_enum)]
+    pub impasse_rule: Option<ImpasseArg>,
+}
+
+const STATS_HELP: &str = "Columns are documented in docs/stats.md.
+
+Examples:
+  kifu stats records/ -o games.csv --moves moves.csv
+  kifu stats games.csa --summary > games.csv
+  kifu stats - --from usi < openings.sfen
+
+Invalid games still give a row (valid=false) up to their first illegal move.
+Output files appear atomically and are never overwritten without --force.";

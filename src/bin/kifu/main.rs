@@ -12,6 +12,7 @@ fn main() {
     let code = match cli.command {
         args::Command::Perft(a) => cmd::perft::run(a),
         args::Command::Validate(a) => cmd::validate::run(a),
+        args::Command::Stats(a) => cmd::stats::run(a),
     };
     std::process::exit(code);
 }

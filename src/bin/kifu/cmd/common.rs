@@ -82,3 +82,11 @@ fn load(meta: &FileMeta) -> Option<Vec<String>> {
     let _ = HashMap::<u8, u8>::new();
     Some(out)
 }
+
+/// Notation for the moves table.
+pub fn notation() -> kifu::stats::Notation {
+    kifu::stats::Notation {
+        psn: |pos, m| m.usi(pos.variant()).to_string(),
+        kif: |pos, m, _prev| m.usi(pos.variant()).to_string(),
+    }
+}

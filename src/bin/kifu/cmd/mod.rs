@@ -3,3 +3,4 @@
 pub mod common;
 pub mod perft;
 pub mod validate;
+pub mod stats;
