@@ -268,7 +268,7 @@ impl Position {
         }
         for sq in self.occupied() {
             let p = self.board[sq.index()].expect("occupied");
-            if rules.dead_squares(p.color, p.role).contains(sq) {
+            if rules.dead_drops && rules.dead_squares(p.color, p.role).contains(sq) {
                 errors.push(SetupError::DeadPiece(sq));
             }
         }
@@ -726,11 +726,11 @@ impl Position {
                     Some(p) if p.color == us && rules.board.contains(from) => p,
                     _ => return Err(IllegalMove::NoPiece),
                 };
-                if ours.contains(to) {
-                    return Err(IllegalMove::Occupied);
-                }
                 if !(attacks(us, piece.role, from, occ) & rules.board).contains(to) {
                     return Err(IllegalMove::IllegalMovement);
+                }
+                if ours.contains(to) {
+                    return Err(IllegalMove::Occupied);
                 }
                 let zone = rules.zone[us.index()];
                 if promote {
