@@ -5,6 +5,8 @@
 //! with the reason, in `tests/corpus-known.tsv`; anything else fails.
 //! Skips, saying so, when the corpus is absent.
 
+#![allow(clippy::collapsible_match, clippy::match_like_matches_macro)]
+
 use kifu::read::{self, Format, ReadOptions, Severity};
 use kifu::validate::{validate, ValidateOptions};
 use std::collections::BTreeMap;
@@ -53,14 +55,23 @@ fn corpus_expectations_hold() {
     for rec in rdr.records() {
         let rec = rec.expect("row");
         let (path, fmt, expectation) = (&rec[0], &rec[1], rec[5].trim());
-        let Some(format) = format_of(fmt) else { continue };
+        let Some(format) = format_of(fmt) else {
+            continue;
+        };
         let bytes = std::fs::read(dir.join(path)).expect("corpus file");
         let games = read::read_all(&bytes, Some(format), &ReadOptions::default());
         let mut errors: Vec<String> = Vec::new();
         for g in &games {
             let report = validate(g, &opts);
-            for f in report.findings.iter().filter(|f| f.severity == Severity::Error) {
-                errors.push(format!("game {} {}:{} {} {}", g.index, f.line, f.column, f.rule, f.message));
+            for f in report
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+            {
+                errors.push(format!(
+                    "game {} {}:{} {} {}",
+                    g.index, f.line, f.column, f.rule, f.message
+                ));
             }
         }
         let refused = !errors.is_empty() || games.is_empty();
@@ -68,7 +79,10 @@ fn corpus_expectations_hold() {
         let ok = match expectation {
             "valid" => {
                 if refused {
-                    let rules: Vec<&str> = errors.iter().map(|e| e.split(' ').nth(3).unwrap_or("")).collect();
+                    let rules: Vec<&str> = errors
+                        .iter()
+                        .map(|e| e.split(' ').nth(3).unwrap_or(""))
+                        .collect();
                     match known.get(path) {
                         Some(rule) if rules.iter().all(|r| r == rule) => true,
                         _ => false,
@@ -86,12 +100,21 @@ fn corpus_expectations_hold() {
             entry[2] += 1;
             wrong.push(format!(
                 "{path} [{expectation}]: {}",
-                if errors.is_empty() { "accepted".to_string() } else { errors.join("; ") }
+                if errors.is_empty() {
+                    "accepted".to_string()
+                } else {
+                    errors.join("; ")
+                }
             ));
         }
     }
     for (fmt, [ok, refused, bad]) in &stats {
         eprintln!("corpus {fmt}: {ok} clean, {refused} refused as expected, {bad} wrong");
     }
-    assert!(wrong.is_empty(), "{} corpus files disagree:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} corpus files disagree:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }

@@ -548,3 +548,14 @@ fn speed() {
         moves as f64 / 1e6 / secs
     );
 }
+
+#[test]
+fn reader_can_be_boxed_as_a_send_game_stream() {
+    fn assert_send<T: Send>(_: &T) {}
+    let source: kifu::read::Source = Box::new(std::io::Cursor::new(b"PI\n+\n".to_vec()));
+    let opts = ReadOptions::default();
+    let lines = kifu::read::LineReader::new(source, &opts.decode).unwrap();
+    let games: kifu::read::Games = Box::new(Reader::new(lines, &opts));
+    assert_send(&games);
+    assert_eq!(games.count(), 1);
+}
