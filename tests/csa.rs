@@ -477,6 +477,15 @@ fn corpus() {
         games_total += games.len();
         if games.iter().any(|g| !g.findings.is_empty()) {
             with_findings += 1;
+            let rules: Vec<String> = games
+                .iter()
+                .flat_map(|g| {
+                    g.findings
+                        .iter()
+                        .map(|f| format!("{}:{}:{} {}", g.index, f.line, f.column, f.rule))
+                })
+                .collect();
+            println!("{}: findings {}", cols[0], rules.join(", "));
         } else {
             clean += 1;
         }
