@@ -1,0 +1,13 @@
+//! KIF reader/writer tests: fixtures with independent expectations, round
+//! trips, the JKF comparison and the whole corpus.
+
+mod common;
+
+use common::*;
+use kifu::kif;
+use kifu::read::{Format, ReadOptions};
+
+#[test]
+fn corpus_kif() {
+    corpus_check(Format::Kif);
+}
