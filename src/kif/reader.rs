@@ -63,6 +63,7 @@ fn column(line: &str, b: usize) -> u32 {
 
 pub(crate) struct State {
     flavor: Flavor,
+    encoding: crate::read::Encoding,
     rec: Record,
     findings: Vec<Finding>,
     board: BoardBuilder,
@@ -84,9 +85,10 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub(crate) fn new(flavor: Flavor) -> State {
+    pub(crate) fn new(flavor: Flavor, encoding: crate::read::Encoding) -> State {
         State {
             flavor,
+            encoding,
             rec: Record::default(),
             findings: Vec::new(),
             board: BoardBuilder::default(),
@@ -273,6 +275,16 @@ impl State {
                 "`不成` is not KIF (the spec writes nothing when a piece does not promote)",
             );
         }
+        if self.flavor == Flavor::Kif
+            && (mt.mark.horizontal.is_some() || mt.mark.vertical.is_some())
+            && matches!(mt.origin, Origin::Square(_))
+        {
+            self.dialect(
+                line_no,
+                column(line, body_offset),
+                "KI2 relative mark (右 左 直 上 寄 引) in a KIF move; the origin square decides",
+            );
+        }
         let promote = mt.promote == Some(true);
         let mv = match (self.flavor, mt.origin) {
             (Flavor::Kif, Origin::Square(from)) => Move::Normal { from, to, promote },
@@ -362,8 +374,15 @@ impl State {
             self.skipping = true;
             return;
         }
-        while self.stack.len() > 1 && self.stack.last().is_some_and(|c| c.start_ply >= n) {
-            self.stack.pop();
+        // Pop lines that start at or after N, or that have no move N.
+        while self.stack.len() > 1 {
+            let Some(c) = self.stack.last() else { break };
+            let len = line_mut(&mut self.rec.main, &c.path).map_or(0, |l| l.moves.len()) as u64;
+            if c.start_ply >= n || (c.start_ply as u64) + len <= n as u64 {
+                self.stack.pop();
+            } else {
+                break;
+            }
         }
         let Some(top) = self.stack.last() else {
             return;
@@ -470,6 +489,13 @@ impl State {
         let value = japanese::trim(value);
         self.content = true;
         if key == "手合割" {
+            let mut value = value;
+            if let Some((name, _)) = value.split_once('#') {
+                if Handicap::from_name(name).is_some() {
+                    self.dialect(loc.line, loc.column, "`#` comment after the 手合割 value");
+                    value = japanese::trim(name);
+                }
+            }
             if self.handicap.is_none() {
                 self.handicap = Some((value.to_string(), loc));
                 let known = Handicap::from_name(value).is_some()
@@ -504,6 +530,28 @@ impl State {
         let lead = line.len() - line.trim_start_matches(japanese::is_space).len();
         let loc = Location::new(line_no, column(line, lead));
         if t.starts_with('#') {
+            if let (Some(i), true) = (t.find("encoding="), t.starts_with("#KI")) {
+                let label: String = t[i + 9..].chars().take_while(|c| !c.is_whitespace()).collect();
+                if let Some(declared) = crate::read::Encoding::from_label(&label) {
+                    let actual = self.encoding;
+                    let same = declared == actual
+                        || matches!(
+                            (declared, actual),
+                            (crate::read::Encoding::Utf8, crate::read::Encoding::Utf8Bom)
+                        );
+                    if !same {
+                        self.dialect(
+                            line_no,
+                            column(line, lead + i),
+                            format!(
+                                "the file declares {} but is {}",
+                                declared.name(),
+                                actual.name()
+                            ),
+                        );
+                    }
+                }
+            }
             if self.producer.is_none() {
                 self.producer = japanese::producer(t);
             }
@@ -671,6 +719,15 @@ impl State {
                 if let Some(c) = self.stack.last_mut() {
                     c.start_ply = ml.number;
                 }
+            } else if !is_main && len == 0 {
+                self.dialect(
+                    line_no,
+                    column(line, 0),
+                    format!(
+                        "the first move of `変化：{expected}手` is numbered {}; the 変化 number is used",
+                        ml.number
+                    ),
+                );
             } else {
                 self.findings.push(Finding::error(
                     Rule::Syntax,
@@ -685,6 +742,14 @@ impl State {
         }
         self.base_fixed = true;
         if self.top_line().is_some_and(|l| l.terminal.is_some()) {
+            if let Body::Terminal(w) = ml.body {
+                self.dialect(
+                    line_no,
+                    loc.column,
+                    format!("a second terminal `{w}` after the line ended is ignored"),
+                );
+                return;
+            }
             self.findings.push(Finding::error(
                 Rule::Syntax,
                 loc,
@@ -710,6 +775,17 @@ impl State {
             Body::Terminal(w) => {
                 let kind = match japanese::terminal_from_word(w) {
                     Some(k) => k,
+                    None if w.contains('\u{fffd}') => {
+                        self.findings.push(Finding::error(
+                            Rule::Syntax,
+                            loc,
+                            "the move text is U+FFFD replacement characters: the file was damaged by a lossy re-encoding",
+                        ));
+                        if let Some(c) = self.stack.last_mut() {
+                            c.stopped = true;
+                        }
+                        return;
+                    }
                     None => {
                         self.dialect(
                             line_no,
@@ -826,7 +902,7 @@ pub(crate) fn read_game<R: BufRead>(
     lines: &mut LineReader<R>,
     flavor: Flavor,
 ) -> (Game, Option<&'static str>) {
-    let mut st = State::new(flavor);
+    let mut st = State::new(flavor, lines.encoding());
     let mut buf = String::new();
     loop {
         let item = match lines.next_line() {

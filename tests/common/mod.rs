@@ -80,6 +80,22 @@ pub fn corpus() -> Option<PathBuf> {
 }
 
 /// Every corpus file of `format` must agree with its expectation.
+/// Corpus files where we knowingly disagree with the index, and why.
+pub const KNOWN_DISAGREEMENTS: &[(&str, &str)] = &[
+    (
+        "iwate-shogikan/kif/20210207.kif",
+        "damaged file: every kanji is U+FFFD (lossy re-encoding); tsshogi 'validated' it by reading 0 moves",
+    ),
+    (
+        "iwate-shogikan/kif/22Jan07.KIF",
+        "damaged file: every kanji is U+FFFD (lossy re-encoding); tsshogi 'validated' it by reading 0 moves",
+    ),
+    (
+        "ragnarok/kif/Sample/Kif_VariationMiss.kif",
+        "`100 ４三銀左(32)` carries a KI2 mark inside KIF; tsshogi rejects the line, we read it (dialect warning) and every move is legal",
+    ),
+];
+
 pub fn corpus_check(format: Format) {
     let Some(dir) = corpus() else {
         println!("corpus not found at ../shared/corpus: skipping the corpus test");
@@ -100,10 +116,21 @@ pub fn corpus_check(format: Format) {
         let path = cols[0];
         let expectation = cols[5..].join(",");
         let bytes = std::fs::read(dir.join(path)).unwrap();
+        let known = KNOWN_DISAGREEMENTS.iter().find(|(p, _)| *p == path);
         total += 1;
         let g = read(&bytes, format);
         let errs = errors(&g);
         let illegal = replay(&g.record);
+        let agrees = if expectation == "valid" {
+            errs.is_empty() && illegal.is_none()
+        } else {
+            !errs.is_empty() || illegal.is_some()
+        };
+        if let Some((_, why)) = known {
+            assert!(!agrees, "{path} is listed as a known disagreement but agrees now");
+            println!("  known disagreement {path} ({expectation}): {why}; we found {errs:?} {illegal:?}");
+            continue;
+        }
         if expectation == "valid" {
             if errs.is_empty() && illegal.is_none() {
                 if g.findings.is_empty() {
