@@ -9,3 +9,8 @@ use kifu::read::Format;
 fn corpus_ki2() {
     corpus_check(Format::Ki2);
 }
+
+#[test]
+fn peer_jkf_ki2() {
+    jkf_expected_check(Format::Ki2);
+}

@@ -11,3 +11,8 @@ use kifu::read::{Format, ReadOptions};
 fn corpus_kif() {
     corpus_check(Format::Kif);
 }
+
+#[test]
+fn peer_jkf_kif() {
+    jkf_expected_check(Format::Kif);
+}

@@ -162,3 +162,199 @@ pub fn corpus_check(format: Format) {
     }
     assert!(disagreements.is_empty(), "{} disagreements", disagreements.len());
 }
+
+/// Compares a record with the JKF JSON a peer parser produced for the same
+/// file: moves (from, to, piece, promote, colour), comments, times, forks,
+/// terminals. Returns the differences.
+pub fn compare_jkf(rec: &Record, jkf: &serde_json::Value) -> Vec<String> {
+    let mut diffs = Vec::new();
+    let moves = jkf["moves"].as_array().cloned().unwrap_or_default();
+    let init: Vec<String> = moves
+        .first()
+        .and_then(|m| m["comments"].as_array())
+        .map(|a| a.iter().map(|c| c.as_str().unwrap_or("").to_string()).collect())
+        .unwrap_or_default();
+    if init != rec.initial_comments {
+        diffs.push(format!("initial comments {:?} vs {:?}", rec.initial_comments, init));
+    }
+    let pos = Position::from_setup_unchecked(&rec.start.setup);
+    compare_line(&rec.main, &moves[1.min(moves.len())..], pos, "main", &mut diffs);
+    diffs
+}
+
+fn special_reason(s: &str) -> &'static str {
+    match s {
+        "TORYO" => "resign",
+        "CHUDAN" => "abort",
+        "SENNICHITE" => "repetition",
+        "JISHOGI" => "impasse",
+        "TSUMI" => "checkmate",
+        "FUZUMI" => "no-mate",
+        "TIME_UP" => "time-up",
+        "ILLEGAL_MOVE" | "+ILLEGAL_ACTION" | "-ILLEGAL_ACTION" => "illegal-move",
+        "KACHI" => "declaration",
+        "HIKIWAKE" => "declaration-draw",
+        "MAX_MOVES" => "max-moves",
+        "MATTA" => "matta",
+        "ERROR" => "error",
+        _ => "?",
+    }
+}
+
+fn ms(t: &serde_json::Value) -> Option<u64> {
+    if t.is_null() {
+        return None;
+    }
+    let g = |k: &str| t[k].as_u64().unwrap_or(0);
+    Some(((g("h") * 60 + g("m")) * 60 + g("s")) * 1000)
+}
+
+fn compare_line(
+    line: &Line,
+    jmoves: &[serde_json::Value],
+    mut pos: Position,
+    at: &str,
+    diffs: &mut Vec<String>,
+) {
+    let mut i = 0;
+    for (k, jm) in jmoves.iter().enumerate() {
+        let here = format!("{at}/{k}");
+        if let Some(special) = jm["special"].as_str() {
+            match &line.terminal {
+                Some(t) => {
+                    // JKF writes both 千日手 and 反則 endings with CSA codes;
+                    // compare reasons.
+                    if t.kind.reason() != special_reason(special)
+                        && !(special == "CHUDAN" && t.kind.reason() == "sealed")
+                    {
+                        diffs.push(format!("{here}: terminal {:?} vs {special}", t.kind));
+                    }
+                    let jc: Vec<String> = jm["comments"]
+                        .as_array()
+                        .map(|a| a.iter().map(|c| c.as_str().unwrap_or("").to_string()).collect())
+                        .unwrap_or_default();
+                    if jc != t.comments {
+                        diffs.push(format!("{here}: terminal comments {:?} vs {:?}", t.comments, jc));
+                    }
+                }
+                None => diffs.push(format!("{here}: no terminal, JKF has {special}")),
+            }
+            continue;
+        }
+        let Some(node) = line.moves.get(i) else {
+            diffs.push(format!("{here}: JKF has more moves ({} vs {})", jmoves.len(), line.moves.len()));
+            return;
+        };
+        i += 1;
+        let m = &jm["move"];
+        let to = m["to"]["x"].as_u64().unwrap_or(0) * 10 + m["to"]["y"].as_u64().unwrap_or(0);
+        let our_to = node.mv.to();
+        if to != (our_to.file() as u64) * 10 + our_to.rank() as u64 {
+            diffs.push(format!("{here}: to {} vs {to}", our_to));
+        }
+        let from = m["from"]["x"].as_u64().map(|x| x * 10 + m["from"]["y"].as_u64().unwrap_or(0));
+        let our_from = node.mv.from().map(|f| f.file() as u64 * 10 + f.rank() as u64);
+        if from != our_from {
+            diffs.push(format!("{here}: from {our_from:?} vs {from:?}"));
+        }
+        let piece = m["piece"].as_str().unwrap_or("");
+        let role = pos.moving_role(node.mv).map(|r| r.csa()).unwrap_or("");
+        if piece != role {
+            diffs.push(format!("{here}: piece {role} vs {piece}"));
+        }
+        if m["promote"].as_bool().unwrap_or(false) != node.mv.is_promotion() {
+            diffs.push(format!("{here}: promote {} vs {}", node.mv.is_promotion(), m["promote"]));
+        }
+        if let Some(c) = m["color"].as_u64() {
+            if c as usize != pos.turn().index() {
+                diffs.push(format!("{here}: colour {:?} vs {c}", pos.turn()));
+            }
+        }
+        let jc: Vec<String> = jm["comments"]
+            .as_array()
+            .map(|a| a.iter().map(|c| c.as_str().unwrap_or("").to_string()).collect())
+            .unwrap_or_default();
+        if jc != node.comments {
+            diffs.push(format!("{here}: comments {:?} vs {:?}", node.comments, jc));
+        }
+        let jt = &jm["time"];
+        if !jt.is_null() {
+            let (now, total) = (ms(&jt["now"]), ms(&jt["total"]));
+            if now != node.time.spent_ms || total != node.time.total_ms {
+                diffs.push(format!("{here}: time {:?} vs {now:?}/{total:?}", node.time));
+            }
+        }
+        let forks = jm["forks"].as_array().cloned().unwrap_or_default();
+        if forks.len() != node.variations.len() {
+            diffs.push(format!("{here}: {} variations vs {} forks", node.variations.len(), forks.len()));
+        }
+        for (j, (f, v)) in forks.iter().zip(&node.variations).enumerate() {
+            let fm = f.as_array().cloned().unwrap_or_default();
+            compare_line(v, &fm, pos, &format!("{here}.{j}"), diffs);
+        }
+        pos.play_unchecked(node.mv);
+    }
+    if i < line.moves.len() {
+        diffs.push(format!("{at}: we have more moves ({} vs {i})", line.moves.len()));
+    }
+}
+
+/// Runs [`compare_jkf`] over every peer JSON of `format` in the corpus.
+pub fn jkf_expected_check(format: Format) {
+    let Some(dir) = corpus() else {
+        println!("corpus not found at ../shared/corpus: skipping the JKF comparison");
+        return;
+    };
+    let sub = if format == Format::Kif { "kif" } else { "ki2" };
+    let mut pairs = Vec::new();
+    for e in std::fs::read_dir(dir.join("json-kifu-format/expected").join(sub)).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().trim_end_matches(".json").to_string();
+        pairs.push((dir.join("json-kifu-format/files").join(sub).join(&name), p));
+    }
+    for e in std::fs::read_dir(dir.join("shogi-kifu-converter/tests").join(sub)).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "json") {
+            continue;
+        }
+        let json = p.with_extension("json");
+        if json.exists() {
+            pairs.push((p, json));
+        }
+    }
+    pairs.sort();
+    let mut failed = Vec::new();
+    let mut checked = 0;
+    for (src, json) in &pairs {
+        let name = src.strip_prefix(&dir).unwrap().display().to_string();
+        if KNOWN_JKF_DIFFERENCES.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        let bytes = std::fs::read(src).unwrap();
+        let g = read(&bytes, format);
+        let jkf: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+        let d = compare_jkf(&g.record, &jkf);
+        checked += 1;
+        if !d.is_empty() {
+            failed.push(format!("{name}: {}", d.iter().take(5).cloned().collect::<Vec<_>>().join("; ")));
+        }
+    }
+    println!("{sub}: compared {checked} files with their peer JKF");
+    for f in &failed {
+        println!("  {f}");
+    }
+    assert!(failed.is_empty(), "{} files differ from their peer JKF", failed.len());
+}
+
+/// Peer JSON files we knowingly read differently, and why.
+pub const KNOWN_JKF_DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "json-kifu-format/files/kif/fork-test.kif",
+        "duplicate move number 5 in a 変化 block: JKF renumbers it as 6, we report a syntax error",
+    ),
+    (
+        "json-kifu-format/files/ki2/20091203.ki2",
+        "`*放送日：2010/02/13` is a `*` comment line (spec §1.7); the JKF PEG reads it as a header key `*放送日`",
+    ),
+];
