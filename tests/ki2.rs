@@ -14,3 +14,8 @@ fn corpus_ki2() {
 fn peer_jkf_ki2() {
     jkf_expected_check(Format::Ki2);
 }
+
+#[test]
+fn fixtures_ki2() {
+    fixture_check("ki2", Format::Ki2);
+}

@@ -16,3 +16,8 @@ fn corpus_kif() {
 fn peer_jkf_kif() {
     jkf_expected_check(Format::Kif);
 }
+
+#[test]
+fn fixtures_kif() {
+    fixture_check("kif", Format::Kif);
+}

@@ -358,3 +358,135 @@ pub const KNOWN_JKF_DIFFERENCES: &[(&str, &str)] = &[
         "`*放送日：2010/02/13` is a `*` comment line (spec §1.7); the JKF PEG reads it as a header key `*放送日`",
     ),
 ];
+
+/// The whole move tree as text: `7g7f 3c3d (8c8d 2g2f) …`, terminals as
+/// `#reason`.
+pub fn tree(rec: &Record) -> String {
+    fn go(line: &Line, v: Variant, out: &mut String) {
+        for n in &line.moves {
+            out.push_str(&n.mv.usi(v).to_string());
+            out.push(' ');
+            for var in &n.variations {
+                out.push('(');
+                go(var, v, out);
+                out.push_str(") ");
+            }
+        }
+        if let Some(t) = &line.terminal {
+            out.push('#');
+            out.push_str(t.kind.reason());
+        }
+    }
+    let mut s = String::new();
+    go(&rec.main, rec.variant(), &mut s);
+    s
+}
+
+/// Checks an ok fixture against its `.expect` file; returns problems.
+pub fn check_expect(g: &Game, expect: &str) -> Vec<String> {
+    let mut p = Vec::new();
+    let rec = &g.record;
+    for line in expect.lines() {
+        if line.starts_with('#') {
+            continue;
+        }
+        let (k, v) = line.split_once(' ').unwrap_or((line, ""));
+        match k {
+            "plies" => {
+                let n: usize = v.parse().unwrap();
+                if rec.main.moves.len() != n {
+                    p.push(format!("plies {} expected {n}", rec.main.moves.len()));
+                }
+            }
+            "usi" => {
+                let got = usi(rec).join(" ");
+                if got != v {
+                    p.push(format!("usi differs:\n got {got}\nwant {v}"));
+                }
+            }
+            "terminal" => {
+                let got = rec.main.terminal.as_ref().map(|t| t.kind.reason().to_string());
+                if got.as_deref() != Some(v) {
+                    p.push(format!("terminal {got:?} expected {v}"));
+                }
+            }
+            "comments" => {
+                let n: usize = v.parse().unwrap();
+                if rec.comment_count() != n {
+                    p.push(format!("comments {} expected {n}", rec.comment_count()));
+                }
+            }
+            "variations" => {
+                let n: usize = v.parse().unwrap();
+                if rec.variation_count() != n {
+                    p.push(format!("variations {} expected {n}", rec.variation_count()));
+                }
+            }
+            _ => p.push(format!("unknown expect key {k}")),
+        }
+    }
+    p
+}
+
+/// The fixture files of `fmt`/`kind` (`ok` or `bad`), sorted.
+pub fn fixtures(fmt: &str, kind: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(fmt).join(kind);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let e = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+            e != "expect" && e != "err"
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Reads every ok fixture, checks its expectation; every bad one must fail.
+pub fn fixture_check(fmt: &str, format: Format) {
+    let mut problems = Vec::new();
+    let oks = fixtures(fmt, "ok");
+    assert!(!oks.is_empty());
+    for p in &oks {
+        let g = read(&std::fs::read(p).unwrap(), format);
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let exp_path = PathBuf::from(format!("{}.expect", p.display()));
+        let expect = std::fs::read_to_string(&exp_path)
+            .unwrap_or_else(|_| panic!("{name} has no .expect"));
+        let errs = errors(&g);
+        if !errs.is_empty() {
+            problems.push(format!("{name}: errors {errs:?}"));
+        }
+        if let Some(e) = replay(&g.record) {
+            problems.push(format!("{name}: illegal {e}"));
+        }
+        for q in check_expect(&g, &expect) {
+            problems.push(format!("{name}: {q}"));
+        }
+    }
+    for p in fixtures(fmt, "bad") {
+        let g = read(&std::fs::read(&p).unwrap(), format);
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let err = std::fs::read_to_string(format!("{}.err", p.display()))
+            .unwrap_or_else(|_| panic!("{name} has no .err"));
+        let rule = err.lines().next().unwrap_or("");
+        let illegal = replay(&g.record);
+        let found = match rule {
+            "illegal" => illegal.is_some(),
+            r => g.findings.iter().any(|f| f.rule.id() == r && f.severity == Severity::Error),
+        };
+        if !found {
+            problems.push(format!("{name}: expected {rule}, got {:?} {illegal:?}", errors(&g)));
+        }
+        if let Some(at) = err.lines().find_map(|l| l.strip_prefix("at ")) {
+            if !g.findings.iter().any(|f| format!("{}:{}", f.line, f.column) == at) {
+                problems.push(format!("{name}: no finding at {at}: {:?}", errors(&g)));
+            }
+        }
+    }
+    for p in &problems {
+        println!("{p}");
+    }
+    assert!(problems.is_empty(), "{} fixture problems", problems.len());
+}
