@@ -228,6 +228,20 @@ pub fn terminal_from_word(word: &str) -> Option<TerminalKind> {
         .map(|(_, k)| k.clone())
 }
 
+/// English terminal words some programs write into KIF (81Dojo writes
+/// ` 194  Time-up   ( 0:0/)`); readers accept them as a dialect.
+pub fn terminal_from_english(word: &str) -> Option<TerminalKind> {
+    Some(match trim(word).to_ascii_lowercase().as_str() {
+        "time-up" | "timeup" | "time_up" => TerminalKind::TimeUp,
+        "resign" | "resigns" | "resignation" => TerminalKind::Resign,
+        "interrupt" | "abort" => TerminalKind::Abort,
+        "sennichite" | "repetition" => TerminalKind::Repetition,
+        "jishogi" | "impasse" => TerminalKind::Impasse,
+        "mate" | "checkmate" => TerminalKind::Checkmate,
+        _ => return None,
+    })
+}
+
 /// The word a KIF writer uses for `kind`, when KIF has one (the nine words
 /// of the spec plus the widely read 不詰, 封じ手, 最大手数, トライ, 不戦勝,
 /// 不戦敗).

@@ -786,6 +786,14 @@ impl State {
                         }
                         return;
                     }
+                    None if japanese::terminal_from_english(w).is_some() => {
+                        self.dialect(
+                            line_no,
+                            loc.column,
+                            format!("English terminal word `{w}` (81Dojo)"),
+                        );
+                        japanese::terminal_from_english(w).unwrap_or(TerminalKind::Abort)
+                    }
                     None => {
                         self.dialect(
                             line_no,

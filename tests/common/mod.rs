@@ -490,3 +490,15 @@ pub fn fixture_check(fmt: &str, format: Format) {
     }
     assert!(problems.is_empty(), "{} fixture problems", problems.len());
 }
+
+/// Every ok fixture of both formats, read.
+pub fn all_fixture_records() -> Vec<(String, Record)> {
+    let mut v = Vec::new();
+    for (fmt, format) in [("kif", Format::Kif), ("ki2", Format::Ki2)] {
+        for p in fixtures(fmt, "ok") {
+            let g = read(&std::fs::read(&p).unwrap(), format);
+            v.push((p.file_name().unwrap().to_string_lossy().to_string(), g.record));
+        }
+    }
+    v
+}
