@@ -515,7 +515,11 @@ pub fn parse_hand_line(line: &str) -> Option<Result<(Color, Hand), usize>> {
         return None;
     };
     let base = body_start + sep;
-    Some(parse_hand_items(rest).map(|h| (color, h)).map_err(|e| e + base))
+    Some(
+        parse_hand_items(rest)
+            .map(|h| (color, h))
+            .map_err(|e| e + base),
+    )
 }
 
 /// Parses hand items (`角二　桂　`, `なし`).
@@ -552,7 +556,13 @@ fn parse_hand_items(s: &str) -> Result<Hand, usize> {
 }
 
 /// Writes a hand line (`先手の持駒：角二　桂　` or `…：なし`), no line break.
-pub fn write_hand_line(color: Color, hand: &Hand, handicap: bool, variant: Variant, out: &mut String) {
+pub fn write_hand_line(
+    color: Color,
+    hand: &Hand,
+    handicap: bool,
+    variant: Variant,
+    out: &mut String,
+) {
     out.push_str(side_name(color, handicap));
     out.push_str("の持駒：");
     if hand.is_empty() {
@@ -589,7 +599,10 @@ pub fn parse_turn_line(line: &str) -> Option<Color> {
 #[allow(clippy::type_complexity)]
 pub fn parse_board_row(line: &str) -> Result<(Vec<Option<Piece>>, Option<u8>), (usize, String)> {
     let chars: Vec<char> = line.chars().collect();
-    let start = chars.iter().position(|&c| c == '|').ok_or((0, "expected `|`".to_string()))?;
+    let start = chars
+        .iter()
+        .position(|&c| c == '|')
+        .ok_or((0, "expected `|`".to_string()))?;
     let end = chars
         .iter()
         .rposition(|&c| c == '|')
@@ -612,7 +625,10 @@ pub fn parse_board_row(line: &str) -> Result<(Vec<Option<Piece>>, Option<u8>), (
             Some(p) => match parse_board_char(p) {
                 Some(role) => cells.push(Some(Piece::new(color, role))),
                 None => {
-                    return Err((i + used - 1, format!("expected a piece or `・`, found `{p}`")));
+                    return Err((
+                        i + used - 1,
+                        format!("expected a piece or `・`, found `{p}`"),
+                    ));
                 }
             },
             None => return Err((i, "expected a piece".to_string())),
@@ -764,7 +780,13 @@ pub fn write_bod(setup: &Setup, out: &mut String) {
 /// half-width katakana 1, everything else 2).
 pub fn display_width(s: &str) -> usize {
     s.chars()
-        .map(|c| if (c as u32) < 0x80 || ('\u{ff61}'..='\u{ff9f}').contains(&c) { 1 } else { 2 })
+        .map(|c| {
+            if (c as u32) < 0x80 || ('\u{ff61}'..='\u{ff9f}').contains(&c) {
+                1
+            } else {
+                2
+            }
+        })
         .sum()
 }
 
@@ -786,10 +808,7 @@ pub fn producer(comment_line: &str) -> Option<&'static str> {
         ("ShogiGUI", "ShogiGUI"),
         ("KIF version=2.0", "KIF 2.0 writer"),
     ];
-    table
-        .iter()
-        .find(|(k, _)| l.contains(k))
-        .map(|(_, v)| *v)
+    table.iter().find(|(k, _)| l.contains(k)).map(|(_, v)| *v)
 }
 
 #[cfg(test)]
@@ -833,20 +852,32 @@ mod tests {
         let (_, h) = parse_hand_line("先手の持駒：なし").unwrap().unwrap();
         assert!(h.is_empty());
         let mut s = String::new();
-        write_hand_line(Color::White, &parse_hand_line("後手の持駒：歩十五 飛").unwrap().unwrap().1, false, Variant::Standard, &mut s);
+        write_hand_line(
+            Color::White,
+            &parse_hand_line("後手の持駒：歩十五 飛").unwrap().unwrap().1,
+            false,
+            Variant::Standard,
+            &mut s,
+        );
         assert_eq!(s, "後手の持駒：飛　歩十五　");
     }
 
     #[test]
     fn summaries() {
         let s = parse_summary("まで76手で先手の勝ち").unwrap();
-        assert_eq!((s.plies, s.outcome, s.kind), (Some(76), Outcome::SenteWin, None));
+        assert_eq!(
+            (s.plies, s.outcome, s.kind),
+            (Some(76), Outcome::SenteWin, None)
+        );
         let s = parse_summary("まで11手詰").unwrap();
         assert!(s.mated);
         let s = parse_summary("まで3手で時間切れにより先手の勝ち").unwrap();
         assert_eq!(s.kind, Some(TerminalKind::TimeUp));
         let s = parse_summary("まで3手で後手の反則勝ち").unwrap();
         assert_eq!(s.outcome, Outcome::GoteWin);
-        assert_eq!(parse_summary("まで3手で千日手").unwrap().outcome, Outcome::Draw);
+        assert_eq!(
+            parse_summary("まで3手で千日手").unwrap().outcome,
+            Outcome::Draw
+        );
     }
 }

@@ -42,14 +42,38 @@ const VECTORS: &[(&str, &str, &str)] = &[
     ("4k4/6G2/9/5G1G1/9/9/9/9/4K4 b G 1", "G*3c", "▲３三金打"),
     // 銀 8二, 8四, 6四 → 7三
     ("8k/1S7/9/1S1S5/9/9/9/9/4K4 b - 1", "8b7c", "▲７三銀引不成"),
-    ("8k/1S7/9/1S1S5/9/9/9/9/4K4 b - 1", "8d7c", "▲７三銀左上不成"),
+    (
+        "8k/1S7/9/1S1S5/9/9/9/9/4K4 b - 1",
+        "8d7c",
+        "▲７三銀左上不成",
+    ),
     ("8k/1S7/9/1S1S5/9/9/9/9/4K4 b - 1", "6d7c", "▲７三銀右不成"),
     // と 5六, 5八, 4七, 6七, 6八 → 5七
-    ("4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1", "5f5g", "▲５七と引"),
-    ("4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1", "5h5g", "▲５七と直"),
-    ("4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1", "4g5g", "▲５七と右"),
-    ("4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1", "6g5g", "▲５七と左寄"),
-    ("4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1", "6h5g", "▲５七と左上"),
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "5f5g",
+        "▲５七と引",
+    ),
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "5h5g",
+        "▲５七と直",
+    ),
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "4g5g",
+        "▲５七と右",
+    ),
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "6g5g",
+        "▲５七と左寄",
+    ),
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "6h5g",
+        "▲５七と左上",
+    ),
     // 龍 8八, 9八 → 8七
     ("4k4/9/9/9/9/9/9/+R+R7/8K b - 1", "8h8g", "▲８七龍右"),
     ("4k4/9/9/9/9/9/9/+R+R7/8K b - 1", "9h8g", "▲８七龍左"),
@@ -111,14 +135,19 @@ fn resolver() {
         drop: false,
     };
     assert_eq!(
-        resolve(&p, to, kifu::Role::Gold, left_up, false).unwrap().mv,
+        resolve(&p, to, kifu::Role::Gold, left_up, false)
+            .unwrap()
+            .mv,
         Move::from_usi("6f5e", Variant::Standard).unwrap()
     );
     let drop = RelativeMark {
         drop: true,
         ..RelativeMark::NONE
     };
-    assert!(resolve(&p, to, kifu::Role::Gold, drop, false).unwrap().mv.is_drop());
+    assert!(resolve(&p, to, kifu::Role::Gold, drop, false)
+        .unwrap()
+        .mv
+        .is_drop());
     // Implicit drop: no board silver can reach 1a.
     assert!(matches!(
         resolve(&p, sq("1a"), kifu::Role::Gold, RelativeMark::NONE, false),
@@ -134,13 +163,24 @@ fn resolver() {
 
 #[test]
 fn ambiguous_move_is_a_finding_and_stops_the_line() {
-    let text = format!("{}▲５五金 △５二玉 ▲５四金\n", sfen_to_bod("4k4/9/9/9/3G5/3GG4/9/9/K8 b - 1"));
+    let text = format!(
+        "{}▲５五金 △５二玉 ▲５四金\n",
+        sfen_to_bod("4k4/9/9/9/3G5/3GG4/9/9/K8 b - 1")
+    );
     let g = read(text.as_bytes(), kifu::read::Format::Ki2);
-    let f = g.findings.iter().find(|f| f.rule.id() == "ambiguous").unwrap();
+    let f = g
+        .findings
+        .iter()
+        .find(|f| f.rule.id() == "ambiguous")
+        .unwrap();
     assert_eq!(f.ply, Some(1));
     assert_eq!(f.mv.as_deref(), Some("▲５五金"));
     assert!(f.sfen.is_some());
-    assert!(f.message.contains("６五") && f.message.contains("５六"), "{}", f.message);
+    assert!(
+        f.message.contains("６五") && f.message.contains("５六"),
+        "{}",
+        f.message
+    );
     assert!(g.record.main.moves.is_empty());
 }
 
@@ -151,7 +191,10 @@ fn legal_candidates_only_option() {
     // free; both reach 4七? 5八→4七 leaves the file: illegal.
     let p = pos("4r4/9/9/9/9/9/9/4GG3/4K4 b - 1");
     let m = Move::from_usi("4h4g", Variant::Standard).unwrap();
-    assert_eq!(ki2::move_text(&p, m, None, None, false).unwrap(), "▲４七金直");
+    assert_eq!(
+        ki2::move_text(&p, m, None, None, false).unwrap(),
+        "▲４七金直"
+    );
     assert_eq!(ki2::move_text(&p, m, None, None, true).unwrap(), "▲４七金");
     // The reader accepts the legal-only form with a dialect warning.
     let text = format!("{}▲４七金\n", sfen_to_bod("4r4/9/9/9/9/9/9/4GG3/4K4 b - 1"));
@@ -182,11 +225,17 @@ fn ki2_layout() {
         usi(&g.record),
         ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "6a5b"]
     );
-    assert_eq!(g.record.main.terminal.as_ref().unwrap().kind, kifu::record::TerminalKind::Abort);
+    assert_eq!(
+        g.record.main.terminal.as_ref().unwrap().kind,
+        kifu::record::TerminalKind::Abort
+    );
     let out = ki2::write(&g.record, &Default::default()).unwrap();
     assert_eq!(out.text, text);
     // Markers ☗☖ and 同 without U+3000 are read too.
-    let g = read("☗７六歩 ☖３四歩 ☗２二角成 ☖同銀\n".as_bytes(), kifu::read::Format::Ki2);
+    let g = read(
+        "☗７六歩 ☖３四歩 ☗２二角成 ☖同銀\n".as_bytes(),
+        kifu::read::Format::Ki2,
+    );
     assert!(errors(&g).is_empty());
     assert_eq!(usi(&g.record)[3], "3a2b");
 }

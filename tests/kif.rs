@@ -31,9 +31,22 @@ fn kif_round_trip() {
     for (name, rec) in all_fixture_records() {
         let a = kif::write(&rec, &WriteOptions::default()).unwrap();
         let g = read(a.text.as_bytes(), Format::Kif);
-        assert!(errors(&g).is_empty(), "{name}: {:?}\n{}", errors(&g), a.text);
-        assert_eq!(tree(&g.record), tree(&rec), "{name}: moves changed\n{}", a.text);
-        assert_eq!(g.record.start.setup, rec.start.setup, "{name}: start changed");
+        assert!(
+            errors(&g).is_empty(),
+            "{name}: {:?}\n{}",
+            errors(&g),
+            a.text
+        );
+        assert_eq!(
+            tree(&g.record),
+            tree(&rec),
+            "{name}: moves changed\n{}",
+            a.text
+        );
+        assert_eq!(
+            g.record.start.setup, rec.start.setup,
+            "{name}: start changed"
+        );
         assert_eq!(
             g.record.comment_count(),
             rec.comment_count() + a.dropped.terminals,
@@ -67,7 +80,11 @@ fn kif_shift_jis_round_trip() {
             !g.findings.iter().any(|f| f.message.contains("declares")),
             "{name}: encoding not detected"
         );
-        let b = encode(&kif::write(&g.record, &opts).unwrap().text, Encoding::ShiftJis).unwrap();
+        let b = encode(
+            &kif::write(&g.record, &opts).unwrap().text,
+            Encoding::ShiftJis,
+        )
+        .unwrap();
         assert_eq!(bytes, b, "{name}: Shift_JIS bytes differ");
     }
 }
@@ -78,14 +95,24 @@ fn kif_ki2_kif_keeps_moves() {
     for (name, rec) in all_fixture_records() {
         let ki2 = kifu::ki2::write(&rec, &Default::default()).unwrap();
         let g = read(ki2.text.as_bytes(), Format::Ki2);
-        assert!(errors(&g).is_empty(), "{name}: {:?}\n{}", errors(&g), ki2.text);
+        assert!(
+            errors(&g).is_empty(),
+            "{name}: {:?}\n{}",
+            errors(&g),
+            ki2.text
+        );
         let strip = |t: String| {
             t.split(' ')
                 .filter(|w| !w.starts_with('#') && !w.starts_with(")#"))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        assert_eq!(strip(tree(&g.record)), strip(tree(&rec)), "{name}:\n{}", ki2.text);
+        assert_eq!(
+            strip(tree(&g.record)),
+            strip(tree(&rec)),
+            "{name}:\n{}",
+            ki2.text
+        );
         let back = kif::write(&g.record, &WriteOptions::default()).unwrap();
         let g2 = read(back.text.as_bytes(), Format::Kif);
         assert_eq!(strip(tree(&g2.record)), strip(tree(&rec)), "{name}");
@@ -105,20 +132,31 @@ fn layout_matches_kifu_for_windows() {
     assert_eq!(n.time.total_ms, Some(71_000));
     assert_eq!(n.written.as_str(), "同　銀(31)");
     assert_eq!(g.record.main.moves[2].comments, vec!["角交換", "&栞"]);
-    assert_eq!(g.record.main.terminal.as_ref().unwrap().kind, TerminalKind::Resign);
+    assert_eq!(
+        g.record.main.terminal.as_ref().unwrap().kind,
+        TerminalKind::Resign
+    );
     let claim = g.record.claim.as_ref().unwrap();
     assert_eq!(claim.plies, Some(4));
 }
 
 #[test]
 fn handicap_colour_comes_from_the_position() {
-    let text = "手合割：香落ち\n下手：A\n上手：B\n手数----指手--\n   1 ３四歩(33)\n   2 ７六歩(77)\n";
+    let text =
+        "手合割：香落ち\n下手：A\n上手：B\n手数----指手--\n   1 ３四歩(33)\n   2 ７六歩(77)\n";
     let g = read(text.as_bytes(), Format::Kif);
     assert!(errors(&g).is_empty(), "{:?}", g.findings);
     assert_eq!(usi(&g.record), ["3c3d", "7g7f"]);
-    assert_eq!(g.record.header.get(&kifu::record::HeaderKey::Sente), Some("A"));
+    assert_eq!(
+        g.record.header.get(&kifu::record::HeaderKey::Sente),
+        Some("A")
+    );
     let out = kif::write(&g.record, &WriteOptions::default()).unwrap();
-    assert!(out.text.contains("手合割：香落ち\n下手：A\n上手：B\n"), "{}", out.text);
+    assert!(
+        out.text.contains("手合割：香落ち\n下手：A\n上手：B\n"),
+        "{}",
+        out.text
+    );
 }
 
 #[test]
@@ -133,14 +171,19 @@ fn board_wins_over_handicap_and_unknown_names_need_a_board() {
     let g = read("手合割：謎の手合\n手数----指手--\n".as_bytes(), Format::Kif);
     assert!(g.findings.iter().any(|f| f.rule.id() == "setup"));
     assert_eq!(
-        g.record.header.get(&kifu::record::HeaderKey::Other("手合割".into())),
+        g.record
+            .header
+            .get(&kifu::record::HeaderKey::Other("手合割".into())),
         Some("謎の手合")
     );
 }
 
 #[test]
 fn minishogi_by_name_and_by_board() {
-    let g = read("手合割：5五将棋\n手数----指手--\n   1 ４四歩(45)\n".as_bytes(), Format::Kif);
+    let g = read(
+        "手合割：5五将棋\n手数----指手--\n   1 ４四歩(45)\n".as_bytes(),
+        Format::Kif,
+    );
     assert!(errors(&g).is_empty(), "{:?}", g.findings);
     assert_eq!(g.record.variant(), kifu::Variant::Minishogi);
     let out = kif::write(&g.record, &WriteOptions::default()).unwrap();
@@ -173,8 +216,15 @@ fn syntax_errors_have_columns() {
     let g = read("手数----指手--\n   1 ７六犬(77)\n".as_bytes(), Format::Kif);
     let f = g.findings.iter().find(|f| f.rule.id() == "syntax").unwrap();
     assert_eq!((f.line, f.column), (2, 8));
-    let g = read(b"\xef\xbb\xbf\xe6\x89\x8b\xe6\x95\xb0----\n   1 \x83\x56(77)\n", Format::Kif);
-    let f = g.findings.iter().find(|f| f.rule.id() == "encoding").unwrap();
+    let g = read(
+        b"\xef\xbb\xbf\xe6\x89\x8b\xe6\x95\xb0----\n   1 \x83\x56(77)\n",
+        Format::Kif,
+    );
+    let f = g
+        .findings
+        .iter()
+        .find(|f| f.rule.id() == "encoding")
+        .unwrap();
     assert_eq!((f.line, f.column), (2, 6));
     let g = read(b"", Format::Kif);
     assert_eq!(g.findings[0].rule.id(), "empty");
@@ -210,6 +260,11 @@ fn terminal_words() {
         assert!(out.dropped.is_empty(), "{w}");
         let g2 = read(out.text.as_bytes(), Format::Kif);
         assert_eq!(g2.record.main.terminal.as_ref().unwrap().kind, k, "{w}");
-        assert!(g2.findings.is_empty(), "{w}: {:?}\n{}", g2.findings, out.text);
+        assert!(
+            g2.findings.is_empty(),
+            "{w}: {:?}\n{}",
+            g2.findings,
+            out.text
+        );
     }
 }

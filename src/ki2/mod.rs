@@ -3,7 +3,9 @@
 pub mod notation;
 mod writer;
 
-pub use notation::{relative_mark, resolve, Horizontal, RelativeMark, ResolveError, Resolved, Vertical};
+pub use notation::{
+    relative_mark, resolve, Horizontal, RelativeMark, ResolveError, Resolved, Vertical,
+};
 pub use writer::{move_text, write};
 
 use crate::kif::reader;
@@ -36,7 +38,7 @@ impl<R: BufRead> Iterator for Reader<R> {
 }
 
 /// How to write KI2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WriteOptions {
     /// Count only pieces that can legally move to the square when deciding
     /// whether a relative mark is needed (default `false`: pseudo-legal
@@ -47,14 +49,4 @@ pub struct WriteOptions {
     pub encoding: Option<Encoding>,
     /// End lines with CRLF instead of LF.
     pub crlf: bool,
-}
-
-impl Default for WriteOptions {
-    fn default() -> WriteOptions {
-        WriteOptions {
-            legal_candidates_only: false,
-            encoding: None,
-            crlf: false,
-        }
-    }
 }

@@ -118,7 +118,13 @@ fn is_pair_role(role: Role) -> bool {
 
 /// The candidates of `color` and `role` that could move to `to`: pseudo-legal
 /// attackers (pins ignored), or only legal movers when `legal_only`.
-fn candidates(pos: &Position, to: Square, color: Color, role: Role, legal_only: bool) -> Vec<Square> {
+fn candidates(
+    pos: &Position,
+    to: Square,
+    color: Color,
+    role: Role,
+    legal_only: bool,
+) -> Vec<Square> {
     let bb = if legal_only {
         pos.legal_attackers(to, color, role)
     } else {

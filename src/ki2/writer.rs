@@ -72,12 +72,13 @@ impl Ki2Writer<'_> {
         for (i, node) in line.moves.iter().enumerate() {
             prevs.push(prev);
             let p = &poss[i];
-            let text = move_text(p, node.mv, prev, node.role, self.legal_only).ok_or_else(|| {
-                WriteError::new(format!(
-                    "move {}: no piece on its origin square to name",
-                    first + i as u32
-                ))
-            })?;
+            let text =
+                move_text(p, node.mv, prev, node.role, self.legal_only).ok_or_else(|| {
+                    WriteError::new(format!(
+                        "move {}: no piece on its origin square to name",
+                        first + i as u32
+                    ))
+                })?;
             if on_line > 0 {
                 // Pad the previous move to 12 columns.
                 let last_start = self.out.rfind(['▲', '△']).unwrap_or(0);
@@ -109,8 +110,13 @@ impl Ki2Writer<'_> {
                 self.dropped.times += 1;
             }
         }
-        match summary_line(self.rec, is_main, last.saturating_sub(1), line.terminal.as_ref(), end.turn())
-        {
+        match summary_line(
+            self.rec,
+            is_main,
+            last.saturating_sub(1),
+            line.terminal.as_ref(),
+            end.turn(),
+        ) {
             Some(s) => {
                 if let Some(t) = &line.terminal {
                     if !round_trips(&s, t, end.turn()) {

@@ -134,10 +134,7 @@ fn dest(s: &str) -> IResult<&str, Dest> {
     alt((
         map(square, Dest::Square),
         // 同 with U+3000, ASCII space(s) or nothing; a square may follow.
-        map(
-            tuple((tag("同"), spaces, opt(square))),
-            |_| Dest::Same,
-        ),
+        map(tuple((tag("同"), spaces, opt(square))), |_| Dest::Same),
     ))(s)
 }
 
@@ -187,16 +184,20 @@ pub fn move_text<'a>(line: &str, start: &'a str) -> Result<(MoveText, &'a str), 
         offset: off(line, start),
         message: format!(
             "expected a square like `７六` or `同`, found `{}`",
-            start.chars().next().map_or(String::from("end of line"), |c| c.to_string())
+            start
+                .chars()
+                .next()
+                .map_or(String::from("end of line"), |c| c.to_string())
         ),
     })?;
-    let (mut rest, r) = role(rest).map_err(|_| SyntaxError {
-        offset: off(line, rest),
-        message: format!(
+    let (mut rest, r) =
+        role(rest).map_err(|_| SyntaxError {
+            offset: off(line, rest),
+            message: format!(
             "expected a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍), found `{}`",
             rest.chars().next().map_or(String::from("end of line"), |c| c.to_string())
         ),
-    })?;
+        })?;
     let mut mt = MoveText {
         dest: d,
         role: r,
@@ -270,7 +271,10 @@ fn to_ms(fields: &[u64]) -> Option<u64> {
         [] => return None,
         [s] => *s,
         [m, s] => m.checked_mul(60)?.checked_add(*s)?,
-        [h, m, s] => h.checked_mul(3600)?.checked_add(m.checked_mul(60)?)?.checked_add(*s)?,
+        [h, m, s] => h
+            .checked_mul(3600)?
+            .checked_add(m.checked_mul(60)?)?
+            .checked_add(*s)?,
         _ => return None,
     };
     secs.checked_mul(1000)
@@ -330,7 +334,9 @@ pub fn kif_line(line: &str) -> Result<KifLine<'_>, SyntaxError> {
                 offset: body_offset,
                 message: format!(
                     "expected a move or a terminal word, found `{}`",
-                    rest.chars().next().map_or(String::from("end of line"), |c| c.to_string())
+                    rest.chars()
+                        .next()
+                        .map_or(String::from("end of line"), |c| c.to_string())
                 ),
             });
         }

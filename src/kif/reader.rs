@@ -115,8 +115,11 @@ impl State {
     }
 
     fn dialect(&mut self, line_no: u32, col: u32, msg: impl Into<String>) {
-        self.findings
-            .push(Finding::warning(Rule::Dialect, Location::new(line_no, col), msg));
+        self.findings.push(Finding::warning(
+            Rule::Dialect,
+            Location::new(line_no, col),
+            msg,
+        ));
     }
 
     /// Fixes the start position (at the first move, 変化 or separator).
@@ -130,10 +133,13 @@ impl State {
             let n = japanese::trim(&name);
             if let Some(h) = Handicap::from_name(n) {
                 start = Start::handicap(h);
-            } else if matches!(n, "5五将棋" | "５五将棋" | "五々将棋" | "5five将棋" | "minishogi")
-            {
+            } else if matches!(
+                n,
+                "5五将棋" | "５五将棋" | "五々将棋" | "5five将棋" | "minishogi"
+            ) {
                 start = Start::variant(Variant::Minishogi);
-            } else if matches!(n, "どうぶつしょうぎ" | "どうぶつ将棋" | "動物将棋") {
+            } else if matches!(n, "どうぶつしょうぎ" | "どうぶつ将棋" | "動物将棋")
+            {
                 start = Start::variant(Variant::Doubutsu);
             } else if !self.board.has_board {
                 self.findings.push(Finding::error(
@@ -291,7 +297,11 @@ impl State {
             (_, Origin::Drop) => Move::Drop { role: mt.role, to },
             (_, Origin::Square(from)) => {
                 // An origin inside a KI2 file: take it, but say so.
-                self.dialect(line_no, loc.column, "KI2 moves do not give an origin square");
+                self.dialect(
+                    line_no,
+                    loc.column,
+                    "KI2 moves do not give an origin square",
+                );
                 Move::Normal { from, to, promote }
             }
             (flavor, Origin::None) => {
@@ -338,8 +348,11 @@ impl State {
                                 ),
                             ),
                         };
-                        self.findings
-                            .push(Finding::error(rule, loc, msg).at_move(ply, written, pos.sfen()));
+                        self.findings.push(Finding::error(rule, loc, msg).at_move(
+                            ply,
+                            written,
+                            pos.sfen(),
+                        ));
                         if let Some(c) = self.stack.last_mut() {
                             c.stopped = true;
                         }
@@ -433,7 +446,11 @@ impl State {
 
     fn summary(&mut self, text: &str, loc: Location) {
         let Some(sum) = japanese::parse_summary(text) else {
-            self.dialect(loc.line, loc.column, format!("unrecognised summary line `{text}`"));
+            self.dialect(
+                loc.line,
+                loc.column,
+                format!("unrecognised summary line `{text}`"),
+            );
             return;
         };
         let start_turn = self.rec.start.setup.turn;
@@ -501,7 +518,12 @@ impl State {
                 let known = Handicap::from_name(value).is_some()
                     || matches!(
                         value,
-                        "5五将棋" | "５五将棋" | "五々将棋" | "どうぶつしょうぎ" | "どうぶつ将棋" | "動物将棋"
+                        "5五将棋"
+                            | "５五将棋"
+                            | "五々将棋"
+                            | "どうぶつしょうぎ"
+                            | "どうぶつ将棋"
+                            | "動物将棋"
                     );
                 if !known {
                     self.rec
@@ -531,7 +553,10 @@ impl State {
         let loc = Location::new(line_no, column(line, lead));
         if t.starts_with('#') {
             if let (Some(i), true) = (t.find("encoding="), t.starts_with("#KI")) {
-                let label: String = t[i + 9..].chars().take_while(|c| !c.is_whitespace()).collect();
+                let label: String = t[i + 9..]
+                    .chars()
+                    .take_while(|c| !c.is_whitespace())
+                    .collect();
                 if let Some(declared) = crate::read::Encoding::from_label(&label) {
                     let actual = self.encoding;
                     let same = declared == actual
@@ -591,7 +616,8 @@ impl State {
         if !self.started
             && (t.starts_with("+-")
                 || (t.chars().any(|c| ('１'..='９').contains(&c))
-                    && t.chars().all(|c| japanese::is_space(c) || japanese::digit_value(c).is_some())))
+                    && t.chars()
+                        .all(|c| japanese::is_space(c) || japanese::digit_value(c).is_some())))
         {
             return;
         }
@@ -667,7 +693,11 @@ impl State {
             loc.column,
             format!(
                 "ignored a line that is not {}: `{}`",
-                if self.flavor == Flavor::Kif { "KIF" } else { "KI2" },
+                if self.flavor == Flavor::Kif {
+                    "KIF"
+                } else {
+                    "KI2"
+                },
                 record::written(t)
             ),
         );
@@ -693,7 +723,10 @@ impl State {
             self.dialect(
                 line_no,
                 column(line, off),
-                format!("ignored text after the move: `{}`", record::written(&line[off..])),
+                format!(
+                    "ignored text after the move: `{}`",
+                    record::written(&line[off..])
+                ),
             );
         }
         let loc = Location::new(line_no, column(line, ml.body_offset));

@@ -155,9 +155,7 @@ pub(crate) fn positions(line: &Line, mut pos: Position) -> Vec<Position> {
 
 fn has_times(line: &Line) -> bool {
     line.moves.iter().any(|n| {
-        n.time.spent_ms.is_some()
-            || n.time.total_ms.is_some()
-            || n.variations.iter().any(has_times)
+        n.time.spent_ms.is_some() || n.time.total_ms.is_some() || n.variations.iter().any(has_times)
     }) || line
         .terminal
         .as_ref()
@@ -276,7 +274,10 @@ impl KifWriter<'_> {
             if self.times {
                 let spent = t.time.spent_ms.unwrap_or(0);
                 let mover = end.turn().index();
-                let total = t.time.total_ms.unwrap_or(totals[mover].saturating_add(spent));
+                let total = t
+                    .time
+                    .total_ms
+                    .unwrap_or(totals[mover].saturating_add(spent));
                 self.pad(display_width(word));
                 push_time(&mut self.out, spent, total);
             }
@@ -308,15 +309,7 @@ impl KifWriter<'_> {
                 }
                 let n = first + i as u32;
                 let _ = write!(self.out, "{nl}変化：{n}手{nl}");
-                self.line(
-                    v,
-                    n,
-                    poss[i],
-                    prevs[i],
-                    tots[i],
-                    k + 1 < vars.len(),
-                    false,
-                )?;
+                self.line(v, n, poss[i], prevs[i], tots[i], k + 1 < vars.len(), false)?;
             }
         }
         Ok(())

@@ -127,8 +127,13 @@ pub fn corpus_check(format: Format) {
             !errs.is_empty() || illegal.is_some()
         };
         if let Some((_, why)) = known {
-            assert!(!agrees, "{path} is listed as a known disagreement but agrees now");
-            println!("  known disagreement {path} ({expectation}): {why}; we found {errs:?} {illegal:?}");
+            assert!(
+                !agrees,
+                "{path} is listed as a known disagreement but agrees now"
+            );
+            println!(
+                "  known disagreement {path} ({expectation}): {why}; we found {errs:?} {illegal:?}"
+            );
             continue;
         }
         if expectation == "valid" {
@@ -160,7 +165,11 @@ pub fn corpus_check(format: Format) {
     for d in &disagreements {
         println!("  {d}");
     }
-    assert!(disagreements.is_empty(), "{} disagreements", disagreements.len());
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements",
+        disagreements.len()
+    );
 }
 
 /// Compares a record with the JKF JSON a peer parser produced for the same
@@ -172,13 +181,26 @@ pub fn compare_jkf(rec: &Record, jkf: &serde_json::Value) -> Vec<String> {
     let init: Vec<String> = moves
         .first()
         .and_then(|m| m["comments"].as_array())
-        .map(|a| a.iter().map(|c| c.as_str().unwrap_or("").to_string()).collect())
+        .map(|a| {
+            a.iter()
+                .map(|c| c.as_str().unwrap_or("").to_string())
+                .collect()
+        })
         .unwrap_or_default();
     if init != rec.initial_comments {
-        diffs.push(format!("initial comments {:?} vs {:?}", rec.initial_comments, init));
+        diffs.push(format!(
+            "initial comments {:?} vs {:?}",
+            rec.initial_comments, init
+        ));
     }
     let pos = Position::from_setup_unchecked(&rec.start.setup);
-    compare_line(&rec.main, &moves[1.min(moves.len())..], pos, "main", &mut diffs);
+    compare_line(
+        &rec.main,
+        &moves[1.min(moves.len())..],
+        pos,
+        "main",
+        &mut diffs,
+    );
     diffs
 }
 
@@ -231,10 +253,17 @@ fn compare_line(
                     }
                     let jc: Vec<String> = jm["comments"]
                         .as_array()
-                        .map(|a| a.iter().map(|c| c.as_str().unwrap_or("").to_string()).collect())
+                        .map(|a| {
+                            a.iter()
+                                .map(|c| c.as_str().unwrap_or("").to_string())
+                                .collect()
+                        })
                         .unwrap_or_default();
                     if jc != t.comments {
-                        diffs.push(format!("{here}: terminal comments {:?} vs {:?}", t.comments, jc));
+                        diffs.push(format!(
+                            "{here}: terminal comments {:?} vs {:?}",
+                            t.comments, jc
+                        ));
                     }
                 }
                 None => diffs.push(format!("{here}: no terminal, JKF has {special}")),
@@ -242,7 +271,11 @@ fn compare_line(
             continue;
         }
         let Some(node) = line.moves.get(i) else {
-            diffs.push(format!("{here}: JKF has more moves ({} vs {})", jmoves.len(), line.moves.len()));
+            diffs.push(format!(
+                "{here}: JKF has more moves ({} vs {})",
+                jmoves.len(),
+                line.moves.len()
+            ));
             return;
         };
         i += 1;
@@ -252,8 +285,13 @@ fn compare_line(
         if to != (our_to.file() as u64) * 10 + our_to.rank() as u64 {
             diffs.push(format!("{here}: to {} vs {to}", our_to));
         }
-        let from = m["from"]["x"].as_u64().map(|x| x * 10 + m["from"]["y"].as_u64().unwrap_or(0));
-        let our_from = node.mv.from().map(|f| f.file() as u64 * 10 + f.rank() as u64);
+        let from = m["from"]["x"]
+            .as_u64()
+            .map(|x| x * 10 + m["from"]["y"].as_u64().unwrap_or(0));
+        let our_from = node
+            .mv
+            .from()
+            .map(|f| f.file() as u64 * 10 + f.rank() as u64);
         if from != our_from {
             diffs.push(format!("{here}: from {our_from:?} vs {from:?}"));
         }
@@ -263,7 +301,11 @@ fn compare_line(
             diffs.push(format!("{here}: piece {role} vs {piece}"));
         }
         if m["promote"].as_bool().unwrap_or(false) != node.mv.is_promotion() {
-            diffs.push(format!("{here}: promote {} vs {}", node.mv.is_promotion(), m["promote"]));
+            diffs.push(format!(
+                "{here}: promote {} vs {}",
+                node.mv.is_promotion(),
+                m["promote"]
+            ));
         }
         if let Some(c) = m["color"].as_u64() {
             if c as usize != pos.turn().index() {
@@ -272,7 +314,11 @@ fn compare_line(
         }
         let jc: Vec<String> = jm["comments"]
             .as_array()
-            .map(|a| a.iter().map(|c| c.as_str().unwrap_or("").to_string()).collect())
+            .map(|a| {
+                a.iter()
+                    .map(|c| c.as_str().unwrap_or("").to_string())
+                    .collect()
+            })
             .unwrap_or_default();
         if jc != node.comments {
             diffs.push(format!("{here}: comments {:?} vs {:?}", node.comments, jc));
@@ -286,7 +332,11 @@ fn compare_line(
         }
         let forks = jm["forks"].as_array().cloned().unwrap_or_default();
         if forks.len() != node.variations.len() {
-            diffs.push(format!("{here}: {} variations vs {} forks", node.variations.len(), forks.len()));
+            diffs.push(format!(
+                "{here}: {} variations vs {} forks",
+                node.variations.len(),
+                forks.len()
+            ));
         }
         for (j, (f, v)) in forks.iter().zip(&node.variations).enumerate() {
             let fm = f.as_array().cloned().unwrap_or_default();
@@ -295,7 +345,10 @@ fn compare_line(
         pos.play_unchecked(node.mv);
     }
     if i < line.moves.len() {
-        diffs.push(format!("{at}: we have more moves ({} vs {i})", line.moves.len()));
+        diffs.push(format!(
+            "{at}: we have more moves ({} vs {i})",
+            line.moves.len()
+        ));
     }
 }
 
@@ -309,7 +362,13 @@ pub fn jkf_expected_check(format: Format) {
     let mut pairs = Vec::new();
     for e in std::fs::read_dir(dir.join("json-kifu-format/expected").join(sub)).unwrap() {
         let p = e.unwrap().path();
-        let name = p.file_name().unwrap().to_str().unwrap().trim_end_matches(".json").to_string();
+        let name = p
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .trim_end_matches(".json")
+            .to_string();
         pairs.push((dir.join("json-kifu-format/files").join(sub).join(&name), p));
     }
     for e in std::fs::read_dir(dir.join("shogi-kifu-converter/tests").join(sub)).unwrap() {
@@ -337,14 +396,21 @@ pub fn jkf_expected_check(format: Format) {
         let d = compare_jkf(&g.record, &jkf);
         checked += 1;
         if !d.is_empty() {
-            failed.push(format!("{name}: {}", d.iter().take(5).cloned().collect::<Vec<_>>().join("; ")));
+            failed.push(format!(
+                "{name}: {}",
+                d.iter().take(5).cloned().collect::<Vec<_>>().join("; ")
+            ));
         }
     }
     println!("{sub}: compared {checked} files with their peer JKF");
     for f in &failed {
         println!("  {f}");
     }
-    assert!(failed.is_empty(), "{} files differ from their peer JKF", failed.len());
+    assert!(
+        failed.is_empty(),
+        "{} files differ from their peer JKF",
+        failed.len()
+    );
 }
 
 /// Peer JSON files we knowingly read differently, and why.
@@ -405,7 +471,11 @@ pub fn check_expect(g: &Game, expect: &str) -> Vec<String> {
                 }
             }
             "terminal" => {
-                let got = rec.main.terminal.as_ref().map(|t| t.kind.reason().to_string());
+                let got = rec
+                    .main
+                    .terminal
+                    .as_ref()
+                    .map(|t| t.kind.reason().to_string());
                 if got.as_deref() != Some(v) {
                     p.push(format!("terminal {got:?} expected {v}"));
                 }
@@ -430,7 +500,10 @@ pub fn check_expect(g: &Game, expect: &str) -> Vec<String> {
 
 /// The fixture files of `fmt`/`kind` (`ok` or `bad`), sorted.
 pub fn fixtures(fmt: &str, kind: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(fmt).join(kind);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(fmt)
+        .join(kind);
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -452,8 +525,8 @@ pub fn fixture_check(fmt: &str, format: Format) {
         let g = read(&std::fs::read(p).unwrap(), format);
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         let exp_path = PathBuf::from(format!("{}.expect", p.display()));
-        let expect = std::fs::read_to_string(&exp_path)
-            .unwrap_or_else(|_| panic!("{name} has no .expect"));
+        let expect =
+            std::fs::read_to_string(&exp_path).unwrap_or_else(|_| panic!("{name} has no .expect"));
         let errs = errors(&g);
         if !errs.is_empty() {
             problems.push(format!("{name}: errors {errs:?}"));
@@ -474,13 +547,23 @@ pub fn fixture_check(fmt: &str, format: Format) {
         let illegal = replay(&g.record);
         let found = match rule {
             "illegal" => illegal.is_some(),
-            r => g.findings.iter().any(|f| f.rule.id() == r && f.severity == Severity::Error),
+            r => g
+                .findings
+                .iter()
+                .any(|f| f.rule.id() == r && f.severity == Severity::Error),
         };
         if !found {
-            problems.push(format!("{name}: expected {rule}, got {:?} {illegal:?}", errors(&g)));
+            problems.push(format!(
+                "{name}: expected {rule}, got {:?} {illegal:?}",
+                errors(&g)
+            ));
         }
         if let Some(at) = err.lines().find_map(|l| l.strip_prefix("at ")) {
-            if !g.findings.iter().any(|f| format!("{}:{}", f.line, f.column) == at) {
+            if !g
+                .findings
+                .iter()
+                .any(|f| format!("{}:{}", f.line, f.column) == at)
+            {
                 problems.push(format!("{name}: no finding at {at}: {:?}", errors(&g)));
             }
         }
@@ -497,7 +580,10 @@ pub fn all_fixture_records() -> Vec<(String, Record)> {
     for (fmt, format) in [("kif", Format::Kif), ("ki2", Format::Ki2)] {
         for p in fixtures(fmt, "ok") {
             let g = read(&std::fs::read(&p).unwrap(), format);
-            v.push((p.file_name().unwrap().to_string_lossy().to_string(), g.record));
+            v.push((
+                p.file_name().unwrap().to_string_lossy().to_string(),
+                g.record,
+            ));
         }
     }
     v
