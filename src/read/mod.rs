@@ -441,6 +441,8 @@ pub fn open(
     let encoding = lines.encoding();
     let games: Games = match format {
         Format::Csa => Box::new(crate::csa::Reader::new(lines, opts)),
+        Format::Kif => Box::new(crate::kif::Reader::new(lines, opts)),
+        Format::Ki2 => Box::new(crate::ki2::Reader::new(lines, opts)),
         _ => {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::Unsupported,
