@@ -30,6 +30,8 @@ fn write_back(game: &Game, format: Format) {
     let r = &game.record;
     let _ = match format {
         Format::Csa => kifu::csa::write(r, &Default::default()).map(|o| o.text),
+        Format::Kif => kifu::kif::write(r, &Default::default()).map(|o| o.text),
+        Format::Ki2 => kifu::ki2::write(r, &Default::default()).map(|o| o.text),
         _ => Ok(String::new()),
     };
 }
