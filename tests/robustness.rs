@@ -233,6 +233,22 @@ fn synthetic_extremes() {
         big.extend_from_slice(b"+5958OU\n-5152OU\n+5859OU\n-5251OU\n");
     }
     inputs.push(("million-move game".into(), big));
+    // 10,000 nested variations: each 変化 block branches inside the previous one.
+    let mut nested = String::from("手合割：平手\n手数----指手---------消費時間--\n");
+    let shuffle = ["５八玉(59)", "５二玉(51)", "５九玉(58)", "５一玉(52)"];
+    let n = 10_000;
+    for k in 1..=n {
+        nested.push_str(&format!("{k:>4} {}\n", shuffle[(k - 1) % 4]));
+    }
+    for k in 2..=n {
+        nested.push_str(&format!(
+            "\n変化：{k}手\n{k:>4} {}\n{:>4} {}\n",
+            shuffle[(k - 1) % 4],
+            k + 1,
+            shuffle[k % 4]
+        ));
+    }
+    inputs.push(("10,000 nested variations".into(), nested.into_bytes()));
     for (name, bytes) in &inputs {
         for f in every {
             exercise(bytes, Some(f), &format!("{name} as {f}"));

@@ -400,6 +400,18 @@ impl State {
         let Some(top) = self.stack.last() else {
             return;
         };
+        if top.path.len() >= crate::record::MAX_VARIATION_DEPTH {
+            self.findings.push(Finding::error(
+                Rule::Syntax,
+                loc,
+                format!(
+                    "variations nested more than {} deep are not supported; this block is skipped",
+                    crate::record::MAX_VARIATION_DEPTH
+                ),
+            ));
+            self.skipping = true;
+            return;
+        }
         let idx = n.checked_sub(top.start_ply).map(|i| i as usize);
         let path = top.path.clone();
         let (start_pos, start_last_to) = (top.start_pos, top.start_last_to);
