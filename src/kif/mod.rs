@@ -17,7 +17,7 @@ pub mod grammar;
 pub(crate) mod reader;
 pub(crate) mod writer;
 
-pub use writer::write;
+pub use writer::{move_text, push_move_text, write};
 
 use crate::read::{Encoding, Game, LineReader, ReadOptions};
 use std::io::BufRead;

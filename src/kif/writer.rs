@@ -81,6 +81,45 @@ fn push_bod(setup: &crate::setup::Setup, nl: &str, out: &mut String) {
 }
 
 /// The name of the piece `mv` moves in `pos` (the record's role first).
+/// Appends the KIF text of a move (`７六歩(77)`, `同　銀(31)`, `４五角打`)
+/// in `pos`; `prev_to` is the previous move's destination (for 同) and
+/// `said` the role the record names. Returns `false` (and appends nothing
+/// useful) when no piece can be named.
+pub fn push_move_text(
+    pos: &Position,
+    mv: Move,
+    prev_to: Option<Square>,
+    said: Option<Role>,
+    text: &mut String,
+) -> bool {
+    let to = mv.to();
+    if prev_to == Some(to) {
+        text.push_str("同\u{3000}");
+    } else {
+        japanese::push_square(to, text);
+    }
+    let Some(role) = moving_role(pos, mv, said) else {
+        return false;
+    };
+    text.push_str(japanese::role_name(role, pos.variant()));
+    match mv {
+        Move::Normal { from, promote, .. } => {
+            if promote {
+                text.push('成');
+            }
+            let _ = write!(text, "({}{})", from.file(), from.rank());
+        }
+        Move::Drop { .. } => text.push('打'),
+    }
+    true
+}
+
+/// The KIF text of a move; see [`push_move_text`].
+pub fn move_text(pos: &Position, mv: Move, prev_to: Option<Square>) -> Option<String> {
+    let mut s = String::new();
+    push_move_text(pos, mv, prev_to, None, &mut s).then_some(s)
+}
+
 pub(crate) fn moving_role(pos: &Position, mv: Move, said: Option<Role>) -> Option<Role> {
     match mv {
         Move::Drop { role, .. } => Some(role),
@@ -216,27 +255,11 @@ impl KifWriter<'_> {
             let p = &poss[i];
             let number = first + i as u32;
             text.clear();
-            let to = node.mv.to();
-            if prev == Some(to) {
-                text.push_str("同\u{3000}");
-            } else {
-                japanese::push_square(to, &mut text);
-            }
-            let role = moving_role(p, node.mv, node.role).ok_or_else(|| {
-                WriteError::new(format!(
+            if !push_move_text(p, node.mv, prev, node.role, &mut text) {
+                return Err(WriteError::new(format!(
                     "move {number} ({}): no piece on its origin square to name",
                     node.mv.usi(variant)
-                ))
-            })?;
-            text.push_str(japanese::role_name(role, variant));
-            match node.mv {
-                Move::Normal { from, promote, .. } => {
-                    if promote {
-                        text.push('成');
-                    }
-                    let _ = write!(text, "({}{})", from.file(), from.rank());
-                }
-                Move::Drop { .. } => text.push('打'),
+                )));
             }
             let _ = write!(self.out, "{number:>4} {text}");
             let branch = !node.variations.is_empty() || (i == 0 && first_has_sibling);
@@ -262,7 +285,7 @@ impl KifWriter<'_> {
             }
             self.out.push_str(nl);
             write_comments(&node.comments, nl, &mut self.out);
-            prev = Some(to);
+            prev = Some(node.mv.to());
         }
         tots.push(totals);
         prevs.push(prev);

@@ -87,6 +87,6 @@ fn load(meta: &FileMeta) -> Option<Vec<String>> {
 pub fn notation() -> kifu::stats::Notation {
     kifu::stats::Notation {
         psn: |pos, m| m.usi(pos.variant()).to_string(),
-        kif: |pos, m, _prev| m.usi(pos.variant()).to_string(),
+        kif: |pos, m, prev| kifu::kif::move_text(pos, m, prev).unwrap_or_default(),
     }
 }
