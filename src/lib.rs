@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod attacks;
+pub mod batch;
 pub mod bitboard;
 pub mod color;
 pub mod csa;
@@ -27,15 +28,19 @@ pub mod jkf;
 pub mod ki2;
 pub mod kif;
 pub mod moves;
+pub mod output;
 pub mod position;
 pub mod psn;
 pub mod read;
 pub mod record;
+pub mod replay;
 pub mod role;
 pub mod setup;
 pub mod sfen;
 pub mod square;
+pub mod stats;
 pub mod usi;
+pub mod validate;
 pub mod variant;
 pub mod write;
 

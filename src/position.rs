@@ -145,7 +145,10 @@ const fn splitmix(mut x: u64) -> (u64, u64) {
     (x, z ^ (z >> 31))
 }
 
-const fn build_zobrist() -> ([[[u64; 81]; 16]; 2], [[u64; 9]; 2], u64) {
+/// Zobrist keys: pieces by colour, role and square; hand counts; side.
+type Zobrist = ([[[u64; 81]; 16]; 2], [[u64; 9]; 2], u64);
+
+const fn build_zobrist() -> Zobrist {
     let mut p = [[[0u64; 81]; 16]; 2];
     let mut h = [[0u64; 9]; 2];
     let mut state = 0x4B49_4655_u64;
@@ -175,7 +178,7 @@ const fn build_zobrist() -> ([[[u64; 81]; 16]; 2], [[u64; 9]; 2], u64) {
     (p, h, side)
 }
 
-static ZOBRIST: ([[[u64; 81]; 16]; 2], [[u64; 9]; 2], u64) = build_zobrist();
+static ZOBRIST: Zobrist = build_zobrist();
 
 #[inline]
 fn piece_key(p: Piece, sq: Square) -> u64 {
@@ -268,22 +271,25 @@ impl Position {
         }
         for sq in self.occupied() {
             let p = self.board[sq.index()].expect("occupied");
-            if rules.dead_squares(p.color, p.role).contains(sq) {
+            if rules.dead_drops && rules.dead_squares(p.color, p.role).contains(sq) {
                 errors.push(SetupError::DeadPiece(sq));
             }
         }
         if rules.pawn_drop_rules {
             for c in Color::ALL {
                 let mut seen = 0u16;
+                let mut reported = 0u16;
                 for sq in self.pieces(c, Role::Pawn) {
-                    if seen & (1 << sq.file()) != 0 {
+                    let bit = 1 << sq.file();
+                    if seen & bit != 0 && reported & bit == 0 {
                         errors.push(SetupError::Nifu(c, sq.file()));
+                        reported |= bit;
                     }
-                    seen |= 1 << sq.file();
+                    seen |= bit;
                 }
             }
         }
-        for &(role, max) in rules.set {
+        for &(role, max) in rules.set.iter().filter(|(r, _)| *r != Role::King) {
             let mut n = 0u32;
             for sq in self.occupied() {
                 if self.board[sq.index()].expect("occupied").role.unpromoted() == role {
@@ -726,11 +732,11 @@ impl Position {
                     Some(p) if p.color == us && rules.board.contains(from) => p,
                     _ => return Err(IllegalMove::NoPiece),
                 };
-                if ours.contains(to) {
-                    return Err(IllegalMove::Occupied);
-                }
                 if !(attacks(us, piece.role, from, occ) & rules.board).contains(to) {
                     return Err(IllegalMove::IllegalMovement);
+                }
+                if ours.contains(to) {
+                    return Err(IllegalMove::Occupied);
                 }
                 let zone = rules.zone[us.index()];
                 if promote {

@@ -416,3 +416,47 @@ impl Game {
 pub fn lines_from_bytes<'a>(bytes: &'a [u8], opts: &ReadOptions) -> LineReader<&'a [u8]> {
     LineReader::new(bytes, &opts.decode).expect("reading from memory cannot fail")
 }
+
+/// A boxed stream of games.
+pub type Games = Box<dyn Iterator<Item = Game> + Send>;
+
+/// A byte source a reader can own.
+pub type Source = Box<dyn std::io::BufRead + Send>;
+
+/// Opens a game stream: picks the format (given, else sniffed from the
+/// first bytes), detects the encoding, and returns the games lazily.
+pub fn open(
+    mut source: Source,
+    format: Option<Format>,
+    opts: &ReadOptions,
+) -> std::io::Result<(Format, Encoding, Games)> {
+    let format = match format {
+        Some(f) => f,
+        None => {
+            let prefix = source.fill_buf()?;
+            Format::sniff(prefix).unwrap_or(Format::Kif)
+        }
+    };
+    let lines = LineReader::new(source, &opts.decode)?;
+    let encoding = lines.encoding();
+    let games: Games = match format {
+        Format::Csa => Box::new(crate::csa::Reader::new(lines, opts)),
+        _ => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                format!("no reader for {format} yet"),
+            ))
+        }
+    };
+    #[allow(unreachable_code)]
+    Ok((format, encoding, games))
+}
+
+/// Reads every game of an in-memory input (tests, small files).
+pub fn read_all(bytes: &[u8], format: Option<Format>, opts: &ReadOptions) -> Vec<Game> {
+    let source: Source = Box::new(std::io::Cursor::new(bytes.to_vec()));
+    match open(source, format, opts) {
+        Ok((_, _, games)) => games.collect(),
+        Err(_) => Vec::new(),
+    }
+}

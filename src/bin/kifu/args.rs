@@ -1,0 +1,206 @@
+//! Command-line arguments.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use kifu::read::{Encoding, Format};
+use kifu::Variant;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kifu",
+    version,
+    about = "Read, validate, convert and analyse shogi game records (KIF, KI2, CSA, PSN, JKF, SFEN/USI)",
+    after_help = "Examples:\n  kifu validate fixtures/\n  kifu validate --format json games.csa | jq .\n  kifu perft 5\n\nExit codes: 0 all good, 1 problems found, 2 usage or I/O error."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Replay every move of every game and report illegal moves and false results.
+    Validate(ValidateArgs),
+    /// Count the leaf nodes of the legal move tree (move generator check).
+    Perft(PerftArgs),
+    /// Per-game and per-move statistics as CSV.
+    Stats(StatsArgs),
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = PERFT_HELP)]
+pub struct PerftArgs {
+    /// Depth in plies.
+    pub depth: u32,
+    /// Rule set.
+    #[arg(long, default_value = "standard", value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Start from this position instead of the variant's start (`sfen` prefix optional).
+    #[arg(long)]
+    pub sfen: Option<String>,
+    /// Print the count below each legal move of the root.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+const PERFT_HELP: &str = "Examples:
+  kifu perft 5                      # 19861490 from the standard start
+  kifu perft 3 --variant minishogi --divide
+  kifu perft 2 --sfen 'R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1'
+
+The last line printed is `nodes N` followed by the time and nodes per second.";
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    s.parse()
+        .map_err(|e: kifu::variant::UnknownVariant| e.to_string())
+}
+
+/// Output style of `validate`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// `path:line:column: error[rule]: message` with the source line.
+    Human,
+    /// One JSON object per game (JSON Lines).
+    Json,
+    /// GitHub Actions annotations (`::error file=…`).
+    Github,
+}
+
+/// Declaration (entering-king) rule.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImpasseArg {
+    /// JSA 24-point declaration (31+ wins, 24-30 draws).
+    #[value(name = "24")]
+    P24,
+    /// CSA 27-point rule (sente 28, gote 27).
+    #[value(name = "27")]
+    P27,
+}
+
+/// Options shared by every command that reads records.
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// Files, directories (searched recursively) or `-` for standard input.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// Read every input as this format instead of guessing from the
+    /// extension or the content (kif, ki2, csa, psn, jkf, usi).
+    #[arg(long, value_parser = parse_format)]
+    pub from: Option<Format>,
+    /// File extensions to take from directories (repeatable or comma-separated).
+    #[arg(long, value_delimiter = ',', default_values_t = default_exts())]
+    pub ext: Vec<String>,
+    /// Encoding to assume when the file has no BOM or declaration (utf-8, shift_jis, euc-jp).
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
+    /// Replace undecodable bytes with U+FFFD instead of reporting them.
+    #[arg(long)]
+    pub lossy: bool,
+    /// Worker threads (default: every core).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+fn default_exts() -> Vec<String> {
+    [
+        "kif", "kifu", "ki2", "ki2u", "csa", "psn", "jkf", "sfen", "usi",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse()
+}
+
+fn parse_encoding(s: &str) -> Result<Encoding, String> {
+    s.parse()
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = VALIDATE_HELP)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output style.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: OutputFormat,
+    /// Report false result claims as warnings, not errors.
+    #[arg(long)]
+    pub lenient_claims: bool,
+    /// Entering-king declaration rule (default: the record's `$JISHOGI`, else 27).
+    #[arg(long, value_enum)]
+    pub impasse_rule: Option<ImpasseArg>,
+    /// Print only the summary (human format).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+const VALIDATE_HELP: &str = "Rule ids (stable; see docs/validate.md):
+  syntax            text that does not follow the format
+  encoding          bytes that do not decode (use --encoding or --lossy)
+  no-piece          nothing of the mover's on the origin square
+  piece-mismatch    the record names another piece, side or promotion than the board has
+  illegal-movement  the piece cannot move so, or its path is blocked
+  occupied          own piece on the target, or a drop on an occupied square
+  not-in-hand       the dropped piece is not in hand
+  must-promote      a piece left where it can never move
+  dead-drop         a drop where the piece can never move
+  nifu              two unpromoted pawns of a side on one file
+  uchifuzume        checkmate by a pawn drop
+  self-check        the move leaves or puts one's own king in check
+  illegal-promotion promotion where it is not allowed
+  ambiguous         a KI2/PSN move that fits several pieces
+  after-end         moves after checkmate, repetition or another end
+  claim-mismatch    a false result: mate, repetition, declaration, winner, move count
+  time              inconsistent cumulative times (warning)
+  setup             an impossible start position
+  empty             a file with no game
+  dialect           something tolerated that the format does not allow (warning)
+  io                the file could not be read
+
+Examples:
+  kifu validate fixtures/                    # every record below fixtures/
+  kifu validate --format json games.csa      # JSON Lines, one object per game
+  kifu validate --format github kifu/        # annotations for GitHub Actions
+  cat game.kif | kifu validate --from kif -
+
+Exit codes: 0 every game valid, 1 an error was found, 2 usage or I/O error.";
+
+#[derive(Args, Debug)]
+#[command(after_help = STATS_HELP)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write the games table here (default: standard output).
+    #[arg(short = 'o', long)]
+    pub output: Option<std::path::PathBuf>,
+    /// Also write the moves table (one row per move) to this file.
+    #[arg(long)]
+    pub moves: Option<std::path::PathBuf>,
+    /// Print a summary (results, lengths, reasons, openings) to standard error.
+    #[arg(long)]
+    pub summary: bool,
+    /// Plies in the `opening_usi` column.
+    #[arg(long, default_value_t = 16)]
+    pub opening_plies: usize,
+    /// Fill the `sfen_before` column of the moves table.
+    #[arg(long)]
+    pub sfen: bool,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+    /// Entering-king declaration rule used when judging results.
+    #[arg(long, value_enum)]
+    pub impasse_rule: Option<ImpasseArg>,
+}
+
+const STATS_HELP: &str = "Columns are documented in docs/stats.md.
+
+Examples:
+  kifu stats records/ -o games.csv --moves moves.csv
+  kifu stats games.csa --summary > games.csv
+  kifu stats - --from usi < openings.sfen
+
+Invalid games still give a row (valid=false) up to their first illegal move.
+Output files appear atomically and are never overwritten without --force.";

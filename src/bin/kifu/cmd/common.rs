@@ -1,0 +1,92 @@
+//! Pieces the subcommands share: input discovery, options, source lines.
+
+use crate::args::InputArgs;
+use kifu::batch::{self, FileMeta, Input};
+use kifu::read::{DecodeOptions, ReadOptions};
+use std::collections::HashMap;
+
+/// Expands paths into inputs; returns `(path, message)` for bad paths.
+pub fn discover(a: &InputArgs) -> (Vec<Input>, Vec<(String, String)>) {
+    let d = batch::discover(&a.paths, &a.ext, a.from);
+    (d.inputs, d.errors)
+}
+
+pub fn read_options(a: &InputArgs) -> ReadOptions {
+    ReadOptions {
+        decode: DecodeOptions {
+            encoding: a.encoding,
+            lossy: a.lossy,
+        },
+    }
+}
+
+pub fn jobs(a: &InputArgs) -> usize {
+    a.jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// Escapes a GitHub annotation property value.
+pub fn gh_prop(s: &str) -> String {
+    gh_msg(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// Escapes a GitHub annotation message.
+pub fn gh_msg(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Whether a character takes two terminal columns (CJK and full-width).
+pub fn is_wide(c: char) -> bool {
+    matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x2600..=0x26FF | 0x25A0..=0x25FF)
+}
+
+/// Source lines for human output, read again (once per file) only for
+/// files that have findings.
+#[derive(Default)]
+pub struct SourceLines {
+    current: Option<(usize, Vec<String>)>,
+}
+
+impl SourceLines {
+    pub fn line(&mut self, meta: &FileMeta, n: u32) -> Option<String> {
+        if self.current.as_ref().map(|c| c.0) != Some(meta.input) {
+            let lines = load(meta).unwrap_or_default();
+            self.current = Some((meta.input, lines));
+        }
+        let lines = &self.current.as_ref()?.1;
+        let text = lines.get(n.checked_sub(1)? as usize)?;
+        Some(text.chars().take(200).collect())
+    }
+}
+
+fn load(meta: &FileMeta) -> Option<Vec<String>> {
+    if meta.display == "-" || meta.bytes > batch::STREAM_THRESHOLD {
+        return None;
+    }
+    let bytes = std::fs::read(&meta.display).ok()?;
+    let opts = DecodeOptions {
+        encoding: meta.encoding,
+        lossy: true,
+    };
+    let mut reader = kifu::read::LineReader::new(&bytes[..], &opts).ok()?;
+    let mut out = Vec::new();
+    while let Some(Ok(line)) = reader.next_line() {
+        match line {
+            Ok((_, t)) => out.push(t.to_string()),
+            Err(_) => out.push(reader.current_text().to_string()),
+        }
+    }
+    let _ = HashMap::<u8, u8>::new();
+    Some(out)
+}
+
+/// Notation for the moves table.
+pub fn notation() -> kifu::stats::Notation {
+    kifu::stats::Notation {
+        psn: |pos, m| m.usi(pos.variant()).to_string(),
+        kif: |pos, m, _prev| m.usi(pos.variant()).to_string(),
+    }
+}

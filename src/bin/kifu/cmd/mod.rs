@@ -1,0 +1,6 @@
+//! One module per subcommand.
+
+pub mod common;
+pub mod perft;
+pub mod stats;
+pub mod validate;

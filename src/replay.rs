@@ -1,0 +1,311 @@
+//! A game in progress: the position plus the history that the game-end rules
+//! need (repetition, perpetual check, entering-king declaration, try).
+
+use crate::color::Color;
+use crate::moves::Move;
+use crate::position::{IllegalMove, Position, Status};
+use crate::record::Outcome;
+use crate::role::Role;
+use crate::variant::RepetitionRule;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for keys that are already Zobrist hashes.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type HashCounts = HashMap<u64, (u8, u32), BuildHasherDefault<IdentityHasher>>;
+
+/// Why a game ended, as the rules decide it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move (not in check): it loses.
+    NoLegalMoves,
+    /// The same position for the fourth time.
+    Repetition,
+    /// Fourfold repetition in which one side gave check with every move.
+    PerpetualCheck,
+    /// Doubutsu: a lion was captured.
+    KingCapture,
+    /// Doubutsu: a lion reached the far rank and survived.
+    Try,
+}
+
+impl EndReason {
+    /// A short word for reports (`checkmate`, `repetition`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::NoLegalMoves => "no-legal-moves",
+            EndReason::Repetition => "repetition",
+            EndReason::PerpetualCheck => "perpetual-check",
+            EndReason::KingCapture => "king-capture",
+            EndReason::Try => "try",
+        }
+    }
+}
+
+/// The end of a game by rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// Who won.
+    pub outcome: Outcome,
+    /// Why.
+    pub reason: EndReason,
+}
+
+/// The point rule for entering-king declarations (入玉宣言).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ImpasseRule {
+    /// JSA 24-point declaration: ≥31 points wins, 24–30 draws, else loses.
+    Points24,
+    /// CSA 27-point rule: sente needs 28, gote 27; else the declarer loses.
+    #[default]
+    Points27,
+}
+
+/// What a declaration yields for the declarer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Declaration {
+    /// The declarer wins.
+    Win,
+    /// Impasse draw (24-point rule only).
+    Draw,
+    /// The conditions fail: the declarer loses.
+    Lose,
+}
+
+/// The facts a declaration is judged on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeclarationCount {
+    /// The declarer's king is in the enemy camp.
+    pub king_in_camp: bool,
+    /// Pieces (not the king) in the enemy camp.
+    pub pieces_in_camp: u32,
+    /// Points of the pieces in the enemy camp plus the hand (plus the
+    /// handicap credit for White).
+    pub points: u32,
+    /// The declarer is in check.
+    pub in_check: bool,
+}
+
+impl Position {
+    /// Counts what an entering-king declaration by the side to move is judged
+    /// on. `white_bonus` is credited to White (the points of the pieces a
+    /// handicap removed).
+    pub fn declaration_count(&self, white_bonus: u32) -> DeclarationCount {
+        let us = self.turn();
+        let camp = self.rules().zone[us.index()];
+        let king_in_camp = self.king(us).is_some_and(|k| camp.contains(k));
+        let mine = self.by_color(us) & camp;
+        let mut pieces = 0;
+        let mut points = self.hand(us).impasse_points();
+        for sq in mine {
+            let role = self.piece_at(sq).map_or(Role::King, |p| p.role);
+            if role != Role::King {
+                pieces += 1;
+                points += role.impasse_points();
+            }
+        }
+        if us == Color::White {
+            points += white_bonus;
+        }
+        DeclarationCount {
+            king_in_camp,
+            pieces_in_camp: pieces,
+            points,
+            in_check: self.in_check(),
+        }
+    }
+
+    /// Judges an entering-king declaration by the side to move.
+    pub fn declaration(&self, rule: ImpasseRule, white_bonus: u32) -> Declaration {
+        let c = self.declaration_count(white_bonus);
+        if !c.king_in_camp || c.pieces_in_camp < 10 || c.in_check {
+            return Declaration::Lose;
+        }
+        match rule {
+            ImpasseRule::Points24 => {
+                if c.points >= 31 {
+                    Declaration::Win
+                } else if c.points >= 24 {
+                    Declaration::Draw
+                } else {
+                    Declaration::Lose
+                }
+            }
+            ImpasseRule::Points27 => {
+                let need = if self.turn() == Color::Black { 28 } else { 27 };
+                if c.points >= need {
+                    Declaration::Win
+                } else {
+                    Declaration::Lose
+                }
+            }
+        }
+    }
+}
+
+/// A position with its history. Playing a move costs one hash-map update;
+/// checkmate is only looked for when asked ([`Replay::end`]).
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pos: Position,
+    counts: HashCounts,
+    gave_check: Vec<bool>,
+    repetition_end: Option<GameEnd>,
+}
+
+impl Replay {
+    /// Starts from `pos`.
+    pub fn new(pos: Position) -> Replay {
+        let mut counts = HashCounts::default();
+        counts.reserve(256);
+        counts.insert(pos.hash(), (1, 0));
+        Replay {
+            pos,
+            counts,
+            gave_check: Vec::with_capacity(256),
+            repetition_end: None,
+        }
+    }
+
+    /// Starts again from `pos`, keeping allocated memory.
+    pub fn reset(&mut self, pos: Position) {
+        self.pos = pos;
+        self.counts.clear();
+        self.counts.insert(pos.hash(), (1, 0));
+        self.gave_check.clear();
+        self.repetition_end = None;
+    }
+
+    /// The current position.
+    #[inline]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Moves played.
+    #[inline]
+    pub fn plies(&self) -> u32 {
+        self.gave_check.len() as u32
+    }
+
+    /// Checks and plays a move.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        self.pos.check(m)?;
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move without checking it and updates the repetition count.
+    pub fn play_unchecked(&mut self, m: Move) {
+        self.pos.play_unchecked(m);
+        let check = self.pos.in_check();
+        self.gave_check.push(check);
+        let n = self.gave_check.len() as u32;
+        let entry = self.counts.entry(self.pos.hash()).or_insert((0, n));
+        entry.0 = entry.0.saturating_add(1);
+        if entry.0 >= 4 && self.repetition_end.is_none() {
+            let first = entry.1;
+            self.repetition_end = Some(self.judge_repetition(first, n));
+        }
+    }
+
+    /// Outcome of a fourfold repetition between position indices `first`
+    /// and `now` (position i follows move i).
+    fn judge_repetition(&self, first: u32, now: u32) -> GameEnd {
+        // Moves first+1 ..= now (1-based) lead from the first occurrence to
+        // the fourth; move k was made by the side to move before it.
+        let mover_after = self.pos.turn(); // side to move now = !last mover
+        let mut all_checks = [true, true];
+        let mut any = [false, false];
+        for k in (first + 1)..=now {
+            let idx = (k - 1) as usize;
+            // Move `now` was made by !mover_after; moves alternate.
+            let made_by = if (now - k).is_multiple_of(2) {
+                !mover_after
+            } else {
+                mover_after
+            };
+            any[made_by.index()] = true;
+            if !self.gave_check[idx] {
+                all_checks[made_by.index()] = false;
+            }
+        }
+        let rule = self.pos.rules().repetition;
+        let perpetual = |c: Color| any[c.index()] && all_checks[c.index()];
+        if rule != RepetitionRule::Draw {
+            match (perpetual(Color::Black), perpetual(Color::White)) {
+                (true, false) => {
+                    return GameEnd {
+                        outcome: Outcome::win(Color::White),
+                        reason: EndReason::PerpetualCheck,
+                    }
+                }
+                (false, true) => {
+                    return GameEnd {
+                        outcome: Outcome::win(Color::Black),
+                        reason: EndReason::PerpetualCheck,
+                    }
+                }
+                _ => {}
+            }
+        }
+        let outcome = match rule {
+            RepetitionRule::SenteLosesUnlessPerpetualCheck => Outcome::win(Color::White),
+            _ => Outcome::Draw,
+        };
+        GameEnd {
+            outcome,
+            reason: EndReason::Repetition,
+        }
+    }
+
+    /// The fourfold repetition that ended the game, if it happened.
+    pub fn repetition(&self) -> Option<GameEnd> {
+        self.repetition_end
+    }
+
+    /// How many times the current position has occurred (1 = first time).
+    pub fn occurrences(&self) -> u8 {
+        self.counts.get(&self.pos.hash()).map_or(1, |e| e.0)
+    }
+
+    /// Whether the game is over by rule, and how: repetition first, then
+    /// the position's own status (mate, no moves, lion capture, try).
+    pub fn end(&self) -> Option<GameEnd> {
+        if let Some(e) = self.repetition_end {
+            return Some(e);
+        }
+        let turn = self.pos.turn();
+        let status = self.pos.status();
+        let reason = match status {
+            Status::Ongoing => return None,
+            Status::Checkmate => EndReason::Checkmate,
+            Status::NoLegalMoves => EndReason::NoLegalMoves,
+            Status::KingCaptured => EndReason::KingCapture,
+            Status::Try => EndReason::Try,
+        };
+        Some(GameEnd {
+            outcome: Outcome::win(status.winner(turn).expect("game over has a winner")),
+            reason,
+        })
+    }
+}

@@ -1,0 +1,471 @@
+//! Statistics: one CSV row per game and per move, computed from a game and
+//! its validation report (so invalid games still give a row up to the first
+//! illegal move).
+
+use crate::batch::FileMeta;
+use crate::color::Color;
+use crate::handicap::Handicap;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::read::{Game, Severity};
+use crate::record::{HeaderKey, Node};
+use crate::validate::GameReport;
+use serde::Serialize;
+
+/// Settings for the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatsOptions {
+    /// Plies in `opening_usi`.
+    pub opening_plies: usize,
+    /// Fill `sfen_before` in the moves table.
+    pub sfen: bool,
+    /// Build the moves table at all.
+    pub moves: bool,
+}
+
+impl Default for StatsOptions {
+    fn default() -> StatsOptions {
+        StatsOptions {
+            opening_plies: 16,
+            sfen: false,
+            moves: false,
+        }
+    }
+}
+
+/// One row of the games table. Field names are the CSV column names.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GameRow {
+    /// Input path as given.
+    pub path: String,
+    /// 0-based game index within the file.
+    pub game: usize,
+    /// Format read.
+    pub format: String,
+    /// Encoding detected.
+    pub encoding: String,
+    /// `standard`, `minishogi` or `doubutsu`.
+    pub variant: String,
+    /// Japanese handicap name (`平手`, `香落ち`, …) or `other`.
+    pub handicap: String,
+    /// Event.
+    pub event: String,
+    /// Site.
+    pub site: String,
+    /// Start date/time in ISO 8601 when parsable.
+    pub start_time: String,
+    /// Start date/time as written, when it could not be parsed.
+    pub start_time_raw: String,
+    /// Sente's player.
+    pub sente: String,
+    /// Gote's player.
+    pub gote: String,
+    /// Time control as written.
+    pub time_control: String,
+    /// Main-line plies replayed.
+    pub plies: u32,
+    /// `sente_win`, `gote_win`, `draw`, `aborted` or `unknown`.
+    pub result: String,
+    /// Termination reason (`resign`, `checkmate`, …).
+    pub reason: String,
+    /// No error finding.
+    pub valid: bool,
+    /// Rule id of the first error.
+    pub first_error_rule: String,
+    /// Ply of the first error, if it concerns a move.
+    pub first_error_ply: Option<u32>,
+    /// Captures by sente.
+    pub sente_captures: u32,
+    /// Captures by gote.
+    pub gote_captures: u32,
+    /// Drops by sente.
+    pub sente_drops: u32,
+    /// Drops by gote.
+    pub gote_drops: u32,
+    /// Promotions by sente.
+    pub sente_promotions: u32,
+    /// Promotions by gote.
+    pub gote_promotions: u32,
+    /// Checks given by sente.
+    pub sente_checks: u32,
+    /// Checks given by gote.
+    pub gote_checks: u32,
+    /// Sente's total time in seconds, where times exist.
+    pub sente_time_s: Option<f64>,
+    /// Gote's total time in seconds, where times exist.
+    pub gote_time_s: Option<f64>,
+    /// The first plies in USI, space-separated.
+    pub opening_usi: String,
+    /// Position after the last replayed move.
+    pub final_sfen: String,
+    /// Number of variations.
+    pub variations: usize,
+    /// Number of comments.
+    pub comments: usize,
+}
+
+/// One row of the moves table.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MoveRow {
+    /// Input path.
+    pub path: String,
+    /// Game index.
+    pub game: usize,
+    /// 1-based ply.
+    pub ply: u32,
+    /// `sente` or `gote`.
+    pub side: String,
+    /// USI move.
+    pub usi: String,
+    /// International notation.
+    pub psn: String,
+    /// Japanese (KIF) notation.
+    pub kif: String,
+    /// Moving piece before the move (SFEN letter, `+` for promoted).
+    pub piece: String,
+    /// Origin square (USI), empty for drops.
+    pub from: String,
+    /// Destination square (USI).
+    pub to: String,
+    /// Captured piece (SFEN letter), empty if none.
+    pub capture: String,
+    /// Whether the move promotes.
+    pub promote: bool,
+    /// Whether it is a drop.
+    pub drop: bool,
+    /// Whether it gives check.
+    pub check: bool,
+    /// Time spent, seconds.
+    pub time_s: Option<f64>,
+    /// Mover's cumulative time, seconds.
+    pub cumulative_s: Option<f64>,
+    /// The position before the move (with `--sfen`).
+    pub sfen_before: String,
+}
+
+/// Converts a date as records write it (`2024/01/02 10:00:00`,
+/// `1999/07/15(木) 19:07:12`, `2024-01-02`, `2024.01.02`) to ISO 8601.
+pub fn iso_date(raw: &str) -> Option<String> {
+    let s = raw.trim();
+    let digits: Vec<(usize, u32)> = {
+        let mut out = Vec::new();
+        let mut cur: Option<(usize, u32, usize)> = None;
+        for (i, c) in s.char_indices() {
+            let d = c.to_digit(10).or_else(|| {
+                let u = c as u32;
+                (0xFF10..=0xFF19).contains(&u).then(|| u - 0xFF10)
+            });
+            match (d, &mut cur) {
+                (Some(d), Some((_, v, n))) => {
+                    *v = v.saturating_mul(10).saturating_add(d);
+                    *n += 1;
+                }
+                (Some(d), None) => cur = Some((i, d, 1)),
+                (None, Some(_)) => {
+                    let (i0, v, n) = cur.take().expect("some");
+                    out.push((n, v));
+                    let _ = i0;
+                }
+                (None, None) => {}
+            }
+        }
+        if let Some((_, v, n)) = cur {
+            out.push((n, v));
+        }
+        out
+    };
+    let (y, m, d) = match digits.as_slice() {
+        [(4, y), (_, m), (_, d), ..] => (*y, *m, *d),
+        _ => return None,
+    };
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let date = format!("{y:04}-{m:02}-{d:02}");
+    match &digits[3..] {
+        [(_, hh), (_, mm), (_, ss), ..] if *hh < 24 && *mm < 60 && *ss < 61 => {
+            Some(format!("{date}T{hh:02}:{mm:02}:{ss:02}"))
+        }
+        [(_, hh), (_, mm)] if *hh < 24 && *mm < 60 => Some(format!("{date}T{hh:02}:{mm:02}:00")),
+        _ => Some(date),
+    }
+}
+
+fn secs(ms: u64) -> f64 {
+    ms as f64 / 1000.0
+}
+
+/// Builds the games-table row of a game.
+pub fn game_row(meta: &FileMeta, game: &Game, report: &GameReport, opts: &StatsOptions) -> GameRow {
+    let rec = &game.record;
+    let h = |k: HeaderKey| rec.header.get(&k).unwrap_or("").to_string();
+    let raw_time = h(HeaderKey::StartTime);
+    let (start_time, start_time_raw) = match iso_date(&raw_time) {
+        Some(iso) => (iso, String::new()),
+        None => (String::new(), raw_time),
+    };
+    let handicap = match rec.variant() {
+        crate::variant::Variant::Standard => rec
+            .start
+            .handicap
+            .or_else(|| Handicap::detect(&rec.start.setup))
+            .map_or_else(|| "other".to_string(), |h| h.info().japanese.to_string()),
+        v => v.name().to_string(),
+    };
+    let first_error = report
+        .findings
+        .iter()
+        .find(|f| f.severity == Severity::Error);
+    let mut row = GameRow {
+        path: meta.display.clone(),
+        game: game.index,
+        format: meta.format.map_or("", |f| f.name()).to_string(),
+        encoding: meta.encoding.map_or("", |e| e.name()).to_string(),
+        variant: rec.variant().name().to_string(),
+        handicap,
+        event: h(HeaderKey::Event),
+        site: h(HeaderKey::Site),
+        start_time,
+        start_time_raw,
+        sente: h(HeaderKey::Sente),
+        gote: h(HeaderKey::Gote),
+        time_control: h(HeaderKey::TimeControl),
+        plies: report.plies,
+        result: report.result.outcome.name().to_string(),
+        reason: report.result.reason.clone().unwrap_or_default(),
+        valid: report.ok,
+        first_error_rule: first_error.map_or(String::new(), |f| f.rule.id().to_string()),
+        first_error_ply: first_error.and_then(|f| f.ply),
+        final_sfen: report.final_sfen.clone(),
+        variations: rec.variation_count(),
+        comments: rec.comment_count(),
+        ..GameRow::default()
+    };
+    let v = rec.variant();
+    let mut opening = String::new();
+    for (i, p) in report.replayed.iter().enumerate() {
+        let (caps, drops, proms, checks) = match p.color {
+            Color::Black => (
+                &mut row.sente_captures,
+                &mut row.sente_drops,
+                &mut row.sente_promotions,
+                &mut row.sente_checks,
+            ),
+            Color::White => (
+                &mut row.gote_captures,
+                &mut row.gote_drops,
+                &mut row.gote_promotions,
+                &mut row.gote_checks,
+            ),
+        };
+        *caps += p.captured.is_some() as u32;
+        *drops += p.mv.is_drop() as u32;
+        *proms += p.mv.is_promotion() as u32;
+        *checks += p.check as u32;
+        if i < opts.opening_plies {
+            if !opening.is_empty() {
+                opening.push(' ');
+            }
+            opening.push_str(&p.mv.usi(v).to_string());
+        }
+    }
+    row.opening_usi = opening;
+    let nodes = &rec.main.moves[..(report.plies as usize).min(rec.main.moves.len())];
+    let mut totals = [None::<u64>, None::<u64>];
+    for (i, node) in nodes.iter().enumerate() {
+        let c = report.replayed.get(i).map_or(Color::Black, |p| p.color);
+        let t = &mut totals[c.index()];
+        if let Some(s) = node.time.spent_ms {
+            *t = Some(t.unwrap_or(0) + s);
+        } else if let Some(total) = node.time.total_ms {
+            *t = Some(total);
+        }
+    }
+    row.sente_time_s = totals[0].map(secs);
+    row.gote_time_s = totals[1].map(secs);
+    row
+}
+
+/// Notation functions the moves table uses for its `psn` and `kif` columns.
+pub struct Notation {
+    /// International notation of a legal move in a position.
+    pub psn: fn(&Position, Move) -> String,
+    /// Japanese notation of a legal move; the second square is the previous
+    /// move's destination (for 同).
+    pub kif: fn(&Position, Move, Option<crate::square::Square>) -> String,
+}
+
+/// Builds the moves-table rows of a game (main line, replayed moves only).
+pub fn move_rows(
+    meta: &FileMeta,
+    game: &Game,
+    report: &GameReport,
+    opts: &StatsOptions,
+    notation: &Notation,
+) -> Vec<MoveRow> {
+    let rec = &game.record;
+    let v = rec.variant();
+    let mut pos = Position::from_setup_unchecked(&rec.start.setup);
+    let mut rows = Vec::with_capacity(report.replayed.len());
+    let mut cumulative = [0u64, 0u64];
+    let mut prev_to = None;
+    let nodes: &[Node] = &rec.main.moves;
+    for (i, p) in report.replayed.iter().enumerate() {
+        let node = nodes.get(i);
+        let side = p.color;
+        let time = node.and_then(|n| n.time.spent_ms);
+        let cum = match (node.and_then(|n| n.time.total_ms), time) {
+            (Some(t), _) => {
+                cumulative[side.index()] = t;
+                Some(t)
+            }
+            (None, Some(s)) => {
+                cumulative[side.index()] += s;
+                Some(cumulative[side.index()])
+            }
+            _ => None,
+        };
+        let piece = crate::role::Piece::new(side, p.role)
+            .sfen(v)
+            .to_ascii_uppercase();
+        rows.push(MoveRow {
+            path: meta.display.clone(),
+            game: game.index,
+            ply: i as u32 + 1,
+            side: side.name().to_string(),
+            usi: p.mv.usi(v).to_string(),
+            psn: (notation.psn)(&pos, p.mv),
+            kif: (notation.kif)(&pos, p.mv, prev_to),
+            piece,
+            from: p.mv.from().map_or(String::new(), |s| s.to_string()),
+            to: p.mv.to().to_string(),
+            capture: p.captured.map_or(String::new(), |r| r.sfen(v).to_string()),
+            promote: p.mv.is_promotion(),
+            drop: p.mv.is_drop(),
+            check: p.check,
+            time_s: time.map(secs),
+            cumulative_s: cum.map(secs),
+            sfen_before: if opts.sfen { pos.sfen() } else { String::new() },
+        });
+        prev_to = Some(p.mv.to());
+        pos.play_unchecked(p.mv);
+    }
+    rows
+}
+
+/// Running totals for `kifu stats --summary`.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    games: u64,
+    invalid: u64,
+    plies: Vec<u32>,
+    results: std::collections::BTreeMap<String, u64>,
+    by_handicap: std::collections::BTreeMap<String, [u64; 4]>,
+    reasons: std::collections::BTreeMap<String, u64>,
+    openings: std::collections::HashMap<String, u64>,
+}
+
+impl Summary {
+    /// Adds one game.
+    pub fn add(&mut self, row: &GameRow) {
+        self.games += 1;
+        self.invalid += !row.valid as u64;
+        self.plies.push(row.plies);
+        *self.results.entry(row.result.clone()).or_default() += 1;
+        let h = self.by_handicap.entry(row.handicap.clone()).or_default();
+        h[match row.result.as_str() {
+            "sente_win" => 0,
+            "gote_win" => 1,
+            "draw" => 2,
+            _ => 3,
+        }] += 1;
+        let reason = if row.reason.is_empty() {
+            "unknown"
+        } else {
+            &row.reason
+        };
+        *self.reasons.entry(reason.to_string()).or_default() += 1;
+        // Openings by their first 8 plies.
+        let prefix: Vec<&str> = row.opening_usi.split(' ').take(8).collect();
+        if prefix.len() == 8 {
+            *self.openings.entry(prefix.join(" ")).or_default() += 1;
+        }
+    }
+
+    /// The summary as text: rates, lengths, a histogram, reasons, openings.
+    pub fn render(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let pct = |n: u64, d: u64| {
+            if d == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / d as f64
+            }
+        };
+        let _ = writeln!(s, "games: {} ({} invalid)", self.games, self.invalid);
+        let _ = writeln!(s, "results:");
+        for (k, n) in &self.results {
+            let _ = writeln!(s, "  {k:<10} {n:>8}  {:5.1}%", pct(*n, self.games));
+        }
+        let _ = writeln!(
+            s,
+            "by handicap:        games  sente%   gote%   draw%  other%"
+        );
+        for (h, c) in &self.by_handicap {
+            let t: u64 = c.iter().sum();
+            let _ = writeln!(
+                s,
+                "  {:<16} {:>6}  {:5.1}   {:5.1}   {:5.1}   {:5.1}",
+                h,
+                t,
+                pct(c[0], t),
+                pct(c[1], t),
+                pct(c[2], t),
+                pct(c[3], t)
+            );
+        }
+        let mut plies = self.plies.clone();
+        plies.sort_unstable();
+        if !plies.is_empty() {
+            let mean = plies.iter().map(|&p| p as f64).sum::<f64>() / plies.len() as f64;
+            let median = if plies.len() % 2 == 1 {
+                plies[plies.len() / 2] as f64
+            } else {
+                (plies[plies.len() / 2 - 1] + plies[plies.len() / 2]) as f64 / 2.0
+            };
+            let _ = writeln!(
+                s,
+                "plies: mean {mean:.1}, median {median:.1}, min {}, max {}",
+                plies[0],
+                plies[plies.len() - 1]
+            );
+            let bucket = 20u32;
+            let mut hist = std::collections::BTreeMap::<u32, u64>::new();
+            for &p in &plies {
+                *hist.entry(p / bucket * bucket).or_default() += 1;
+            }
+            let max = hist.values().copied().max().unwrap_or(1).max(1);
+            let _ = writeln!(s, "length histogram:");
+            for (b, n) in &hist {
+                let bar = "#".repeat(((n * 50).div_ceil(max)) as usize);
+                let _ = writeln!(s, "  {:>4}-{:<4} {:>7} {bar}", b, b + bucket - 1, n);
+            }
+        }
+        let _ = writeln!(s, "termination:");
+        let mut reasons: Vec<_> = self.reasons.iter().collect();
+        reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (r, n) in reasons {
+            let _ = writeln!(s, "  {r:<16} {n:>8}  {:5.1}%", pct(*n, self.games));
+        }
+        let mut openings: Vec<_> = self.openings.iter().collect();
+        openings.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        if !openings.is_empty() {
+            let _ = writeln!(s, "most common openings (first 8 plies):");
+            for (o, n) in openings.into_iter().take(10) {
+                let _ = writeln!(s, "  {n:>7}  {o}");
+            }
+        }
+        s
+    }
+}
