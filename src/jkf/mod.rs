@@ -10,7 +10,7 @@
 //! use kifu::jkf;
 //! use kifu::read::{lines_from_bytes, ReadOptions};
 //!
-//! let text = br#"{"header":{"先手":"A"},"moves":[{},{"move":{"to":{"x":7,"y":6},"piece":"FU"}}]}"#;
+//! let text = r#"{"header":{"先手":"A"},"moves":[{},{"move":{"to":{"x":7,"y":6},"piece":"FU"}}]}"#.as_bytes();
 //! let opts = ReadOptions::default();
 //! let game = jkf::Reader::new(lines_from_bytes(text, &opts), &opts).next().unwrap();
 //! assert_eq!(game.record.main.moves[0].mv.to_string(), "7g7f");

@@ -441,6 +441,9 @@ pub fn open(
     let encoding = lines.encoding();
     let games: Games = match format {
         Format::Csa => Box::new(crate::csa::Reader::new(lines, opts)),
+        Format::Psn => Box::new(crate::psn::Reader::new(lines, opts)),
+        Format::Jkf => Box::new(crate::jkf::Reader::new(lines, opts)),
+        Format::Usi => Box::new(crate::usi::Reader::new(lines, opts)),
         _ => {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::Unsupported,
