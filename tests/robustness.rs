@@ -30,6 +30,9 @@ fn write_back(game: &Game, format: Format) {
     let r = &game.record;
     let _ = match format {
         Format::Csa => kifu::csa::write(r, &Default::default()).map(|o| o.text),
+        Format::Psn => kifu::psn::write(r, &Default::default()).map(|o| o.text),
+        Format::Jkf => kifu::jkf::write(r, &Default::default()).map(|o| o.text),
+        Format::Usi => kifu::usi::write(r, &Default::default()).map(|o| o.text),
         _ => Ok(String::new()),
     };
 }

@@ -34,6 +34,8 @@ pub struct Reader<R: BufRead> {
     done: bool,
     /// Warnings about skipped lines, attached to the next game.
     pending: Vec<Finding>,
+    /// An empty record, cloned for each game (cheaper than building one).
+    blank: Record,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -45,12 +47,13 @@ impl<R: BufRead> Reader<R> {
             yielded: false,
             done: false,
             pending: Vec::new(),
+            blank: Record::default(),
         }
     }
 }
 
 /// Splits a line into tokens with their 1-based character columns.
-fn tokens(text: &str) -> impl Iterator<Item = (u32, usize, &str)> + '_ {
+fn tokens(text: &str) -> Vec<(u32, usize, &str)> {
     let mut col = 0u32;
     let mut in_tok: Option<(u32, usize)> = None;
     let mut out = Vec::new();
@@ -67,21 +70,27 @@ fn tokens(text: &str) -> impl Iterator<Item = (u32, usize, &str)> + '_ {
     if let Some((tc, ts)) = in_tok {
         out.push((tc, ts, &text[ts..]));
     }
-    out.into_iter()
+    out
 }
 
 /// Reads one line into a game; `None` for blank and comment lines.
-fn read_line(no: u32, text: &str, index: usize, mut findings: Vec<Finding>) -> Option<Game> {
+fn read_line(
+    no: u32,
+    text: &str,
+    index: usize,
+    mut findings: Vec<Finding>,
+    blank: &Record,
+) -> Option<Game> {
     let t = text.trim();
     if t.is_empty() || t.starts_with('#') {
         return None;
     }
     let mut game = Game {
         index,
-        record: Record::default(),
+        record: blank.clone(),
         findings: Vec::new(),
     };
-    let toks: Vec<(u32, usize, &str)> = tokens(text).collect();
+    let toks = tokens(text);
     let mut i = 0;
     if toks.first().map(|t| t.2) == Some("position") {
         i += 1;
@@ -233,7 +242,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                     self.done = true;
                     Some(Game {
                         index: self.index,
-                        record: Record::default(),
+                        record: self.blank.clone(),
                         findings: vec![Finding::error(
                             Rule::Io,
                             Location::default(),
@@ -255,7 +264,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                         self.pending = pending;
                         continue;
                     }
-                    read_line(no, text, self.index, pending)
+                    read_line(no, text, self.index, pending, &self.blank)
                 }
                 Some(Ok(Err((no, e)))) => {
                     let (col, msg) = match e {
@@ -268,11 +277,13 @@ impl<R: BufRead> Iterator for Reader<R> {
                     pending.push(Finding::error(Rule::Encoding, Location::new(no, col), msg));
                     let text = self.lines.current_text();
                     Some(
-                        read_line(no, text, self.index, pending.clone()).unwrap_or(Game {
-                            index: self.index,
-                            record: Record::default(),
-                            findings: pending,
-                        }),
+                        read_line(no, text, self.index, pending.clone(), &self.blank).unwrap_or(
+                            Game {
+                                index: self.index,
+                                record: Record::default(),
+                                findings: pending,
+                            },
+                        ),
                     )
                 }
             };
