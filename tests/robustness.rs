@@ -32,7 +32,9 @@ fn write_back(game: &Game, format: Format) {
         Format::Csa => kifu::csa::write(r, &Default::default()).map(|o| o.text),
         Format::Kif => kifu::kif::write(r, &Default::default()).map(|o| o.text),
         Format::Ki2 => kifu::ki2::write(r, &Default::default()).map(|o| o.text),
-        _ => Ok(String::new()),
+        Format::Psn => kifu::psn::write(r, &Default::default()).map(|o| o.text),
+        Format::Jkf => kifu::jkf::write(r, &Default::default()).map(|o| o.text),
+        Format::Usi => kifu::usi::write(r, &Default::default()).map(|o| o.text),
     };
 }
 
