@@ -487,9 +487,11 @@ impl State {
                 location: loc,
             });
         }
-        if self.flavor == Flavor::Ki2 && self.started {
+        if self.flavor == Flavor::Ki2 {
             // KI2 has no terminal lines: the summary is the only record of
-            // the end.
+            // the end (also of a game that ended before its first move,
+            // `まで0手で中断`), so it fixes the start position too.
+            self.start();
             let Some(cur) = self.stack.last() else {
                 return;
             };
