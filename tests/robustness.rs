@@ -258,3 +258,132 @@ fn synthetic_extremes() {
         exercise(bytes, None, &format!("{name} sniffed"));
     }
 }
+
+/// The bodies of the cargo-fuzz targets (fuzz/src/lib.rs uses only the
+/// public API), so that every input a target once failed on is replayed
+/// here on the stable toolchain.
+#[allow(dead_code)]
+#[path = "../fuzz/src/lib.rs"]
+mod fuzz_bodies;
+
+/// Every file `fixtures/regressions/<target>-<name>.<ext>` (an input that
+/// once made fuzz target `<target>` fail) passes that target now.
+#[test]
+fn fuzz_regressions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/regressions");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.is_file() && p.extension().is_some_and(|e| e != "md"));
+    files.sort();
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(path).unwrap();
+        let target = name.split_once('-').map_or(name.as_str(), |(t, _)| t);
+        let start = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(|| match target {
+            "sniff" => fuzz_bodies::read_target(&bytes, None),
+            "sfen" => fuzz_bodies::sfen_target(&bytes),
+            "usi_move" => fuzz_bodies::usi_move_target(&bytes),
+            "replay" => fuzz_bodies::replay_target(&bytes),
+            t => {
+                let (kind, fmt) = t.split_once('_').unwrap_or((t, ""));
+                let format: Format = fmt
+                    .parse()
+                    .unwrap_or_else(|e| panic!("{name}: unknown target `{t}`: {e}"));
+                match kind {
+                    "read" => fuzz_bodies::read_target(&bytes, Some(format)),
+                    "roundtrip" => fuzz_bodies::roundtrip_target(&bytes, format),
+                    _ => panic!("{name}: unknown target `{t}`"),
+                }
+            }
+        }));
+        if let Err(e) = result {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            panic!("{name}: {msg}");
+        }
+        assert!(
+            start.elapsed() < PER_CASE,
+            "{name}: took {:?}",
+            start.elapsed()
+        );
+    }
+    println!("{} fuzz regression inputs replayed", files.len());
+}
+
+/// Variations nested far deeper than `MAX_VARIATION_DEPTH` in the formats
+/// whose variations nest by brackets (PSN `(`…`)`, JKF `forks`): read,
+/// validated, written to every format and dropped without exhausting the
+/// stack.
+#[test]
+fn deep_bracket_variations() {
+    let n = 20_000;
+    let mut psn = String::from("1.P-7f ");
+    for _ in 0..n {
+        psn.push_str("(1.P-2f ");
+    }
+    let mut closed = psn.clone();
+    closed.push_str(&")".repeat(n));
+    let mut jkf = String::from(r#"{"header":{},"moves":[{}"#);
+    for _ in 0..n {
+        jkf.push_str(
+            r#",{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"},"forks":[["#,
+        );
+    }
+    for (label, text, format) in [
+        ("unclosed PSN", psn, Format::Psn),
+        ("closed PSN", closed, Format::Psn),
+        ("JKF forks", jkf, Format::Jkf),
+    ] {
+        let start = Instant::now();
+        let games = read::read_all(text.as_bytes(), Some(format), &ReadOptions::default());
+        for g in &games {
+            let _ = validate(g, &ValidateOptions::default());
+            let _ = g.record.variation_count();
+            let _ = g.record.comment_count();
+            for f in Format::ALL {
+                write_back(g, f);
+            }
+        }
+        drop(games);
+        assert!(
+            start.elapsed() < PER_CASE,
+            "{label}: took {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+/// Many variation blocks that all branch late in a long line
+/// (`変化：N手`, PSN `Variation:N`): each block must not replay the line
+/// from its start (that would be quadratic).
+#[test]
+fn many_late_variation_blocks() {
+    let n = 40_000usize;
+    let shuffle = ["５八玉(59)", "５二玉(51)", "５九玉(58)", "５一玉(52)"];
+    let mut kif = String::from("手合割：平手\n手数----指手---------消費時間--\n");
+    for k in 1..=n {
+        kif.push_str(&format!("{k:>4} {}\n", shuffle[(k - 1) % 4]));
+    }
+    let psn_moves = ["K-5h", "K-5b", "K-5i", "K-5a"];
+    let mut psn = String::new();
+    for k in 1..=n {
+        psn.push_str(&format!("{k}.{}\n", psn_moves[(k - 1) % 4]));
+    }
+    for _ in 0..n {
+        kif.push_str(&format!("\n変化：{n}手\n{n:>4} {}\n", shuffle[(n - 1) % 4]));
+        psn.push_str(&format!("Variation:{n}\n{n}.{}\n", psn_moves[(n - 1) % 4]));
+    }
+    for (label, text, format) in [("KIF", kif, Format::Kif), ("PSN", psn, Format::Psn)] {
+        let start = Instant::now();
+        let games = read::read_all(text.as_bytes(), Some(format), &ReadOptions::default());
+        let took = start.elapsed();
+        assert_eq!(games.len(), 1, "{label}");
+        assert!(took < Duration::from_secs(3), "{label}: read in {took:?}");
+        println!("{label}: {} bytes read in {took:?}", text.len());
+    }
+}

@@ -41,7 +41,14 @@ struct Cursor {
     last_to: Option<Square>,
     /// Moves are no longer added (unresolvable move, or a malformed block).
     stopped: bool,
+    /// The position before move `k * CHECKPOINT_STRIDE` of the line, for
+    /// every k: a `変化` block replays at most a stride of moves, not the
+    /// whole line (which would make many blocks quadratic).
+    checkpoints: Vec<Position>,
 }
+
+/// Moves between two stored positions of a line.
+const CHECKPOINT_STRIDE: usize = 64;
 
 fn line_mut<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Line> {
     let mut line = main;
@@ -192,6 +199,7 @@ impl State {
             pos,
             last_to: self.board.last_to,
             stopped: false,
+            checkpoints: vec![pos],
         });
     }
 
@@ -373,8 +381,14 @@ impl State {
             c.pos = after;
             c.last_to = Some(to);
         }
-        if let Some(l) = self.top_line() {
+        let len = self.top_line().map(|l| {
             l.moves.push(node);
+            l.moves.len()
+        });
+        if let (Some(len), Some(c)) = (len, self.stack.last_mut()) {
+            if len % CHECKPOINT_STRIDE == 0 {
+                c.checkpoints.push(after);
+            }
         }
     }
 
@@ -414,7 +428,11 @@ impl State {
         }
         let idx = n.checked_sub(top.start_ply).map(|i| i as usize);
         let path = top.path.clone();
-        let (start_pos, start_last_to) = (top.start_pos, top.start_last_to);
+        let start_last_to = top.start_last_to;
+        let k = idx
+            .map_or(0, |i| i / CHECKPOINT_STRIDE)
+            .min(top.checkpoints.len().saturating_sub(1));
+        let checkpoint = top.checkpoints.get(k).copied().unwrap_or(top.start_pos);
         let line_len = line_mut(&mut self.rec.main, &path).map_or(0, |l| l.moves.len());
         let idx = match idx {
             Some(i) if i < line_len => i,
@@ -431,8 +449,9 @@ impl State {
         let Some(line) = line_mut(&mut self.rec.main, &path) else {
             return;
         };
-        let mut pos = start_pos;
-        for node in &line.moves[..idx] {
+        let mut pos = checkpoint;
+        let from = (k * CHECKPOINT_STRIDE).min(idx);
+        for node in &line.moves[from..idx] {
             pos.play_unchecked(node.mv);
         }
         let last_to = if idx > 0 {
@@ -453,6 +472,7 @@ impl State {
             pos,
             last_to,
             stopped: false,
+            checkpoints: vec![pos],
         });
     }
 

@@ -65,7 +65,16 @@ struct Frame {
     dead: bool,
     /// Where the frame was opened (for unclosed `(`).
     opened: Location,
+    /// Variation nesting depth (0 = main line).
+    depth: usize,
+    /// The position before move `k * CHECKPOINT_STRIDE` of the line, for
+    /// every k: a `Variation:N` block replays at most a stride of moves,
+    /// not the whole line (which would make many blocks quadratic).
+    checkpoints: Vec<Position>,
 }
+
+/// Moves between two stored positions of a line.
+const CHECKPOINT_STRIDE: usize = 64;
 
 impl Frame {
     fn new(
@@ -85,7 +94,30 @@ impl Frame {
             attach,
             dead: false,
             opened,
+            depth: 0,
+            checkpoints: vec![pos],
         }
+    }
+
+    /// Appends a move to the line (`after`: the position it leads to).
+    fn push_move(&mut self, node: Node, after: Position) {
+        self.prev = self.pos;
+        self.pos = after;
+        self.line.moves.push(node);
+        if self.line.moves.len() % CHECKPOINT_STRIDE == 0 {
+            self.checkpoints.push(after);
+        }
+    }
+
+    /// The position before move `i` of the line.
+    fn position_before(&self, i: usize) -> Position {
+        let k = (i / CHECKPOINT_STRIDE).min(self.checkpoints.len().saturating_sub(1));
+        let mut pos = self.checkpoints.get(k).copied().unwrap_or(self.start);
+        let from = (k * CHECKPOINT_STRIDE).min(i);
+        for node in self.line.moves.get(from..i).unwrap_or_default() {
+            pos.play_unchecked(node.mv);
+        }
+        pos
     }
 
     fn next_ply(&self) -> u32 {
@@ -417,6 +449,25 @@ impl GameState {
             loc,
         );
         f.dead = top.dead;
+        f.depth = top.depth + 1;
+        self.push_variation(f);
+    }
+
+    /// Pushes a variation frame; one nested deeper than
+    /// [`crate::record::MAX_VARIATION_DEPTH`] is reported and its moves are
+    /// left out, so every walk of the tree stays within a bounded stack.
+    fn push_variation(&mut self, mut f: Frame) {
+        if f.depth > crate::record::MAX_VARIATION_DEPTH && !f.dead {
+            f.dead = true;
+            self.error(
+                Rule::Syntax,
+                f.opened,
+                format!(
+                    "variations nested deeper than {} levels are not read",
+                    crate::record::MAX_VARIATION_DEPTH
+                ),
+            );
+        }
         self.frames.push(f);
     }
 
@@ -443,13 +494,11 @@ impl GameState {
         let idx = n.checked_sub(top.start_ply).map(|i| i as usize);
         match idx {
             Some(i) if i < top.line.moves.len() => {
-                let mut pos = top.start;
-                for node in &top.line.moves[..i] {
-                    pos.play_unchecked(node.mv);
-                }
+                let pos = top.position_before(i);
                 let mut f = Frame::new(FrameKind::Block, pos, n, i, loc);
                 f.dead = top.dead;
-                self.frames.push(f);
+                f.depth = top.depth + 1;
+                self.push_variation(f);
             }
             _ => {
                 let mut f = Frame::new(FrameKind::Block, top.pos, n, usize::MAX, loc);
@@ -509,9 +558,9 @@ impl GameState {
                 let mut node = Node::new(mv, loc);
                 node.role = role;
                 node.written = written(tok);
-                top.prev = top.pos;
-                top.pos.play_unchecked(mv);
-                top.line.moves.push(node);
+                let mut after = top.pos;
+                after.play_unchecked(mv);
+                top.push_move(node, after);
             }
             Err(e) => {
                 top.dead = true;
