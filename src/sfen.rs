@@ -96,12 +96,13 @@ pub fn parse_sfen(text: &str, variant: Option<Variant>) -> Result<Setup, SfenErr
                 if let Some(d) = ch.to_digit(10) {
                     let mut n = d as usize;
                     while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
-                        n = n * 10 + d2 as usize;
+                        // Saturating: a run of digits can be any length.
+                        n = n.saturating_mul(10).saturating_add(d2 as usize);
                         chars.next();
                     }
-                    w += n;
+                    w = w.saturating_add(n);
                 } else if ch != '+' {
-                    w += 1;
+                    w = w.saturating_add(1);
                 }
             }
             match files {
