@@ -11,10 +11,10 @@ pub fn discover(a: &InputArgs) -> (Vec<Input>, Vec<(String, String)>) {
     (d.inputs, d.errors)
 }
 
-pub fn read_options(a: &InputArgs) -> ReadOptions {
+pub fn read_options(a: &InputArgs, encoding: Option<kifu::read::Encoding>) -> ReadOptions {
     ReadOptions {
         decode: DecodeOptions {
-            encoding: a.encoding,
+            encoding,
             lossy: a.lossy,
         },
     }
