@@ -494,13 +494,25 @@ mod tests {
 
     #[test]
     fn dates_as_records_write_them() {
-        assert_eq!(iso_date("2024/01/02 10:00:00").as_deref(), Some("2024-01-02T10:00:00"));
-        assert_eq!(iso_date("1999/07/15(木) 19:07:12").as_deref(), Some("1999-07-15T19:07:12"));
+        assert_eq!(
+            iso_date("2024/01/02 10:00:00").as_deref(),
+            Some("2024-01-02T10:00:00")
+        );
+        assert_eq!(
+            iso_date("1999/07/15(木) 19:07:12").as_deref(),
+            Some("1999-07-15T19:07:12")
+        );
         assert_eq!(iso_date("2024-01-02").as_deref(), Some("2024-01-02"));
         assert_eq!(iso_date("2024.01.02").as_deref(), Some("2024-01-02"));
         assert_eq!(iso_date("19970822").as_deref(), Some("1997-08-22"));
-        assert_eq!(iso_date("２０２２/０７/２９").as_deref(), Some("2022-07-29"));
-        assert_eq!(iso_date("2003/05/03 10:30").as_deref(), Some("2003-05-03T10:30:00"));
+        assert_eq!(
+            iso_date("２０２２/０７/２９").as_deref(),
+            Some("2022-07-29")
+        );
+        assert_eq!(
+            iso_date("2003/05/03 10:30").as_deref(),
+            Some("2003-05-03T10:30:00")
+        );
         assert_eq!(iso_date("yesterday"), None);
         assert_eq!(iso_date("2024/13/02"), None);
         assert_eq!(iso_date(""), None);

@@ -86,7 +86,11 @@ fn load(meta: &FileMeta) -> Option<Vec<String>> {
 /// Notation for the moves table.
 pub fn notation() -> kifu::stats::Notation {
     kifu::stats::Notation {
-        psn: |pos, m| kifu::psn::notation::PsnMove::from_move(pos, m).display(pos.variant()).to_string(),
+        psn: |pos, m| {
+            kifu::psn::notation::PsnMove::from_move(pos, m)
+                .display(pos.variant())
+                .to_string()
+        },
         kif: |pos, m, prev| kifu::kif::move_text(pos, m, prev).unwrap_or_default(),
     }
 }
