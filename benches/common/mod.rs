@@ -186,6 +186,18 @@ pub mod haitaka_peer {
     pub fn is_legal(board: &Board, m: haitaka::Move) -> bool {
         board.is_legal(m)
     }
+
+    /// haitaka's `is_legal` does not look at the hand for drops (it expects
+    /// moves from its own generator); a validator has to, so this adds the
+    /// one test it lacks.
+    pub fn is_legal_with_hand(board: &Board, m: haitaka::Move) -> bool {
+        if let haitaka::Move::Drop { piece, .. } = m {
+            if board.num_in_hand(board.side_to_move(), piece) == 0 {
+                return false;
+            }
+        }
+        board.is_legal(m)
+    }
 }
 
 // ------------------------------------------------------ shogi_legality_lite
