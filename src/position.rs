@@ -145,7 +145,10 @@ const fn splitmix(mut x: u64) -> (u64, u64) {
     (x, z ^ (z >> 31))
 }
 
-const fn build_zobrist() -> ([[[u64; 81]; 16]; 2], [[u64; 9]; 2], u64) {
+/// Zobrist keys: pieces by colour, role and square; hand counts; side.
+type Zobrist = ([[[u64; 81]; 16]; 2], [[u64; 9]; 2], u64);
+
+const fn build_zobrist() -> Zobrist {
     let mut p = [[[0u64; 81]; 16]; 2];
     let mut h = [[0u64; 9]; 2];
     let mut state = 0x4B49_4655_u64;
@@ -175,7 +178,7 @@ const fn build_zobrist() -> ([[[u64; 81]; 16]; 2], [[u64; 9]; 2], u64) {
     (p, h, side)
 }
 
-static ZOBRIST: ([[[u64; 81]; 16]; 2], [[u64; 9]; 2], u64) = build_zobrist();
+static ZOBRIST: Zobrist = build_zobrist();
 
 #[inline]
 fn piece_key(p: Piece, sq: Square) -> u64 {

@@ -239,7 +239,7 @@ impl Replay {
         for k in (first + 1)..=now {
             let idx = (k - 1) as usize;
             // Move `now` was made by !mover_after; moves alternate.
-            let made_by = if (now - k) % 2 == 0 {
+            let made_by = if (now - k).is_multiple_of(2) {
                 !mover_after
             } else {
                 mover_after

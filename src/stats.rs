@@ -212,7 +212,10 @@ pub fn game_row(meta: &FileMeta, game: &Game, report: &GameReport, opts: &StatsO
             .map_or_else(|| "other".to_string(), |h| h.info().japanese.to_string()),
         v => v.name().to_string(),
     };
-    let first_error = report.findings.iter().find(|f| f.severity == Severity::Error);
+    let first_error = report
+        .findings
+        .iter()
+        .find(|f| f.severity == Severity::Error);
     let mut row = GameRow {
         path: meta.display.clone(),
         game: game.index,
@@ -322,7 +325,9 @@ pub fn move_rows(
             }
             _ => None,
         };
-        let piece = crate::role::Piece::new(side, p.role).sfen(v).to_ascii_uppercase();
+        let piece = crate::role::Piece::new(side, p.role)
+            .sfen(v)
+            .to_ascii_uppercase();
         rows.push(MoveRow {
             path: meta.display.clone(),
             game: game.index,
@@ -374,7 +379,11 @@ impl Summary {
             "draw" => 2,
             _ => 3,
         }] += 1;
-        let reason = if row.reason.is_empty() { "unknown" } else { &row.reason };
+        let reason = if row.reason.is_empty() {
+            "unknown"
+        } else {
+            &row.reason
+        };
         *self.reasons.entry(reason.to_string()).or_default() += 1;
         // Openings by their first 8 plies.
         let prefix: Vec<&str> = row.opening_usi.split(' ').take(8).collect();
@@ -387,13 +396,22 @@ impl Summary {
     pub fn render(&self) -> String {
         use std::fmt::Write;
         let mut s = String::new();
-        let pct = |n: u64, d: u64| if d == 0 { 0.0 } else { 100.0 * n as f64 / d as f64 };
+        let pct = |n: u64, d: u64| {
+            if d == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / d as f64
+            }
+        };
         let _ = writeln!(s, "games: {} ({} invalid)", self.games, self.invalid);
         let _ = writeln!(s, "results:");
         for (k, n) in &self.results {
             let _ = writeln!(s, "  {k:<10} {n:>8}  {:5.1}%", pct(*n, self.games));
         }
-        let _ = writeln!(s, "by handicap:        games  sente%   gote%   draw%  other%");
+        let _ = writeln!(
+            s,
+            "by handicap:        games  sente%   gote%   draw%  other%"
+        );
         for (h, c) in &self.by_handicap {
             let t: u64 = c.iter().sum();
             let _ = writeln!(
@@ -416,7 +434,12 @@ impl Summary {
             } else {
                 (plies[plies.len() / 2 - 1] + plies[plies.len() / 2]) as f64 / 2.0
             };
-            let _ = writeln!(s, "plies: mean {mean:.1}, median {median:.1}, min {}, max {}", plies[0], plies[plies.len() - 1]);
+            let _ = writeln!(
+                s,
+                "plies: mean {mean:.1}, median {median:.1}, min {}, max {}",
+                plies[0],
+                plies[plies.len() - 1]
+            );
             let bucket = 20u32;
             let mut hist = std::collections::BTreeMap::<u32, u64>::new();
             for &p in &plies {

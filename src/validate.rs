@@ -164,10 +164,10 @@ pub fn validate_record(
 
 fn impasse_rule_of(record: &Record) -> ImpasseRule {
     for (k, v) in &record.header.entries {
-        if k.name().eq_ignore_ascii_case("JISHOGI") || k.name() == "持将棋" {
-            if v.trim().starts_with("24") {
-                return ImpasseRule::Points24;
-            }
+        if (k.name().eq_ignore_ascii_case("JISHOGI") || k.name() == "持将棋")
+            && v.trim().starts_with("24")
+        {
+            return ImpasseRule::Points24;
         }
     }
     ImpasseRule::Points27
@@ -347,6 +347,7 @@ fn fmt_ms(ms: u64) -> String {
 }
 
 /// Checks the terminal event of a line; returns the outcome it implies.
+#[allow(clippy::collapsible_match)]
 fn judge_line_terminal(
     ctx: &mut Ctx<'_>,
     line: &Line,

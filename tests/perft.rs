@@ -25,7 +25,9 @@ fn perft_matches_independent_engines() {
         rows += 1;
         variants.insert(variant.name());
         if got != nodes {
-            failures.push(format!("{variant} {sfen} depth {depth}: {tool} says {nodes}, we say {got}"));
+            failures.push(format!(
+                "{variant} {sfen} depth {depth}: {tool} says {nodes}, we say {got}"
+            ));
         }
     }
     assert!(rows >= 50, "only {rows} perft rows");

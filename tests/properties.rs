@@ -13,8 +13,16 @@ fn all_moves(v: Variant) -> Vec<Move> {
     for &from in &squares {
         for &to in &squares {
             if from != to {
-                out.push(Move::Normal { from, to, promote: false });
-                out.push(Move::Normal { from, to, promote: true });
+                out.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
+                out.push(Move::Normal {
+                    from,
+                    to,
+                    promote: true,
+                });
             }
         }
     }
@@ -24,8 +32,14 @@ fn all_moves(v: Variant) -> Vec<Move> {
         }
     }
     // Roles that can never be dropped must be refused too.
-    out.push(Move::Drop { role: Role::King, to: squares[0] });
-    out.push(Move::Drop { role: Role::Dragon, to: squares[0] });
+    out.push(Move::Drop {
+        role: Role::King,
+        to: squares[0],
+    });
+    out.push(Move::Drop {
+        role: Role::Dragon,
+        to: squares[0],
+    });
     out
 }
 
@@ -50,13 +64,26 @@ fn walk(v: Variant, seed: u64, plies: usize) -> Vec<Position> {
 fn agree(pos: &Position, universe: &[Move]) -> Result<(), TestCaseError> {
     let legal = pos.legal_moves();
     for &m in &legal {
-        prop_assert!(pos.check(m).is_ok(), "{:?}: generated {} but check says {:?}", pos, m, pos.check(m));
+        prop_assert!(
+            pos.check(m).is_ok(),
+            "{:?}: generated {} but check says {:?}",
+            pos,
+            m,
+            pos.check(m)
+        );
     }
     let over = pos.status() != kifu::Status::Ongoing && legal.is_empty();
     for &m in universe {
         let ok = pos.check(m).is_ok();
         if !over {
-            prop_assert_eq!(ok, legal.contains(&m), "{:?}: move {} check={:?}", pos, m, pos.check(m));
+            prop_assert_eq!(
+                ok,
+                legal.contains(&m),
+                "{:?}: move {} check={:?}",
+                pos,
+                m,
+                pos.check(m)
+            );
         }
     }
     Ok(())

@@ -1,1 +1,12 @@
 //! CSA records (V2 to V3.0): reader and writer.
+//!
+//! The reader streams one [`crate::read::Game`] per record (records are
+//! separated by `/` lines); the writer emits V2.2 (default) or V3.0. See
+//! `docs/formats/csa.md` for what is tolerated and what is written.
+
+pub mod grammar;
+mod reader;
+mod writer;
+
+pub use reader::{header_key, kind_from_special, special_name, Reader};
+pub use writer::{write, write_games, CsaVersion, WriteOptions};

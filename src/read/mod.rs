@@ -440,6 +440,7 @@ pub fn open(
     let lines = LineReader::new(source, &opts.decode)?;
     let encoding = lines.encoding();
     let games: Games = match format {
+        Format::Csa => Box::new(crate::csa::Reader::new(lines, opts)),
         _ => {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::Unsupported,

@@ -46,7 +46,7 @@ impl Progress {
     /// One more game.
     pub fn game(&mut self) {
         self.games += 1;
-        if self.games % 64 == 0 {
+        if self.games.is_multiple_of(64) {
             self.maybe_show();
             if let Some(bar) = &self.bar {
                 let secs = self.start.elapsed().as_secs_f64().max(1e-3);

@@ -2,5 +2,5 @@
 
 pub mod common;
 pub mod perft;
-pub mod validate;
 pub mod stats;
+pub mod validate;

@@ -6,7 +6,7 @@ use crate::progress::Progress;
 use kifu::batch::{self, Event, FileMeta};
 use kifu::output::AtomicFile;
 use kifu::replay::ImpasseRule;
-use kifu::stats::{game_row, move_rows, GameRow, MoveRow, Notation, StatsOptions, Summary};
+use kifu::stats::{game_row, move_rows, GameRow, MoveRow, StatsOptions, Summary};
 use kifu::validate::{validate_with_moves, ValidateOptions};
 use std::io::Write;
 

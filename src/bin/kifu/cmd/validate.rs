@@ -171,6 +171,7 @@ fn emit(
     }
 }
 
+#[allow(clippy::overly_complex_bool_expr)]
 fn describe(f: &Finding, meta: &FileMeta, report: &GameReport) -> String {
     let mut s = f.message.clone();
     if report.index > 0 || meta.format == Some(kifu::read::Format::Csa) && report.index > 0 {

@@ -1,0 +1,120 @@
+//! The whole reference corpus (`../shared/corpus`, present in CI) through
+//! the same path the CLI uses: every file whose expectation is `valid` must
+//! replay with no error, every `invalid:…` file must be refused. Real
+//! findings in files marked valid (e.g. a false result claim) are listed,
+//! with the reason, in `tests/corpus-known.tsv`; anything else fails.
+//! Skips, saying so, when the corpus is absent.
+
+#![allow(clippy::collapsible_match, clippy::match_like_matches_macro)]
+
+use kifu::read::{self, Format, ReadOptions, Severity};
+use kifu::validate::{validate, ValidateOptions};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn corpus_dir() -> Option<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    dir.join("index.csv").exists().then_some(dir)
+}
+
+fn format_of(name: &str) -> Option<Format> {
+    match name {
+        "KIF" => Some(Format::Kif),
+        "KI2" => Some(Format::Ki2),
+        "CSA" => Some(Format::Csa),
+        "PSN" => Some(Format::Psn),
+        "JKF" => Some(Format::Jkf),
+        "SFEN" => Some(Format::Usi),
+        _ => None,
+    }
+}
+
+#[test]
+fn corpus_expectations_hold() {
+    let Some(dir) = corpus_dir() else {
+        eprintln!("SKIPPED: ../shared/corpus not found; the whole-corpus test did not run");
+        return;
+    };
+    let known_text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus-known.tsv"),
+    )
+    .unwrap_or_default();
+    // path \t rule \t reason
+    let known: BTreeMap<String, String> = known_text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            let mut it = l.split('\t');
+            Some((it.next()?.to_string(), it.next()?.to_string()))
+        })
+        .collect();
+    let mut rdr = csv::Reader::from_path(dir.join("index.csv")).expect("index.csv");
+    let mut stats: BTreeMap<String, [u32; 3]> = BTreeMap::new(); // ok, refused, wrong
+    let mut wrong = Vec::new();
+    let opts = ValidateOptions::default();
+    for rec in rdr.records() {
+        let rec = rec.expect("row");
+        let (path, fmt, expectation) = (&rec[0], &rec[1], rec[5].trim());
+        let Some(format) = format_of(fmt) else {
+            continue;
+        };
+        let bytes = std::fs::read(dir.join(path)).expect("corpus file");
+        let games = read::read_all(&bytes, Some(format), &ReadOptions::default());
+        let mut errors: Vec<String> = Vec::new();
+        for g in &games {
+            let report = validate(g, &opts);
+            for f in report
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+            {
+                errors.push(format!(
+                    "game {} {}:{} {} {}",
+                    g.index, f.line, f.column, f.rule, f.message
+                ));
+            }
+        }
+        let refused = !errors.is_empty() || games.is_empty();
+        let entry = stats.entry(fmt.to_string()).or_default();
+        let ok = match expectation {
+            "valid" => {
+                if refused {
+                    let rules: Vec<&str> = errors
+                        .iter()
+                        .map(|e| e.split(' ').nth(3).unwrap_or(""))
+                        .collect();
+                    match known.get(path) {
+                        Some(rule) if rules.iter().all(|r| r == rule) => true,
+                        _ => false,
+                    }
+                } else {
+                    true
+                }
+            }
+            e if e.starts_with("invalid") => refused,
+            _ => true,
+        };
+        if ok {
+            entry[if refused { 1 } else { 0 }] += 1;
+        } else {
+            entry[2] += 1;
+            wrong.push(format!(
+                "{path} [{expectation}]: {}",
+                if errors.is_empty() {
+                    "accepted".to_string()
+                } else {
+                    errors.join("; ")
+                }
+            ));
+        }
+    }
+    for (fmt, [ok, refused, bad]) in &stats {
+        eprintln!("corpus {fmt}: {ok} clean, {refused} refused as expected, {bad} wrong");
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} corpus files disagree:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}

@@ -1,0 +1,570 @@
+//! CSA reader and writer: fixtures with expectations, malformed files with
+//! exact first findings, round trips, writer forms and the whole corpus.
+
+use kifu::csa::{self, CsaVersion, Reader, WriteOptions};
+use kifu::read::{lines_from_bytes, Finding, Game, ReadOptions, Rule, Severity};
+use kifu::record::{Line, Location, Record, TerminalKind};
+use kifu::{Position, Variant};
+use std::path::{Path, PathBuf};
+
+fn read_bytes(bytes: &[u8]) -> Vec<Game> {
+    let opts = ReadOptions::default();
+    Reader::new(lines_from_bytes(bytes, &opts), &opts).collect()
+}
+
+fn read_path(path: &Path) -> Vec<Game> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    read_bytes(&bytes)
+}
+
+fn errors(g: &Game) -> Vec<&Finding> {
+    g.findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .collect()
+}
+
+/// Replays a line from `pos`: every move must pass `Position::check`, and
+/// the written colour and role must match the board.
+fn replay_line(mut pos: Position, line: &Line) -> Result<(), String> {
+    for (i, n) in line.moves.iter().enumerate() {
+        let ply = i + 1;
+        if let Some(c) = n.color {
+            if c != pos.turn() {
+                return Err(format!("ply {ply} `{}`: wrong side", n.written));
+            }
+        }
+        if let (Some(r), Some(actual)) = (n.role, pos.moving_role(n.mv)) {
+            if r != actual {
+                return Err(format!("ply {ply} `{}`: piece mismatch", n.written));
+            }
+        }
+        pos.check(n.mv)
+            .map_err(|e| format!("ply {ply} `{}`: {e}", n.written))?;
+        for v in &n.variations {
+            replay_line(pos, v)?;
+        }
+        pos.play_unchecked(n.mv);
+    }
+    Ok(())
+}
+
+fn replay(r: &Record) -> Result<(), String> {
+    replay_line(Position::from_setup_unchecked(&r.start.setup), &r.main)
+}
+
+fn usi_line(r: &Record) -> String {
+    r.main
+        .moves
+        .iter()
+        .map(|n| n.mv.usi(Variant::Standard).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn terminal_name(r: &Record) -> String {
+    match &r.main.terminal {
+        None => "none".to_string(),
+        Some(t) => match csa::special_name(&t.kind) {
+            Some(n) => n.to_string(),
+            None => format!("{:?}", t.kind),
+        },
+    }
+}
+
+fn fixtures(dir: &str, ext: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/csa")
+        .join(dir);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some(ext))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Sets every location to zero, for comparing records across a write.
+fn zero_locations(r: &mut Record) {
+    fn line(l: &mut Line) {
+        for n in &mut l.moves {
+            n.location = Location::default();
+            n.written = Default::default();
+            for v in &mut n.variations {
+                line(v);
+            }
+        }
+        if let Some(t) = &mut l.terminal {
+            t.location = Location::default();
+        }
+    }
+    r.start.location = None;
+    line(&mut r.main);
+}
+
+/// Truncates move times to whole seconds (what V2.2 can hold).
+fn truncate_times(r: &mut Record) {
+    for n in &mut r.main.moves {
+        n.time.spent_ms = n.time.spent_ms.map(|ms| ms / 1000 * 1000);
+    }
+    if let Some(t) = &mut r.main.terminal {
+        t.time.spent_ms = t.time.spent_ms.map(|ms| ms / 1000 * 1000);
+    }
+}
+
+#[derive(Default, Debug)]
+struct Expect {
+    plies: Option<usize>,
+    usi: Option<String>,
+    terminal: Option<String>,
+    comments: Option<usize>,
+}
+
+fn parse_expect(text: &str) -> Vec<Expect> {
+    let mut out: Vec<Expect> = Vec::new();
+    for line in text.lines() {
+        let (k, v) = line.split_once(' ').unwrap_or((line, ""));
+        if k == "game" || out.is_empty() {
+            out.push(Expect::default());
+            if k == "game" {
+                continue;
+            }
+        }
+        let e = out.last_mut().unwrap();
+        match k {
+            "plies" => e.plies = Some(v.parse().unwrap()),
+            "usi" => e.usi = Some(v.to_string()),
+            "terminal" => e.terminal = Some(v.to_string()),
+            "comments" => e.comments = Some(v.parse().unwrap()),
+            "" => {}
+            other => panic!("unknown expectation key `{other}`"),
+        }
+    }
+    out
+}
+
+#[test]
+fn ok_fixtures_match_their_expectations() {
+    let files = fixtures("ok", "csa");
+    assert!(files.len() >= 20, "too few fixtures");
+    for path in files {
+        let exp_path = path.with_extension("expect");
+        let text = std::fs::read_to_string(&exp_path)
+            .unwrap_or_else(|_| panic!("{} has no .expect", path.display()));
+        let expects = parse_expect(&text);
+        let games = read_path(&path);
+        let name = path.display();
+        assert_eq!(games.len(), expects.len(), "{name}: number of games");
+        for (g, e) in games.iter().zip(&expects) {
+            assert!(errors(g).is_empty(), "{name}: {:?}", g.findings);
+            replay(&g.record).unwrap_or_else(|m| panic!("{name}: {m}"));
+            let r = &g.record;
+            if let Some(p) = e.plies {
+                assert_eq!(r.main.moves.len(), p, "{name}: plies");
+            }
+            if let Some(u) = &e.usi {
+                assert_eq!(&usi_line(r), u, "{name}: moves");
+            }
+            if let Some(t) = &e.terminal {
+                assert_eq!(&terminal_name(r), t, "{name}: terminal");
+            }
+            if let Some(c) = e.comments {
+                assert_eq!(r.comment_count(), c, "{name}: comments");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_fixtures_give_their_first_finding() {
+    let files = fixtures("bad", "csa");
+    assert!(files.len() >= 8, "too few bad fixtures");
+    for path in files {
+        let err = std::fs::read_to_string(path.with_extension("err"))
+            .unwrap_or_else(|_| panic!("{} has no .err", path.display()));
+        let want = err.trim();
+        let games = read_path(&path);
+        let first = games
+            .iter()
+            .flat_map(|g| g.findings.iter())
+            .find(|f| f.severity == Severity::Error)
+            .unwrap_or_else(|| panic!("{}: no error finding", path.display()));
+        let got = format!("{}:{} {}", first.line, first.column, first.rule);
+        assert_eq!(got, want, "{}: {}", path.display(), first.message);
+    }
+}
+
+fn round_trip(version: CsaVersion) {
+    let opts = WriteOptions { version };
+    for path in fixtures("ok", "csa") {
+        let name = path.display();
+        let games = read_path(&path);
+        let records: Vec<Record> = games.into_iter().map(|g| g.record).collect();
+        let out = csa::write_games(&records, &opts).unwrap();
+        assert_eq!(out.dropped.variations, 0, "{name}");
+        let back = read_bytes(out.text.as_bytes());
+        assert_eq!(back.len(), records.len(), "{name}: games\n{}", out.text);
+        for (a, b) in records.iter().zip(back) {
+            assert!(
+                errors(&b).is_empty(),
+                "{name}: {:?}\n{}",
+                b.findings,
+                out.text
+            );
+            let mut a = a.clone();
+            let mut b = b.record;
+            zero_locations(&mut a);
+            zero_locations(&mut b);
+            if version == CsaVersion::V22 {
+                truncate_times(&mut a);
+            }
+            assert_eq!(a, b, "{name}\n{}", out.text);
+        }
+    }
+}
+
+#[test]
+fn round_trip_v22() {
+    round_trip(CsaVersion::V22);
+}
+
+#[test]
+fn round_trip_v30() {
+    round_trip(CsaVersion::V30);
+}
+
+#[test]
+fn writer_emits_the_reference_forms() {
+    // FORMATS.md §3.7, with `+7776FU,T3` written as two lines (the writer
+    // puts every statement on a line of its own).
+    let want = "'CSA encoding=UTF-8\nV3.0\nN+Alice\nN-Bob\n$EVENT:test\n\
+$START_TIME:2024/05/05 15:05:40\n$TIME:900+0+5\nPI\n+\n+7776FU\nT3\n\
+'** 45 -3334FU +2726FU\n-3334FU\nT2.5\n'*nice move\n%TORYO\nT1\n";
+    use kifu::record::{HeaderKey, Node, Terminal};
+    let mut r = Record::default();
+    r.header.push(HeaderKey::Sente, "Alice");
+    r.header.push(HeaderKey::Gote, "Bob");
+    r.header.push(HeaderKey::Event, "test");
+    r.header.push(HeaderKey::StartTime, "2024/05/05 15:05:40");
+    r.header.push(HeaderKey::TimeControl, "900+0+5");
+    let mut n1 = Node::new(
+        kifu::Move::from_usi("7g7f", Variant::Standard).unwrap(),
+        Location::default(),
+    );
+    n1.time.spent_ms = Some(3000);
+    n1.comments.push("** 45 -3334FU +2726FU".into());
+    let mut n2 = Node::new(
+        kifu::Move::from_usi("3c3d", Variant::Standard).unwrap(),
+        Location::default(),
+    );
+    n2.time.spent_ms = Some(2500);
+    n2.comments.push("*nice move".into());
+    r.main.moves = vec![n1, n2];
+    r.main.terminal = Some(Terminal {
+        kind: TerminalKind::Resign,
+        time: kifu::record::MoveTime {
+            spent_ms: Some(1000),
+            total_ms: None,
+        },
+        comments: vec![],
+        location: Location::default(),
+    });
+    let out = csa::write(
+        &r,
+        &WriteOptions {
+            version: CsaVersion::V30,
+        },
+    )
+    .unwrap();
+    assert_eq!(out.text, want);
+    assert!(out.dropped.is_empty());
+    // Reading the reference text (with its comma form) gives the same record.
+    let reference = "'CSA encoding=UTF-8\nV3.0\nN+Alice\nN-Bob\n$EVENT:test\n\
+$START_TIME:2024/05/05 15:05:40\n$TIME:900+0+5\nPI\n+\n+7776FU,T3\n\
+'** 45 -3334FU +2726FU\n-3334FU\nT2.5\n'*nice move\n%TORYO\nT1\n";
+    let games = read_bytes(reference.as_bytes());
+    assert_eq!(games.len(), 1);
+    assert!(games[0].findings.is_empty(), "{:?}", games[0].findings);
+    let mut got = games[0].record.clone();
+    zero_locations(&mut got);
+    let mut r2 = r.clone();
+    for n in &mut r2.main.moves {
+        n.color = Some(if n.mv.to().rank() >= 5 {
+            kifu::Color::Black
+        } else {
+            kifu::Color::White
+        });
+        n.role = Some(kifu::Role::Pawn);
+    }
+    assert_eq!(got, r2);
+    // V2.2: no encoding line, whole seconds (truncated), a time dropped.
+    let v22 = csa::write(&r, &WriteOptions::default()).unwrap();
+    assert!(v22.text.starts_with("V2.2\nN+Alice\n"));
+    assert!(v22.text.contains("-3334FU\nT2\n"));
+    assert_eq!(v22.dropped.times, 1);
+}
+
+#[test]
+fn writer_positions_terminals_and_drops() {
+    use kifu::record::{HeaderKey, Start, Terminal};
+    use kifu::sfen::parse_sfen;
+    // A tsume-like position: board rows and hand lines.
+    let setup = parse_sfen("7kl/9/6G2/9/9/9/9/9/9 b G2r 1", None).unwrap();
+    let mut r = Record {
+        start: Start {
+            handicap: None,
+            setup,
+            location: None,
+        },
+        ..Record::default()
+    };
+    r.header.push(HeaderKey::Title, "no CSA key");
+    r.header.push(HeaderKey::Other("名前".into()), "x");
+    r.header.push(HeaderKey::Other("NOTE".into()), "kept");
+    r.main.terminal = Some(Terminal {
+        kind: TerminalKind::Sealed,
+        time: Default::default(),
+        comments: vec!["c".into()],
+        location: Location::default(),
+    });
+    let out = csa::write(&r, &WriteOptions::default()).unwrap();
+    assert_eq!(
+        out.text,
+        "V2.2\n$NOTE:kept\n\
+P1 *  *  *  *  *  *  * -OU-KY\nP2 *  *  *  *  *  *  *  *  * \n\
+P3 *  *  *  *  *  * +KI *  * \nP4 *  *  *  *  *  *  *  *  * \n\
+P5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
+P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \n\
+P9 *  *  *  *  *  *  *  *  * \nP+00KI\nP-00HI00HI\n+\n"
+    );
+    assert_eq!(out.dropped.headers, 2);
+    assert_eq!(out.dropped.terminals, 1);
+    assert_eq!(out.dropped.comments, 1);
+    // Handicap as PI; IllegalWin as the fouler's ILLEGAL_ACTION.
+    let mut h = Record {
+        start: Start::handicap(kifu::Handicap::TwoPiece),
+        ..Record::default()
+    };
+    h.main.moves.push(kifu::record::Node::new(
+        kifu::Move::from_usi("5a4b", Variant::Standard).unwrap(),
+        Location::default(),
+    ));
+    h.main.terminal = Some(Terminal {
+        kind: TerminalKind::IllegalWin,
+        time: Default::default(),
+        comments: vec![],
+        location: Location::default(),
+    });
+    let out = csa::write(&h, &WriteOptions::default()).unwrap();
+    assert_eq!(out.text, "V2.2\nPI82HI22KA\n-\n-5142OU\n%-ILLEGAL_ACTION\n");
+    let back = read_bytes(out.text.as_bytes());
+    assert_eq!(
+        back[0].record.start.handicap,
+        Some(kifu::Handicap::TwoPiece)
+    );
+}
+
+#[test]
+fn reader_details() {
+    // Promotion is found from the origin piece; a piece that is neither the
+    // origin piece nor its promotion is kept as written.
+    let g = &read_bytes(b"PI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0055KA\n-2233HI\n")[0];
+    let m = &g.record.main.moves;
+    assert_eq!(m[2].mv.usi(Variant::Standard).to_string(), "8h2b+");
+    assert_eq!(m[2].role, Some(kifu::Role::Bishop));
+    assert_eq!(m[4].mv.usi(Variant::Standard).to_string(), "B*5e");
+    assert_eq!(m[5].role, Some(kifu::Role::Rook));
+    assert!(!m[5].mv.is_promotion());
+    // A wrong-side move is kept with its written colour.
+    let g = &read_bytes(b"PI\n+\n-3334FU\n")[0];
+    assert_eq!(g.record.main.moves[0].color, Some(kifu::Color::White));
+    assert!(g.findings.is_empty());
+    // Missing turn line: a finding, Black inferred, moves kept.
+    let g = &read_bytes(b"PI\n+7776FU\n")[0];
+    assert_eq!(g.findings[0].rule, Rule::Syntax);
+    assert_eq!((g.findings[0].line, g.findings[0].column), (2, 1));
+    assert_eq!(g.record.main.moves.len(), 1);
+    // Comments: initial, per move, on the terminal; `'*`/`'**` kept.
+    let g = &read_bytes(b"'a\nPI\n+\n'b\n+7776FU,'c\n'**30\n%TORYO\nT3\n'summary\n")[0];
+    let r = &g.record;
+    assert_eq!(r.initial_comments, vec!["a", "b"]);
+    assert_eq!(r.main.moves[0].comments, vec!["c", "**30"]);
+    let t = r.main.terminal.as_ref().unwrap();
+    assert_eq!(t.comments, vec!["summary"]);
+    assert_eq!(t.time.spent_ms, Some(3000));
+    // Header keys.
+    let g = &read_bytes(b"N+a\nN-b\n$TIME+:1+2+3\n$FOO:bar\n$TIME_LIMIT:00:25+00\nPI\n+\n")[0];
+    let h = &g.record.header;
+    use kifu::record::HeaderKey;
+    assert_eq!(h.get(&HeaderKey::Sente), Some("a"));
+    assert_eq!(h.get(&HeaderKey::Other("TIME+".into())), Some("1+2+3"));
+    assert_eq!(h.get(&HeaderKey::Other("FOO".into())), Some("bar"));
+    assert_eq!(h.get(&HeaderKey::TimeControl), Some("00:25+00"));
+    // Handicap detection and P-lines with 00AL.
+    let g = &read_bytes(b"PI82HI22KA\n-\n")[0];
+    assert_eq!(g.record.start.handicap, Some(kifu::Handicap::TwoPiece));
+    let g = &read_bytes(b"P-11OU\nP+22KI\nP+00AL\n+\n")[0];
+    let s = &g.record.start.setup;
+    assert_eq!(s.hands[0].count(kifu::Role::Pawn), 18);
+    assert_eq!(s.hands[0].count(kifu::Role::Gold), 3);
+    assert_eq!(s.hands[1].total(), 0);
+    assert!(g.findings.is_empty());
+    // Fractional times.
+    let g = &read_bytes(b"V3.0\nPI\n+\n+7776FU\nT6.123\n")[0];
+    assert_eq!(g.record.main.moves[0].time.spent_ms, Some(6123));
+    // Multi-game in one comma line, with a `/` mid-line.
+    let games = read_bytes(b"PI, +, +6978KI, %TORYO, /, PI, +, +5968OU\n/\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1].index, 1);
+    assert_eq!(games[1].record.main.moves.len(), 1);
+    // Nothing at all.
+    let games = read_bytes(b"'just a comment\n");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].findings[0].rule, Rule::Empty);
+    // Specials, unknown ones kept.
+    for (s, k) in [
+        ("%TORYO", TerminalKind::Resign),
+        (
+            "%+ILLEGAL_ACTION",
+            TerminalKind::IllegalAction(kifu::Color::Black),
+        ),
+        ("%MAX_MOVES", TerminalKind::MaxMoves),
+        ("%FOO", TerminalKind::Other("FOO".into())),
+    ] {
+        let text = format!("PI\n+\n{s}\n");
+        let g = &read_bytes(text.as_bytes())[0];
+        assert_eq!(g.record.main.terminal.as_ref().unwrap().kind, k);
+    }
+}
+
+#[test]
+fn never_panics_on_garbage() {
+    let samples: [&[u8]; 8] = [
+        b"P1",
+        b"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY-KY\n",
+        b"+\n+00",
+        b"T\xff\xfe\n,,,,/,/,/",
+        b"PI99\n-\n%",
+        "P+00AL00FU\n+\n+0011ＦＵ,T1.".as_bytes(),
+        b"$:\nN\n'\nV\n",
+        b"P-\nP+9\n+\n+9999OU\nT18446744073709551616\n",
+    ];
+    for s in samples {
+        let games = read_bytes(s);
+        assert!(!games.is_empty());
+    }
+}
+
+#[test]
+fn corpus() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let index = root.join("index.csv");
+    let Ok(text) = std::fs::read_to_string(&index) else {
+        println!("corpus not found at {}: skipping", root.display());
+        return;
+    };
+    let (mut clean, mut with_findings, mut games_total) = (0, 0, 0);
+    let mut disagreements = Vec::new();
+    for line in text.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        if cols.len() < 6 || cols[1] != "CSA" {
+            continue;
+        }
+        let path = root.join(cols[0]);
+        let expectation = cols[5..].join(",");
+        let games = read_path(&path);
+        games_total += games.len();
+        if games.iter().any(|g| !g.findings.is_empty()) {
+            with_findings += 1;
+            let rules: Vec<String> = games
+                .iter()
+                .flat_map(|g| {
+                    g.findings
+                        .iter()
+                        .map(|f| format!("{}:{}:{} {}", g.index, f.line, f.column, f.rule))
+                })
+                .collect();
+            println!("{}: findings {}", cols[0], rules.join(", "));
+        } else {
+            clean += 1;
+        }
+        let problem = games.iter().find_map(|g| {
+            if let Some(f) = errors(g).first() {
+                return Some(format!(
+                    "game {}: {}:{} {} {}",
+                    g.index, f.line, f.column, f.rule, f.message
+                ));
+            }
+            replay(&g.record)
+                .err()
+                .map(|m| format!("game {}: {m}", g.index))
+        });
+        let want_games: usize = cols[3].parse().unwrap_or(0);
+        if want_games != games.len() {
+            disagreements.push(format!(
+                "{}: {} games, index says {want_games}",
+                cols[0],
+                games.len()
+            ));
+        }
+        match (expectation.as_str(), problem) {
+            ("valid", Some(p)) => disagreements.push(format!("{}: valid but {p}", cols[0])),
+            (e, None) if e.starts_with("invalid") => {
+                disagreements.push(format!("{}: {e} but read clean", cols[0]))
+            }
+            (e, Some(p)) if e.starts_with("invalid") => {
+                println!("{}: {e}: found {p}", cols[0])
+            }
+            _ => {}
+        }
+    }
+    println!(
+        "CSA corpus: {} files clean, {} with findings, {} games",
+        clean, with_findings, games_total
+    );
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
+#[test]
+#[ignore = "prints the reader's speed; run with --ignored --nocapture"]
+fn speed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let Ok(text) = std::fs::read_to_string(root.join("index.csv")) else {
+        return;
+    };
+    let files: Vec<Vec<u8>> = text
+        .lines()
+        .filter(|l| l.split(',').nth(1) == Some("CSA"))
+        .map(|l| std::fs::read(root.join(l.split(',').next().unwrap())).unwrap())
+        .collect();
+    let bytes: usize = files.iter().map(Vec::len).sum();
+    let start = std::time::Instant::now();
+    let mut moves = 0;
+    for _ in 0..10 {
+        for f in &files {
+            for g in read_bytes(f) {
+                moves += g.record.main.moves.len();
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "read {} files 10x: {:.1} MB in {secs:.3}s = {:.1} MB/s, {:.1} M moves/s",
+        files.len(),
+        bytes as f64 * 10.0 / 1e6,
+        bytes as f64 * 10.0 / 1e6 / secs,
+        moves as f64 / 1e6 / secs
+    );
+}
+
+#[test]
+fn reader_can_be_boxed_as_a_send_game_stream() {
+    fn assert_send<T: Send>(_: &T) {}
+    let source: kifu::read::Source = Box::new(std::io::Cursor::new(b"PI\n+\n".to_vec()));
+    let opts = ReadOptions::default();
+    let lines = kifu::read::LineReader::new(source, &opts.decode).unwrap();
+    let games: kifu::read::Games = Box::new(Reader::new(lines, &opts));
+    assert_send(&games);
+    assert_eq!(games.count(), 1);
+}
