@@ -88,7 +88,17 @@ fn legal_moves(c: &mut Criterion) {
         let hb = haitaka_peer::board(sfen);
         let hn = haitaka_peer::legal_count(&hb);
         if hn == n {
+            // haitaka's generator hands out bitboard sets per piece: time it
+            // both writing every move to a list (the same work as kifu's
+            // `legal_moves`) and only counting them.
+            let mut buf = Vec::with_capacity(600);
             g.bench_with_input(BenchmarkId::new("haitaka", i), &hb, |b, p| {
+                b.iter(|| {
+                    haitaka_peer::legal_list(black_box(p), &mut buf);
+                    buf.len()
+                })
+            });
+            g.bench_with_input(BenchmarkId::new("haitaka-count-only", i), &hb, |b, p| {
                 b.iter(|| haitaka_peer::legal_count(black_box(p)))
             });
         } else {

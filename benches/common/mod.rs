@@ -170,6 +170,8 @@ pub mod haitaka_peer {
         nodes
     }
 
+    /// Number of legal moves, counted per piece from haitaka's bitboard
+    /// sets without producing the moves (what its perft uses at depth 1).
     pub fn legal_count(board: &Board) -> usize {
         let mut n = 0;
         board.generate_moves(|moves| {
@@ -177,6 +179,15 @@ pub mod haitaka_peer {
             false
         });
         n
+    }
+
+    /// Every legal move written into `list`, like kifu's `legal_moves`.
+    pub fn legal_list(board: &Board, list: &mut Vec<haitaka::Move>) {
+        list.clear();
+        board.generate_moves(|moves| {
+            list.extend(moves);
+            false
+        });
     }
 
     pub fn mv(usi: &str) -> haitaka::Move {
