@@ -73,16 +73,23 @@ if [[ -z "${SKIP_BIG:-}" && -f "$big" ]]; then inputs+=("big:$big"); fi
 cat "$files"/*.csa > /dev/null
 if [[ -f "$big" && -z "${SKIP_BIG:-}" ]]; then cat "$big" > /dev/null; fi
 
-results="$(mktemp)"
+# Raw results and each run's stderr are kept beside the data.
+results="$data/validate-results.tsv"
+logs="$data/logs"
+mkdir -p "$logs"
+: > "$results"
 out="$(mktemp)"
-trap 'rm -f "$results" "$out" "$out.time"' EXIT
+trap 'rm -f "$out" "$out.time"' EXIT
+n=0
 
 # run NAME INPUT JOBS KIND CMD...   (KIND: kifu | peer | wc)
 run() {
   local name="$1" input="$2" j="$3" kind="$4"; shift 4
-  echo "running: $*" >&2
+  n=$((n + 1))
+  local err="$logs/$n-${name//[^a-z]/}-$input-j$j.stderr"
+  echo "running: $* (stderr: $err)" >&2
   set +e
-  /usr/bin/time -o "$out.time" -f '%e %M' "$@" > "$out"
+  /usr/bin/time -o "$out.time" -f '%e %M' "$@" > "$out" 2> "$err"
   local rc=$?
   set -e
   read -r secs rss < <(tail -n 1 "$out.time")

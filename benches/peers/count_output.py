@@ -24,7 +24,12 @@ with open(path, encoding="utf-8") as f:
             if not o.get("ok"):
                 bad += 1
     elif kind == "peer":
-        o = json.loads(f.read().strip().splitlines()[-1])
+        lines = f.read().strip().splitlines()
+        if not lines:
+            # The tool failed (see its stderr log): no counts.
+            print("\t\t")
+            sys.exit(0)
+        o = json.loads(lines[-1])
         games, moves, bad = o["games"], o["moves"], o["illegal"] + o["errors"]
     else:
         print("\t\t")

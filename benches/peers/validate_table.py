@@ -26,6 +26,7 @@ if big and os.path.exists(big):
 rows = []
 with open(results, newline="") as f:
     for r in csv.reader(f, delimiter="\t"):
+        r = (r + [""] * 10)[:10]
         name, inp, jobs, kind, secs, rss, rc, games, moves, bad = r
         rows.append(dict(name=name, input=inp, jobs=int(jobs), kind=kind, secs=float(secs),
                          rss=int(rss), rc=int(rc), games=int(games) if games else None,
@@ -33,7 +34,7 @@ with open(results, newline="") as f:
 
 kifu = {(r["input"], r["jobs"]): r for r in rows if r["name"] == "kifu"}
 for r in rows:
-    if r["games"] is None:
+    if r["games"] is None and r["kind"] == "wc":
         k = kifu.get((r["input"], 1))
         if k:
             r["games"], r["moves"] = k["games"], k["moves"]
@@ -59,10 +60,11 @@ for r in rows:
     g, m = r["games"] or 0, r["moves"] or 0
     k1 = kifu.get((r["input"], 1))
     kj = kifu.get((r["input"], r["jobs"]))
-    rat1 = f"{s / max(k1['secs'], 0.01):.2f}×" if k1 and r["name"] != "kifu" else ""
-    ratj = f"{s / max(kj['secs'], 0.01):.2f}×" if kj and r["name"] != "kifu" else ""
+    ok = r["games"] is not None
+    rat1 = f"{s / max(k1['secs'], 0.01):.2f}×" if ok and k1 and r["name"] != "kifu" else ""
+    ratj = f"{s / max(kj['secs'], 0.01):.2f}×" if ok and kj and r["name"] != "kifu" else ""
     table.append([
-        r["name"] + ("" if r["rc"] in (0, 1) else f" (exit {r['rc']})"), r["input"], str(r["jobs"]),
+        r["name"] + ("" if r["rc"] in (0, 1) and r["games"] is not None else f" FAILED (exit {r['rc']})"), r["input"], str(r["jobs"]),
         str(g), str(m), "" if r["bad"] is None else str(r["bad"]), f"{r['secs']:.2f}",
         f"{g / s:,.0f}", f"{m / s:,.0f}", f"{nbytes / 1e6 / s:,.1f}", f"{nfiles / s:,.0f}",
         f"{r['rss'] / 1024:,.1f}", rat1, ratj,
