@@ -4,7 +4,7 @@
 Every game starts from PI (the standard position), has a random length of
 MIN..MAX plies (default 80..120), a `T` time line after each move, a few
 comment lines, and ends with %TORYO (or %TSUMI when the side to move is
-mated, %SENNICHITE on a fourfold repetition). Moves are drawn from the legal
+mated, %SENNICHITE on the fourth occurrence of a position). Moves are drawn from the legal
 move list with a mild preference for captures and promotions so that games
 look less like noise (hands fill up, pieces promote).
 
@@ -50,6 +50,7 @@ def random_game(rng, index, min_plies, max_plies):
         "+",
     ]
     end = "%TORYO"
+    seen = {board.zobrist_hash(): 1}
     for ply in range(plies):
         moves = list(board.legal_moves)
         if not moves:
@@ -70,7 +71,11 @@ def random_game(rng, index, min_plies, max_plies):
         if rng.random() < 0.06:
             out.append("'* %d %s" % (rng.randint(-900, 900), cshogi.move_to_usi(m)))
         board.push(m)
-        if board.is_draw() == cshogi.REPETITION_DRAW:
+        # Sennichite is the fourth occurrence of a position (cshogi's
+        # is_draw() already answers at the second, as engines want).
+        key = board.zobrist_hash()
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] >= 4:
             end = "%SENNICHITE"
             break
     out.append(end)
