@@ -278,15 +278,18 @@ impl Position {
         if rules.pawn_drop_rules {
             for c in Color::ALL {
                 let mut seen = 0u16;
+                let mut reported = 0u16;
                 for sq in self.pieces(c, Role::Pawn) {
-                    if seen & (1 << sq.file()) != 0 {
+                    let bit = 1 << sq.file();
+                    if seen & bit != 0 && reported & bit == 0 {
                         errors.push(SetupError::Nifu(c, sq.file()));
+                        reported |= bit;
                     }
-                    seen |= 1 << sq.file();
+                    seen |= bit;
                 }
             }
         }
-        for &(role, max) in rules.set {
+        for &(role, max) in rules.set.iter().filter(|(r, _)| *r != Role::King) {
             let mut n = 0u32;
             for sq in self.occupied() {
                 if self.board[sq.index()].expect("occupied").role.unpromoted() == role {

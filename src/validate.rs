@@ -240,7 +240,7 @@ fn replay_line(
         let pos = *replay.position();
         let ply = base_ply + i as u32 + 1;
         // Variations branch from the position before this node.
-        if !node.variations.is_empty() && depth < 1000 {
+        if !node.variations.is_empty() && (depth as usize) < crate::record::MAX_VARIATION_DEPTH {
             for var in &node.variations {
                 let saved = std::mem::take(&mut ctx.replayed);
                 let collect = ctx.collect;

@@ -100,7 +100,7 @@ TOOLS = {
     ],
 }
 # keep pyffish (slow, ~4 ms per node expanded) off the really big standard rows
-FFISH_SKIP = {"max-moves-593": 2, "start": 3}
+FFISH_SKIP = {"max-moves-593": 2, "start": 3, "constructed uchifuzume/pin/nifu": 2}
 
 
 def run(cmd, sfen, depth):

@@ -40,12 +40,41 @@ def legal_moves(variant, fen):
     """
     moves = sf.legal_moves(variant, fen, [])
     if variant in ("shogi", "minishogi"):
-        moves = [m for m in moves if not is_pawn_drop_mate(variant, fen, m)]
+        sq = pawn_check_square(fen)
+        moves = [m for m in moves if not is_pawn_drop_mate(variant, fen, m, sq)]
     return moves
 
 
-def is_pawn_drop_mate(variant, fen, m):
-    if not m.startswith("P@") or not sf.gives_check(variant, fen, [m]):
+def pawn_check_square(fen):
+    """FSF square name where a pawn of the side to move would check the enemy king."""
+    board, side = fen.split()[0], fen.split()[1]
+    board = board.split("[")[0]
+    rows = board.split("/")
+    enemy_king = "k" if side == "w" else "K"  # FSF 'w' = sente (uppercase)
+    for y, row in enumerate(rows):
+        x, i = 0, 0
+        while i < len(row):
+            if row[i].isdigit():
+                j = i
+                while j < len(row) and row[j].isdigit():
+                    j += 1
+                x += int(row[i:j])
+                i = j
+                continue
+            if row[i] == "+":
+                i += 1
+                continue
+            if row[i] == enemy_king:
+                rank = len(rows) - y  # FSF rank number of the king
+                rank += -1 if side == "w" else 1  # square in front of it, from the dropper's side
+                return f"{chr(ord('a') + x)}{rank}"
+            x += 1
+            i += 1
+    return None
+
+
+def is_pawn_drop_mate(variant, fen, m, check_sq=None):
+    if not m.startswith("P@") or m[2:] != check_sq:
         return False
     return not sf.legal_moves(variant, fen, [m])
 

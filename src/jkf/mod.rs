@@ -1,1 +1,1199 @@
-//! JSON Kifu Format (JKF): reader and writer.
+//! JSON Kifu Format (na2hiro's JKF): reader and writer.
+//!
+//! The reader accepts normalised JKF and the minimal (parser-level) form
+//! that omits `to` when `same` is set, `from` for KI2-style moves (resolved
+//! by candidates and the `relative` mark) and `color` (taken from the
+//! position). The writer emits normalised JKF that validates against the
+//! published schema. See `docs/formats/jkf.md`.
+//!
+//! ```
+//! use kifu::jkf;
+//! use kifu::read::{lines_from_bytes, ReadOptions};
+//!
+//! let text = r#"{"header":{"先手":"A"},"moves":[{},{"move":{"to":{"x":7,"y":6},"piece":"FU"}}]}"#.as_bytes();
+//! let opts = ReadOptions::default();
+//! let game = jkf::Reader::new(lines_from_bytes(text, &opts), &opts).next().unwrap();
+//! assert_eq!(game.record.main.moves[0].mv.to_string(), "7g7f");
+//! let out = jkf::write(&game.record, &jkf::WriteOptions::default()).unwrap();
+//! assert!(out.text.contains("\"from\""));
+//! ```
+
+pub mod relative;
+
+use crate::color::Color;
+use crate::hand::Hand;
+use crate::handicap::Handicap;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::read::lines::LineError;
+use crate::read::{Finding, Game, LineReader, ReadOptions, Rule};
+use crate::record::{
+    written, Header, HeaderKey, Line, Location, MoveTime, Node, Record, Start, Terminal,
+    TerminalKind,
+};
+use crate::role::{Piece, Role};
+use crate::setup::Setup;
+use crate::square::Square;
+use crate::variant::Variant;
+use crate::write::{Dropped, Output, WriteError};
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::io::BufRead;
+
+pub use relative::{filter_by_relative, relative_mark};
+
+// ---------------------------------------------------------------------------
+// JSON shapes (input: lenient)
+
+/// Header entries in source order; non-string values are kept as JSON text.
+struct HeaderIn(Vec<(String, String)>);
+
+impl<'de> Deserialize<'de> for HeaderIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<HeaderIn, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = HeaderIn;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of header strings")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<HeaderIn, A::Error> {
+                let mut v = Vec::new();
+                while let Some((k, val)) = map.next_entry::<String, serde_json::Value>()? {
+                    let s = match val {
+                        serde_json::Value::String(s) => s,
+                        serde_json::Value::Null => String::new(),
+                        other => other.to_string(),
+                    };
+                    v.push((k, s));
+                }
+                Ok(HeaderIn(v))
+            }
+            fn visit_unit<E>(self) -> Result<HeaderIn, E> {
+                Ok(HeaderIn(Vec::new()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Deserialize)]
+struct JkfIn {
+    header: Option<HeaderIn>,
+    initial: Option<InitialIn>,
+    moves: Option<Vec<ItemIn>>,
+}
+
+#[derive(Deserialize)]
+struct InitialIn {
+    preset: Option<String>,
+    data: Option<StateIn>,
+}
+
+#[derive(Deserialize)]
+struct StateIn {
+    color: Option<u8>,
+    board: Option<Vec<Vec<CellIn>>>,
+    hands: Option<Vec<std::collections::BTreeMap<String, u32>>>,
+}
+
+#[derive(Deserialize, Default)]
+struct CellIn {
+    color: Option<u8>,
+    kind: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ItemIn {
+    comments: Option<Vec<String>>,
+    comment: Option<String>,
+    #[serde(rename = "move")]
+    mv: Option<MoveIn>,
+    time: Option<TimeIn>,
+    special: Option<String>,
+    forks: Option<Vec<Vec<ItemIn>>>,
+}
+
+#[derive(Deserialize)]
+struct MoveIn {
+    color: Option<u8>,
+    from: Option<PlaceIn>,
+    to: Option<PlaceIn>,
+    piece: Option<String>,
+    same: Option<bool>,
+    promote: Option<bool>,
+    relative: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+struct PlaceIn {
+    x: i64,
+    y: i64,
+}
+
+#[derive(Deserialize)]
+struct TimeIn {
+    now: Option<ClockIn>,
+    total: Option<ClockIn>,
+}
+
+#[derive(Deserialize)]
+struct ClockIn {
+    h: Option<u64>,
+    m: Option<u64>,
+    s: Option<u64>,
+}
+
+impl ClockIn {
+    fn ms(&self) -> Option<u64> {
+        let h = self.h.unwrap_or(0);
+        let m = self.m.unwrap_or(0);
+        let s = self.s.unwrap_or(0);
+        h.checked_mul(60)?
+            .checked_add(m)?
+            .checked_mul(60)?
+            .checked_add(s)?
+            .checked_mul(1000)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Tables
+
+/// The KIF header key JKF uses for a typed key, and back.
+const HEADER_KEYS: [(&str, HeaderKey); 9] = [
+    ("先手", HeaderKey::Sente),
+    ("後手", HeaderKey::Gote),
+    ("棋戦", HeaderKey::Event),
+    ("場所", HeaderKey::Site),
+    ("開始日時", HeaderKey::StartTime),
+    ("終了日時", HeaderKey::EndTime),
+    ("持ち時間", HeaderKey::TimeControl),
+    ("戦型", HeaderKey::Opening),
+    ("表題", HeaderKey::Title),
+];
+
+fn header_key(k: &str) -> HeaderKey {
+    HEADER_KEYS
+        .iter()
+        .find(|(j, _)| *j == k)
+        .map_or_else(|| HeaderKey::Other(k.to_string()), |(_, h)| h.clone())
+}
+
+fn header_name(k: &HeaderKey) -> &str {
+    match k {
+        HeaderKey::Other(s) => s,
+        k => HEADER_KEYS
+            .iter()
+            .find(|(_, h)| h == k)
+            .map_or("", |(j, _)| j),
+    }
+}
+
+fn special_kind(s: &str) -> TerminalKind {
+    match s {
+        "TORYO" => TerminalKind::Resign,
+        "CHUDAN" => TerminalKind::Abort,
+        "SENNICHITE" => TerminalKind::Repetition,
+        "TIME_UP" => TerminalKind::TimeUp,
+        "ILLEGAL_MOVE" => TerminalKind::IllegalLoss,
+        "+ILLEGAL_ACTION" => TerminalKind::IllegalAction(Color::Black),
+        "-ILLEGAL_ACTION" => TerminalKind::IllegalAction(Color::White),
+        "JISHOGI" => TerminalKind::Impasse,
+        "KACHI" => TerminalKind::DeclarationWin,
+        "HIKIWAKE" => TerminalKind::DeclarationDraw,
+        "MATTA" => TerminalKind::Matta,
+        "TSUMI" => TerminalKind::Checkmate,
+        "FUZUMI" => TerminalKind::NoMate,
+        "ERROR" => TerminalKind::Error,
+        "MAX_MOVES" => TerminalKind::MaxMoves,
+        other => TerminalKind::Other(other.to_string()),
+    }
+}
+
+/// The `special` a terminal is written as; `to_move` is the side to move.
+fn special_name(kind: &TerminalKind, to_move: Color) -> Option<&'static str> {
+    Some(match kind {
+        TerminalKind::Resign => "TORYO",
+        TerminalKind::Abort | TerminalKind::Sealed => "CHUDAN",
+        TerminalKind::Repetition => "SENNICHITE",
+        TerminalKind::TimeUp => "TIME_UP",
+        TerminalKind::IllegalLoss => "ILLEGAL_MOVE",
+        TerminalKind::IllegalAction(Color::Black) => "+ILLEGAL_ACTION",
+        TerminalKind::IllegalAction(Color::White) => "-ILLEGAL_ACTION",
+        // The previous move was the foul: the side not to move fouled.
+        TerminalKind::IllegalWin => match to_move {
+            Color::Black => "-ILLEGAL_ACTION",
+            Color::White => "+ILLEGAL_ACTION",
+        },
+        TerminalKind::Impasse => "JISHOGI",
+        TerminalKind::DeclarationWin => "KACHI",
+        TerminalKind::DeclarationDraw => "HIKIWAKE",
+        TerminalKind::Matta => "MATTA",
+        TerminalKind::Checkmate => "TSUMI",
+        TerminalKind::NoMate => "FUZUMI",
+        TerminalKind::Error => "ERROR",
+        _ => return None,
+    })
+}
+
+fn color_of(c: u8) -> Option<Color> {
+    match c {
+        0 => Some(Color::Black),
+        1 => Some(Color::White),
+        _ => None,
+    }
+}
+
+fn square_of(p: PlaceIn) -> Option<Square> {
+    if (1..=9).contains(&p.x) && (1..=9).contains(&p.y) {
+        Square::new(p.x as u8, p.y as u8)
+    } else {
+        None
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Reader
+
+/// Reads the single game of a JKF file.
+pub struct Reader<R: BufRead> {
+    lines: Option<LineReader<R>>,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader over decoded lines.
+    pub fn new(lines: LineReader<R>, _opts: &ReadOptions) -> Reader<R> {
+        Reader { lines: Some(lines) }
+    }
+}
+
+/// Locations of `"move": {` keys in document order.
+fn move_locations(text: &str) -> Vec<Location> {
+    let mut out = Vec::new();
+    let (mut line, mut col) = (1u32, 0u32);
+    let mut in_str = false;
+    let mut esc = false;
+    let mut str_start = Location::default();
+    let mut str_buf = String::new();
+    // After a string that was "move": 1 = waiting for ':', 2 = for '{'.
+    let mut after_move = 0u8;
+    let mut cand = Location::default();
+    for c in text.chars() {
+        if c == '\n' {
+            line += 1;
+            col = 0;
+            continue;
+        }
+        col += 1;
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+                if str_buf == "move" {
+                    after_move = 1;
+                    cand = str_start;
+                }
+            } else if str_buf.len() < 8 {
+                str_buf.push(c);
+            } else {
+                str_buf.push('\u{0}');
+            }
+            continue;
+        }
+        if c.is_whitespace() {
+            continue;
+        }
+        match (after_move, c) {
+            (1, ':') => after_move = 2,
+            (2, '{') => {
+                out.push(cand);
+                after_move = 0;
+            }
+            _ => after_move = 0,
+        }
+        if c == '"' {
+            in_str = true;
+            str_buf.clear();
+            str_start = Location::new(line, col);
+        }
+    }
+    out
+}
+
+struct Build {
+    findings: Vec<Finding>,
+    locations: std::vec::IntoIter<Location>,
+}
+
+impl Build {
+    fn next_loc(&mut self) -> Location {
+        self.locations.next().unwrap_or_default()
+    }
+
+    fn line(&mut self, items: &[ItemIn], pos: Position, last_to: Option<Square>, ply: u32) -> Line {
+        let mut line = Line::default();
+        let mut pos = pos;
+        let mut last_to = last_to;
+        let mut ply = ply;
+        let mut dead = false;
+        for item in items {
+            if let Some(mi) = &item.mv {
+                let loc = self.next_loc();
+                if dead {
+                    self.skip_forks(item);
+                    continue;
+                }
+                if line.terminal.is_some() {
+                    self.findings.push(
+                        Finding::error(Rule::AfterEnd, loc, "a move after the terminal event")
+                            .at_move(ply, "", pos.sfen()),
+                    );
+                    dead = true;
+                    self.skip_forks(item);
+                    continue;
+                }
+                match self.resolve(mi, &pos, last_to, ply, loc) {
+                    Some(node) => {
+                        let mut node = node;
+                        if let Some(c) = &item.comments {
+                            node.comments.extend(c.iter().cloned());
+                        }
+                        if let Some(c) = &item.comment {
+                            node.comments.push(c.clone());
+                        }
+                        if let Some(t) = &item.time {
+                            node.time = MoveTime {
+                                spent_ms: t.now.as_ref().and_then(ClockIn::ms),
+                                total_ms: t.total.as_ref().and_then(ClockIn::ms),
+                            };
+                        }
+                        for fork in item.forks.iter().flatten() {
+                            let v = self.line(fork, pos, last_to, ply);
+                            if !v.moves.is_empty() || v.terminal.is_some() {
+                                node.variations.push(v);
+                            }
+                        }
+                        last_to = Some(node.mv.to());
+                        pos.play_unchecked(node.mv);
+                        ply += 1;
+                        line.moves.push(node);
+                    }
+                    None => {
+                        dead = true;
+                        self.skip_forks(item);
+                    }
+                }
+            } else if let Some(sp) = &item.special {
+                let kind = special_kind(sp);
+                let mut comments: Vec<String> = item.comments.clone().unwrap_or_default();
+                comments.extend(item.comment.clone());
+                let time = item
+                    .time
+                    .as_ref()
+                    .map_or(MoveTime::default(), |t| MoveTime {
+                        spent_ms: t.now.as_ref().and_then(ClockIn::ms),
+                        total_ms: t.total.as_ref().and_then(ClockIn::ms),
+                    });
+                if item.forks.as_ref().is_some_and(|f| !f.is_empty()) {
+                    self.findings.push(Finding::warning(
+                        Rule::Dialect,
+                        Location::default(),
+                        "ignored `forks` on a special (terminal) entry",
+                    ));
+                    self.skip_forks(item);
+                }
+                match &mut line.terminal {
+                    Some(t) if t.kind == kind => t.comments.extend(comments),
+                    Some(_) => self.findings.push(Finding::warning(
+                        Rule::Dialect,
+                        Location::default(),
+                        format!("ignored a second special `{sp}` after the terminal event"),
+                    )),
+                    None => {
+                        if let TerminalKind::Other(s) = &kind {
+                            self.findings.push(Finding::warning(
+                                Rule::Dialect,
+                                Location::default(),
+                                format!("unknown special `{s}` kept verbatim"),
+                            ));
+                        }
+                        line.terminal = Some(Terminal {
+                            kind,
+                            time,
+                            comments,
+                            location: Location::default(),
+                        });
+                    }
+                }
+            } else {
+                // A comment-only entry: attach to what precedes it.
+                let mut comments: Vec<String> = item.comments.clone().unwrap_or_default();
+                comments.extend(item.comment.clone());
+                self.skip_forks(item);
+                if comments.is_empty() {
+                    continue;
+                }
+                self.findings.push(Finding::warning(
+                    Rule::Dialect,
+                    Location::default(),
+                    "an entry with neither `move` nor `special`; its comments go to the move before it",
+                ));
+                if let Some(t) = &mut line.terminal {
+                    t.comments.extend(comments);
+                } else if let Some(n) = line.moves.last_mut() {
+                    n.comments.extend(comments);
+                }
+            }
+        }
+        line
+    }
+
+    /// Consumes the locations of moves that are not read.
+    fn skip_forks(&mut self, item: &ItemIn) {
+        for fork in item.forks.iter().flatten() {
+            for it in fork {
+                if it.mv.is_some() {
+                    self.next_loc();
+                }
+                self.skip_forks(it);
+            }
+        }
+    }
+
+    fn resolve(
+        &mut self,
+        mi: &MoveIn,
+        pos: &Position,
+        last_to: Option<Square>,
+        ply: u32,
+        loc: Location,
+    ) -> Option<Node> {
+        let written_text = format!(
+            "{}{}",
+            mi.to.map_or(String::new(), |p| format!("{}{}", p.x, p.y)),
+            mi.piece.as_deref().unwrap_or("")
+        );
+        let fail = |this: &mut Build, rule: Rule, msg: String| {
+            this.findings.push(Finding::error(rule, loc, msg).at_move(
+                ply,
+                &written_text,
+                pos.sfen(),
+            ));
+            None
+        };
+        let role = match mi.piece.as_deref().and_then(Role::from_csa) {
+            Some(r) if r != Role::Giraffe && r != Role::Elephant => r,
+            _ => {
+                return fail(
+                    self,
+                    Rule::Syntax,
+                    format!(
+                        "expected a piece (FU, KY, …, RY), found {}",
+                        mi.piece
+                            .as_deref()
+                            .map_or("nothing".into(), |p| format!("`{p}`"))
+                    ),
+                )
+            }
+        };
+        let color = match mi.color {
+            Some(c) => match color_of(c) {
+                Some(c) => Some(c),
+                None => {
+                    return fail(
+                        self,
+                        Rule::Syntax,
+                        format!("expected color 0 or 1, found {c}"),
+                    )
+                }
+            },
+            None => None,
+        };
+        let to = match (mi.to, mi.same) {
+            (Some(p), _) => match square_of(p) {
+                Some(s) => s,
+                None => {
+                    return fail(
+                        self,
+                        Rule::Syntax,
+                        format!(
+                            "expected a square with x and y in 1..9, found ({}, {})",
+                            p.x, p.y
+                        ),
+                    )
+                }
+            },
+            (None, Some(true)) => match last_to {
+                Some(s) => s,
+                None => {
+                    return fail(
+                        self,
+                        Rule::Syntax,
+                        "`same` with no previous move".to_string(),
+                    )
+                }
+            },
+            (None, _) => return fail(self, Rule::Syntax, "a move without `to`".to_string()),
+        };
+        let promote = mi.promote == Some(true);
+        let mover = color.unwrap_or(pos.turn());
+        let mv = match mi.from {
+            Some(p) => match square_of(p) {
+                Some(from) => Move::Normal { from, to, promote },
+                None => {
+                    return fail(
+                        self,
+                        Rule::Syntax,
+                        format!(
+                            "expected a square with x and y in 1..9, found ({}, {})",
+                            p.x, p.y
+                        ),
+                    )
+                }
+            },
+            None => {
+                let rel = mi.relative.as_deref().unwrap_or("");
+                let cands = if rel == "H" {
+                    crate::bitboard::Bitboard::EMPTY
+                } else {
+                    let c = pos.pseudo_attackers(to, mover, role);
+                    if rel.is_empty() {
+                        c
+                    } else {
+                        filter_by_relative(c, to, mover, role, rel)
+                    }
+                };
+                match (cands.single(), cands.count()) {
+                    (Some(from), _) => Move::Normal { from, to, promote },
+                    (None, 0) => {
+                        if role.hand_index().is_some() {
+                            Move::Drop { role, to }
+                        } else {
+                            return fail(
+                                self,
+                                Rule::NoPiece,
+                                format!("no {role} can move to {to}"),
+                            );
+                        }
+                    }
+                    (None, n) => {
+                        return fail(
+                            self,
+                            Rule::Ambiguous,
+                            format!("{n} pieces can move to {to}; `from` or `relative` is needed"),
+                        )
+                    }
+                }
+            }
+        };
+        let mut node = Node::new(mv, loc);
+        node.role = Some(role);
+        node.color = color;
+        node.written = written(&written_text);
+        Some(node)
+    }
+}
+
+fn setup_from_state(st: &StateIn, findings: &mut Vec<Finding>) -> Setup {
+    let mut setup = Setup::empty(Variant::Standard);
+    setup.turn = st.color.and_then(color_of).unwrap_or(Color::Black);
+    let warn = |findings: &mut Vec<Finding>, msg: String| {
+        findings.push(Finding::error(Rule::Setup, Location::default(), msg));
+    };
+    if let Some(board) = &st.board {
+        if board.len() != 9 || board.iter().any(|c| c.len() != 9) {
+            warn(findings, "expected a 9×9 `board`".into());
+        }
+        for (x, col) in board.iter().enumerate().take(9) {
+            for (y, cell) in col.iter().enumerate().take(9) {
+                let (Some(c), Some(k)) = (cell.color, cell.kind.as_deref()) else {
+                    continue;
+                };
+                match (color_of(c), Role::from_csa(k)) {
+                    (Some(color), Some(role)) => {
+                        if let Some(sq) = Square::new(x as u8 + 1, y as u8 + 1) {
+                            setup.board[sq.index()] = Some(Piece::new(color, role));
+                        }
+                    }
+                    _ => warn(
+                        findings,
+                        format!("bad piece `{k}` (color {c}) on the board"),
+                    ),
+                }
+            }
+        }
+    }
+    if let Some(hands) = &st.hands {
+        for (i, h) in hands.iter().enumerate().take(2) {
+            let mut hand = Hand::EMPTY;
+            for (k, &n) in h {
+                match Role::from_csa(k) {
+                    Some(role) if role.hand_index().is_some() => {
+                        if !hand.set(role, n.min(255) as u8) {
+                            warn(findings, format!("bad count {n} of `{k}` in hand"));
+                        }
+                    }
+                    _ if n == 0 => {}
+                    _ => warn(findings, format!("`{k}` cannot be held in hand")),
+                }
+            }
+            setup.hands[i] = hand;
+        }
+    }
+    setup
+}
+
+fn read_jkf(text: &str, mut findings: Vec<Finding>) -> Game {
+    let mut record = Record::default();
+    let doc: JkfIn = match serde_json::from_str(text) {
+        Ok(d) => d,
+        Err(e) => {
+            let line = e.line() as u32;
+            let byte_col = e.column();
+            let col =
+                text.lines()
+                    .nth(line.saturating_sub(1) as usize)
+                    .map_or(byte_col as u32, |l| {
+                        let mut end = byte_col.min(l.len());
+                        while end > 0 && !l.is_char_boundary(end) {
+                            end -= 1;
+                        }
+                        l[..end].chars().count() as u32
+                    });
+            let msg = e.to_string();
+            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            findings.push(Finding::error(
+                Rule::Syntax,
+                Location::new(line, col.max(1)),
+                format!("not valid JKF: {msg}"),
+            ));
+            return Game {
+                index: 0,
+                record,
+                findings,
+            };
+        }
+    };
+    match doc.header {
+        Some(h) => {
+            record.header = Header {
+                entries: h.0.into_iter().map(|(k, v)| (header_key(&k), v)).collect(),
+            }
+        }
+        None => findings.push(Finding::warning(
+            Rule::Dialect,
+            Location::default(),
+            "no `header` (the schema requires one)",
+        )),
+    }
+    if let Some(init) = doc.initial {
+        let preset = init.preset.as_deref().unwrap_or("OTHER");
+        if preset == "OTHER" {
+            match &init.data {
+                Some(st) => {
+                    let setup = setup_from_state(st, &mut findings);
+                    record.start = Start {
+                        handicap: Handicap::detect(&setup),
+                        setup,
+                        location: None,
+                    };
+                }
+                None => findings.push(Finding::error(
+                    Rule::Setup,
+                    Location::default(),
+                    "preset OTHER without `data`",
+                )),
+            }
+        } else {
+            match Handicap::all().find(|h| h.info().jkf == preset) {
+                Some(h) => record.start = Start::handicap(h),
+                None => match &init.data {
+                    Some(st) => {
+                        findings.push(Finding::warning(
+                            Rule::Dialect,
+                            Location::default(),
+                            format!("unknown preset `{preset}`; the `data` board is used"),
+                        ));
+                        let setup = setup_from_state(st, &mut findings);
+                        record.start = Start {
+                            handicap: Handicap::detect(&setup),
+                            setup,
+                            location: None,
+                        };
+                    }
+                    None => findings.push(Finding::error(
+                        Rule::Setup,
+                        Location::default(),
+                        format!("unknown preset `{preset}`"),
+                    )),
+                },
+            }
+        }
+    }
+    let items = match doc.moves {
+        Some(m) => m,
+        None => {
+            findings.push(Finding::warning(
+                Rule::Dialect,
+                Location::default(),
+                "no `moves` (the schema requires them)",
+            ));
+            Vec::new()
+        }
+    };
+    let mut b = Build {
+        findings,
+        locations: move_locations(text).into_iter(),
+    };
+    let rest = match items.first() {
+        Some(first) if first.mv.is_none() && first.special.is_none() => {
+            record
+                .initial_comments
+                .extend(first.comments.iter().flatten().cloned());
+            record
+                .initial_comments
+                .extend(first.comment.iter().cloned());
+            &items[1..]
+        }
+        Some(_) => {
+            b.findings.push(Finding::warning(
+                Rule::Dialect,
+                Location::default(),
+                "`moves[0]` holds a move; it is read as the first move",
+            ));
+            &items[..]
+        }
+        None => &items[..],
+    };
+    let pos = Position::from_setup_unchecked(&record.start.setup);
+    record.main = b.line(rest, pos, None, 1);
+    Game {
+        index: 0,
+        record,
+        findings: b.findings,
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Game;
+
+    fn next(&mut self) -> Option<Game> {
+        let mut lines = self.lines.take()?;
+        let mut text = String::new();
+        let mut findings = Vec::new();
+        loop {
+            match lines.next_line() {
+                None => break,
+                Some(Err(e)) => {
+                    findings.push(Finding::error(
+                        Rule::Io,
+                        Location::default(),
+                        format!("cannot read: {e}"),
+                    ));
+                    break;
+                }
+                Some(Ok(Ok((_, l)))) => {
+                    text.push_str(l);
+                    text.push('\n');
+                }
+                Some(Ok(Err((no, e)))) => {
+                    let (col, msg) = match e {
+                        LineError::Encoding { column, bytes } => (
+                            column,
+                            format!("bytes {bytes:02X?} are not valid in the file's encoding"),
+                        ),
+                        LineError::TooLong => (1, "the line is too long and was cut".into()),
+                    };
+                    findings.push(Finding::error(Rule::Encoding, Location::new(no, col), msg));
+                    text.push_str(lines.current_text());
+                    text.push('\n');
+                }
+            }
+        }
+        if text.trim().is_empty() {
+            findings.push(Finding::error(
+                Rule::Empty,
+                Location::default(),
+                "no game in the file",
+            ));
+            return Some(Game {
+                index: 0,
+                record: Record::default(),
+                findings,
+            });
+        }
+        Some(read_jkf(&text, findings))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Writer
+
+/// Options of the JKF writer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Indent the JSON (default true).
+    pub pretty: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions { pretty: true }
+    }
+}
+
+struct HeaderOut(Vec<(String, String)>);
+
+impl Serialize for HeaderOut {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Serialize)]
+struct JkfOut {
+    header: HeaderOut,
+    initial: InitialOut,
+    moves: Vec<ItemOut>,
+}
+
+#[derive(Serialize)]
+struct InitialOut {
+    preset: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<StateOut>,
+}
+
+#[derive(Serialize)]
+struct StateOut {
+    color: u8,
+    board: Vec<Vec<CellOut>>,
+    hands: [HandOut; 2],
+}
+
+#[derive(Serialize)]
+struct CellOut {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    color: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[allow(non_snake_case)]
+struct HandOut {
+    FU: u8,
+    KY: u8,
+    KE: u8,
+    GI: u8,
+    KI: u8,
+    KA: u8,
+    HI: u8,
+}
+
+#[derive(Serialize, Default)]
+struct ItemOut {
+    #[serde(skip_serializing_if = "Option::is_none", rename = "move")]
+    mv: Option<MoveOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    special: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time: Option<TimeOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comments: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forks: Option<Vec<Vec<ItemOut>>>,
+}
+
+#[derive(Serialize)]
+struct PlaceOut {
+    x: u8,
+    y: u8,
+}
+
+#[derive(Serialize)]
+struct MoveOut {
+    color: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from: Option<PlaceOut>,
+    to: PlaceOut,
+    piece: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    same: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    promote: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capture: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relative: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct NowOut {
+    m: u64,
+    s: u64,
+}
+
+#[derive(Serialize)]
+struct TotalOut {
+    h: u64,
+    m: u64,
+    s: u64,
+}
+
+#[derive(Serialize)]
+struct TimeOut {
+    now: NowOut,
+    total: TotalOut,
+}
+
+fn place(sq: Square) -> PlaceOut {
+    PlaceOut {
+        x: sq.file(),
+        y: sq.rank(),
+    }
+}
+
+struct Writer {
+    dropped: Dropped,
+}
+
+impl Writer {
+    /// `totals` are the running cumulative times per colour, used when a
+    /// record has per-move times but no totals.
+    fn line(
+        &mut self,
+        line: &Line,
+        mut pos: Position,
+        mut last_to: Option<Square>,
+        mut totals: [u64; 2],
+    ) -> Vec<ItemOut> {
+        let mut out = Vec::with_capacity(line.moves.len() + 1);
+        for node in &line.moves {
+            let mut item = ItemOut {
+                mv: Some(self.mv(&pos, node, last_to)),
+                ..ItemOut::default()
+            };
+            let mover = pos.turn().index();
+            item.time = self.time(&node.time, &mut totals[mover]);
+            if !node.comments.is_empty() {
+                item.comments = Some(node.comments.clone());
+            }
+            if !node.variations.is_empty() {
+                let forks = node
+                    .variations
+                    .iter()
+                    .map(|v| self.line(v, pos, last_to, totals))
+                    .collect();
+                item.forks = Some(forks);
+            }
+            last_to = Some(node.mv.to());
+            pos.play_unchecked(node.mv);
+            out.push(item);
+        }
+        if let Some(t) = &line.terminal {
+            match special_name(&t.kind, pos.turn()) {
+                Some(name) => {
+                    if t.kind == TerminalKind::Sealed {
+                        // JKF has no sealed move: written as CHUDAN.
+                        self.dropped.terminals += 1;
+                    }
+                    let mover = pos.turn().index();
+                    out.push(ItemOut {
+                        special: Some(name),
+                        time: self.time(&t.time, &mut totals[mover]),
+                        comments: (!t.comments.is_empty()).then(|| t.comments.clone()),
+                        ..ItemOut::default()
+                    });
+                }
+                None => {
+                    self.dropped.terminals += 1;
+                    self.dropped.comments += t.comments.len();
+                }
+            }
+        }
+        out
+    }
+
+    fn time(&mut self, t: &MoveTime, total: &mut u64) -> Option<TimeOut> {
+        let spent = match t.spent_ms {
+            Some(s) => s,
+            None => {
+                if t.total_ms.is_some() {
+                    self.dropped.times += 1;
+                }
+                return None;
+            }
+        };
+        let tot = match t.total_ms {
+            Some(x) => x,
+            None => total.saturating_add(spent),
+        };
+        *total = tot;
+        let (s, tt) = (spent / 1000, tot / 1000);
+        Some(TimeOut {
+            now: NowOut {
+                m: s / 60,
+                s: s % 60,
+            },
+            total: TotalOut {
+                h: tt / 3600,
+                m: tt / 60 % 60,
+                s: tt % 60,
+            },
+        })
+    }
+
+    fn mv(&mut self, pos: &Position, node: &Node, last_to: Option<Square>) -> MoveOut {
+        let to = node.mv.to();
+        let same = (last_to == Some(to)).then_some(true);
+        match node.mv {
+            Move::Drop { role, .. } => MoveOut {
+                color: pos.turn().index() as u8,
+                from: None,
+                to: place(to),
+                piece: role.csa(),
+                same,
+                promote: None,
+                capture: None,
+                relative: relative_mark(pos, node.mv),
+            },
+            Move::Normal { from, promote, .. } => {
+                let piece = pos.piece_at(from);
+                let color = piece.map_or(pos.turn(), |p| p.color);
+                let role = piece.map(|p| p.role).or(node.role).unwrap_or(Role::King);
+                let promote = if promote {
+                    Some(true)
+                } else if crate::psn::notation::could_promote(
+                    Variant::Standard,
+                    color,
+                    role,
+                    from,
+                    to,
+                ) {
+                    Some(false)
+                } else {
+                    None
+                };
+                MoveOut {
+                    color: color.index() as u8,
+                    from: Some(place(from)),
+                    to: place(to),
+                    piece: role.csa(),
+                    same,
+                    promote,
+                    capture: pos
+                        .piece_at(to)
+                        .filter(|p| p.role != Role::King)
+                        .map(|p| p.role.csa()),
+                    relative: relative_mark(pos, node.mv),
+                }
+            }
+        }
+    }
+}
+
+fn hand_out(h: &Hand) -> HandOut {
+    HandOut {
+        FU: h.count(Role::Pawn),
+        KY: h.count(Role::Lance),
+        KE: h.count(Role::Knight),
+        GI: h.count(Role::Silver),
+        KI: h.count(Role::Gold),
+        KA: h.count(Role::Bishop),
+        HI: h.count(Role::Rook),
+    }
+}
+
+/// Writes a record as JKF. Only standard shogi fits (JKF boards are 9×9
+/// with the standard pieces).
+pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError> {
+    if record.variant() != Variant::Standard {
+        return Err(WriteError::new(format!(
+            "JKF holds standard shogi only, not {}",
+            record.variant()
+        )));
+    }
+    let mut w = Writer {
+        dropped: Dropped::default(),
+    };
+    let mut header: Vec<(String, String)> = Vec::with_capacity(record.header.entries.len());
+    for (k, v) in &record.header.entries {
+        let name = header_name(k);
+        if name.is_empty() || header.iter().any(|(n, _)| n == name) {
+            w.dropped.headers += 1;
+        } else {
+            header.push((name.to_string(), v.clone()));
+        }
+    }
+    if record.claim.is_some() {
+        // JKF has no result field apart from the terminal.
+        w.dropped.headers += 1;
+    }
+    let setup = &record.start.setup;
+    let preset = record
+        .start
+        .handicap
+        .or_else(|| Handicap::detect(setup))
+        .filter(|h| {
+            let s = h.setup();
+            s.board == setup.board && s.hands == setup.hands && s.turn == setup.turn
+        });
+    let initial = match preset {
+        Some(h) => InitialOut {
+            preset: h.info().jkf,
+            data: None,
+        },
+        None => InitialOut {
+            preset: "OTHER",
+            data: Some(StateOut {
+                color: setup.turn.index() as u8,
+                board: (1..=9u8)
+                    .map(|x| {
+                        (1..=9u8)
+                            .map(|y| {
+                                let p = Square::new(x, y).and_then(|sq| setup.piece_at(sq));
+                                CellOut {
+                                    color: p.map(|p| p.color.index() as u8),
+                                    kind: p.map(|p| p.role.csa()),
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect(),
+                hands: [hand_out(&setup.hands[0]), hand_out(&setup.hands[1])],
+            }),
+        },
+    };
+    let mut moves = vec![ItemOut {
+        comments: (!record.initial_comments.is_empty()).then(|| record.initial_comments.clone()),
+        ..ItemOut::default()
+    }];
+    let pos = Position::from_setup_unchecked(setup);
+    moves.extend(w.line(&record.main, pos, None, [0, 0]));
+    let doc = JkfOut {
+        header: HeaderOut(header),
+        initial,
+        moves,
+    };
+    let mut text = if opts.pretty {
+        serde_json::to_string_pretty(&doc)
+    } else {
+        serde_json::to_string(&doc)
+    }
+    .map_err(|e| WriteError::new(e.to_string()))?;
+    text.push('\n');
+    Ok(Output {
+        text,
+        dropped: w.dropped,
+    })
+}

@@ -42,6 +42,11 @@ impl Encoding {
         }
     }
 
+    /// The encoder for writing in this encoding (UTF-8 for the UTF-16 forms).
+    pub fn encoding_rs_output(self) -> &'static Enc {
+        self.encoding_rs().output_encoding()
+    }
+
     pub(crate) fn encoding_rs(self) -> &'static Enc {
         match self {
             Encoding::Utf8 | Encoding::Utf8Bom => UTF_8,
@@ -156,8 +161,27 @@ pub fn detect(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Encoding {
     if prefix.starts_with(&[0xFE, 0xFF]) {
         return Encoding::Utf16Be;
     }
+    let utf8_valid = || match std::str::from_utf8(prefix) {
+        Ok(_) => true,
+        Err(e) => !complete && e.error_len().is_none() && prefix.len() - e.valid_up_to() < 4,
+    };
     if let Some(e) = declared(prefix) {
-        return e;
+        // A declaration the bytes contradict (files re-encoded by nkf keep
+        // their `encoding=UTF-8` line) is ignored.
+        let contradicted = match e {
+            Encoding::Utf8 => !utf8_valid(),
+            Encoding::ShiftJis => {
+                utf8_valid()
+                    && !prefix.is_ascii()
+                    && SHIFT_JIS
+                        .decode_without_bom_handling_and_without_replacement(prefix)
+                        .is_none()
+            }
+            _ => false,
+        };
+        if !contradicted {
+            return e;
+        }
     }
     if let Some(e) = opts.encoding {
         return e;

@@ -441,14 +441,12 @@ pub fn open(
     let encoding = lines.encoding();
     let games: Games = match format {
         Format::Csa => Box::new(crate::csa::Reader::new(lines, opts)),
-        _ => {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::Unsupported,
-                format!("no reader for {format} yet"),
-            ))
-        }
+        Format::Kif => Box::new(crate::kif::Reader::new(lines, opts)),
+        Format::Ki2 => Box::new(crate::ki2::Reader::new(lines, opts)),
+        Format::Psn => Box::new(crate::psn::Reader::new(lines, opts)),
+        Format::Jkf => Box::new(crate::jkf::Reader::new(lines, opts)),
+        Format::Usi => Box::new(crate::usi::Reader::new(lines, opts)),
     };
-    #[allow(unreachable_code)]
     Ok((format, encoding, games))
 }
 

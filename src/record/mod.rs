@@ -11,6 +11,11 @@ use arrayvec::ArrayString;
 use serde::Serialize;
 use std::fmt;
 
+/// The deepest nesting of variations a reader builds. Deeper variations are
+/// reported (rule `syntax`) and left out, so every tree walk stays within a
+/// bounded stack.
+pub const MAX_VARIATION_DEPTH: usize = 128;
+
 /// A place in a source file: 1-based line and column (columns count
 /// characters, not bytes). Line 0 means "no particular line" (whole file).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -1,1 +1,396 @@
-//! SFEN/USI records, one game per line: reader and writer.
+//! SFEN/USI records: one game per line, as USI `position` commands
+//! (`position startpos moves 7g7f 3c3d`, `position sfen <SFEN> moves …`),
+//! the same without the `position` word, or bare SFEN lines (zero-move
+//! games). See `docs/formats/usi.md`.
+//!
+//! ```
+//! use kifu::usi;
+//! use kifu::read::{lines_from_bytes, ReadOptions};
+//!
+//! let text = b"position startpos moves 7g7f 3c3d\n# a comment\nstartpos moves 2g2f\n";
+//! let opts = ReadOptions::default();
+//! let games: Vec<_> = usi::Reader::new(lines_from_bytes(text, &opts), &opts).collect();
+//! assert_eq!(games.len(), 2);
+//! assert_eq!(games[1].index, 1);
+//! let out = usi::write(&games[0].record, &usi::WriteOptions::default()).unwrap();
+//! assert_eq!(out.text, "position startpos moves 7g7f 3c3d\n");
+//! ```
+
+use crate::handicap::Handicap;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::read::lines::LineError;
+use crate::read::{Finding, Game, LineReader, ReadOptions, Rule};
+use crate::record::{written, Line, Location, Node, Record, Start};
+use crate::sfen::{parse_sfen, write_sfen, SfenError};
+use crate::write::{Dropped, Output, WriteError};
+use std::io::BufRead;
+
+/// Reads one game per non-blank, non-comment line.
+pub struct Reader<R: BufRead> {
+    lines: LineReader<R>,
+    index: usize,
+    yielded: bool,
+    done: bool,
+    /// Warnings about skipped lines, attached to the next game.
+    pending: Vec<Finding>,
+    /// An empty record, cloned for each game (cheaper than building one).
+    blank: Record,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader over decoded lines.
+    pub fn new(lines: LineReader<R>, _opts: &ReadOptions) -> Reader<R> {
+        Reader {
+            lines,
+            index: 0,
+            yielded: false,
+            done: false,
+            pending: Vec::new(),
+            blank: Record::default(),
+        }
+    }
+}
+
+/// Splits a line into tokens with their 1-based character columns.
+fn tokens(text: &str) -> Vec<(u32, usize, &str)> {
+    let mut col = 0u32;
+    let mut in_tok: Option<(u32, usize)> = None;
+    let mut out = Vec::new();
+    for (i, c) in text.char_indices() {
+        col += 1;
+        if c.is_whitespace() {
+            if let Some((tc, ts)) = in_tok.take() {
+                out.push((tc, ts, &text[ts..i]));
+            }
+        } else if in_tok.is_none() {
+            in_tok = Some((col, i));
+        }
+    }
+    if let Some((tc, ts)) = in_tok {
+        out.push((tc, ts, &text[ts..]));
+    }
+    out
+}
+
+/// Reads one line into a game; `None` for blank and comment lines.
+fn read_line(
+    no: u32,
+    text: &str,
+    index: usize,
+    mut findings: Vec<Finding>,
+    blank: &Record,
+) -> Option<Game> {
+    let t = text.trim();
+    if t.is_empty() || t.starts_with('#') {
+        return None;
+    }
+    let mut game = Game {
+        index,
+        record: blank.clone(),
+        findings: Vec::new(),
+    };
+    let toks = tokens(text);
+    let mut i = 0;
+    if toks.first().map(|t| t.2) == Some("position") {
+        i += 1;
+    }
+    let err = |col: u32, msg: String| Finding::error(Rule::Syntax, Location::new(no, col), msg);
+    let found = |i: usize| -> String {
+        toks.get(i)
+            .map_or("the end of the line".to_string(), |t| format!("`{}`", t.2))
+    };
+    let end_col = text.chars().count() as u32 + 1;
+    let col_of = |i: usize| toks.get(i).map_or(end_col, |t| t.0);
+    let mut bare = false;
+    match toks.get(i).map(|t| t.2) {
+        Some("startpos") => {
+            game.record.start = Start {
+                location: Some(Location::new(no, col_of(i))),
+                ..Start::handicap(Handicap::Even)
+            };
+            i += 1;
+        }
+        Some(tok) if tok == "sfen" || tok.contains('/') => {
+            if tok == "sfen" {
+                i += 1;
+            } else {
+                bare = true;
+            }
+            // Board, side, hand and an optional move number.
+            let first = i;
+            let mut last = (i + 3).min(toks.len());
+            if let Some(t) = toks.get(last) {
+                if t.2.bytes().all(|b| b.is_ascii_digit()) {
+                    last += 1;
+                }
+            }
+            let (bcol, bstart) = match toks.get(first) {
+                Some(t) => (t.0, t.1),
+                None => {
+                    findings.push(err(
+                        end_col,
+                        "expected an SFEN, found the end of the line".into(),
+                    ));
+                    game.findings = findings;
+                    return Some(game);
+                }
+            };
+            let bend = toks.get(last - 1).map_or(text.len(), |t| t.1 + t.2.len());
+            let sfen_text = &text[bstart..bend];
+            match parse_sfen(sfen_text, None) {
+                Ok(setup) => {
+                    game.record.start = Start {
+                        handicap: Handicap::detect(&setup),
+                        setup,
+                        location: Some(Location::new(no, bcol)),
+                    };
+                }
+                Err(SfenError::Syntax { column, message }) => {
+                    findings.push(err(
+                        bcol + column as u32 - 1,
+                        format!("bad SFEN: {message}"),
+                    ));
+                    game.findings = findings;
+                    return Some(game);
+                }
+                Err(SfenError::Setup(e)) => {
+                    findings.push(Finding::error(
+                        Rule::Setup,
+                        Location::new(no, bcol),
+                        format!("impossible position: {e}"),
+                    ));
+                    game.findings = findings;
+                    return Some(game);
+                }
+            }
+            i = last;
+        }
+        _ => {
+            findings.push(err(
+                col_of(i),
+                format!(
+                    "expected `position`, `startpos`, `sfen` or an SFEN, found {}",
+                    found(i)
+                ),
+            ));
+            game.findings = findings;
+            return Some(game);
+        }
+    }
+    match toks.get(i).map(|t| t.2) {
+        None => {}
+        Some("moves") => {
+            i += 1;
+            let variant = game.record.start.setup.variant;
+            let mut pos = Position::from_setup_unchecked(&game.record.start.setup);
+            let mut line = Line {
+                moves: Vec::with_capacity(toks.len() - i),
+                terminal: None,
+            };
+            for (ply, &(col, _, tok)) in toks[i..].iter().enumerate() {
+                match Move::from_usi(tok, variant) {
+                    Some(mv) => {
+                        let mut node = Node::new(mv, Location::new(no, col));
+                        node.written = written(tok);
+                        pos.play_unchecked(mv);
+                        line.moves.push(node);
+                    }
+                    None => {
+                        findings.push(
+                            err(col, format!("expected a USI move, found `{tok}`")).at_move(
+                                ply as u32 + 1,
+                                tok,
+                                pos.sfen(),
+                            ),
+                        );
+                        break;
+                    }
+                }
+            }
+            game.record.main = line;
+        }
+        Some(_) if bare => {
+            let rest = &text[toks[i].1..];
+            findings.push(Finding::warning(
+                Rule::Dialect,
+                Location::new(no, col_of(i)),
+                format!("ignored `{}` after the SFEN", rest.trim_end()),
+            ));
+        }
+        Some(_) => findings.push(err(
+            col_of(i),
+            format!("expected `moves`, found {}", found(i)),
+        )),
+    }
+    game.findings = findings;
+    Some(game)
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Game;
+
+    fn next(&mut self) -> Option<Game> {
+        while !self.done {
+            let mut pending = std::mem::take(&mut self.pending);
+            let game = match self.lines.next_line() {
+                None => {
+                    self.done = true;
+                    break;
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    Some(Game {
+                        index: self.index,
+                        record: self.blank.clone(),
+                        findings: vec![Finding::error(
+                            Rule::Io,
+                            Location::default(),
+                            format!("cannot read: {e}"),
+                        )],
+                    })
+                }
+                Some(Ok(Ok((no, text)))) => {
+                    if text.trim_start().starts_with('%') {
+                        pending.push(Finding::warning(
+                            Rule::Dialect,
+                            Location::new(no, 1),
+                            "skipped a `%` comment line",
+                        ));
+                        self.pending = pending;
+                        continue;
+                    }
+                    if text.trim().is_empty() || text.trim_start().starts_with('#') {
+                        self.pending = pending;
+                        continue;
+                    }
+                    read_line(no, text, self.index, pending, &self.blank)
+                }
+                Some(Ok(Err((no, e)))) => {
+                    let (col, msg) = match e {
+                        LineError::Encoding { column, bytes } => (
+                            column,
+                            format!("bytes {bytes:02X?} are not valid in the file's encoding"),
+                        ),
+                        LineError::TooLong => (1, "the line is too long and was cut".into()),
+                    };
+                    pending.push(Finding::error(Rule::Encoding, Location::new(no, col), msg));
+                    let text = self.lines.current_text();
+                    Some(
+                        read_line(no, text, self.index, pending.clone(), &self.blank).unwrap_or(
+                            Game {
+                                index: self.index,
+                                record: Record::default(),
+                                findings: pending,
+                            },
+                        ),
+                    )
+                }
+            };
+            if let Some(g) = game {
+                self.yielded = true;
+                self.index += 1;
+                return Some(g);
+            }
+        }
+        if !self.yielded {
+            self.yielded = true;
+            let mut findings = std::mem::take(&mut self.pending);
+            findings.push(Finding::error(
+                Rule::Empty,
+                Location::default(),
+                "no game in the file",
+            ));
+            return Some(Game {
+                index: 0,
+                record: Record::default(),
+                findings,
+            });
+        }
+        None
+    }
+}
+
+/// Options of the SFEN/USI writer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Start lines with the `position` word (default true).
+    pub position_prefix: bool,
+    /// Write only the final position of the main line as a bare SFEN line
+    /// (`--to sfen`).
+    pub sfen_only: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            position_prefix: true,
+            sfen_only: false,
+        }
+    }
+}
+
+fn count_times(line: &Line) -> usize {
+    line.moves
+        .iter()
+        .filter(|n| n.time.spent_ms.is_some() || n.time.total_ms.is_some())
+        .count()
+        + line.terminal.as_ref().map_or(0, |t| {
+            usize::from(t.time.spent_ms.is_some() || t.time.total_ms.is_some())
+        })
+}
+
+fn write_into(record: &Record, opts: &WriteOptions, out: &mut Output) {
+    let setup = &record.start.setup;
+    let d = &mut out.dropped;
+    d.add(&Dropped {
+        variations: record.variation_count(),
+        comments: record.comment_count(),
+        times: count_times(&record.main),
+        headers: record.header.entries.len() + usize::from(record.claim.is_some()),
+        terminals: usize::from(record.main.terminal.is_some()),
+    });
+    let variant = record.variant();
+    if opts.sfen_only {
+        let mut pos = Position::from_setup_unchecked(setup);
+        for n in &record.main.moves {
+            pos.play_unchecked(n.mv);
+        }
+        out.text.push_str(&pos.sfen());
+        out.text.push('\n');
+        return;
+    }
+    if opts.position_prefix {
+        out.text.push_str("position ");
+    }
+    if *setup == Handicap::Even.setup() {
+        out.text.push_str("startpos");
+    } else {
+        out.text.push_str("sfen ");
+        out.text.push_str(&write_sfen(setup));
+    }
+    if !record.main.moves.is_empty() {
+        out.text.push_str(" moves");
+        for n in &record.main.moves {
+            out.text.push(' ');
+            out.text.push_str(&n.mv.usi(variant).to_string());
+        }
+    }
+    out.text.push('\n');
+}
+
+/// Writes one game as one line.
+pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError> {
+    let mut out = Output::default();
+    write_into(record, opts, &mut out);
+    Ok(out)
+}
+
+/// Writes one line per game.
+pub fn write_games(records: &[Record], opts: &WriteOptions) -> Result<Output, WriteError> {
+    let mut out = Output::default();
+    for r in records {
+        write_into(r, opts, &mut out);
+    }
+    Ok(out)
+}

@@ -20,7 +20,7 @@ pub fn run(a: ValidateArgs) -> i32 {
             ImpasseArg::P27 => ImpasseRule::Points27,
         }),
     };
-    let read_opts = common::read_options(&a.input);
+    let read_opts = common::read_options(&a.input, a.encoding);
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::new(stdout.lock());
     let mut progress = Progress::new(inputs.len() as u64, a.format == OutputFormat::Human);
@@ -155,7 +155,7 @@ fn emit(
                     w,
                     &format!(
                         "::{level} {props}::{}",
-                        common::gh_msg(&describe(f, meta, report))
+                        common::gh_msg(&describe(f, report))
                     ),
                 );
             }
@@ -171,10 +171,9 @@ fn emit(
     }
 }
 
-#[allow(clippy::overly_complex_bool_expr)]
-fn describe(f: &Finding, meta: &FileMeta, report: &GameReport) -> String {
+fn describe(f: &Finding, report: &GameReport) -> String {
     let mut s = f.message.clone();
-    if report.index > 0 || meta.format == Some(kifu::read::Format::Csa) && report.index > 0 {
+    if report.index > 0 {
         s.push_str(&format!(" (game {})", report.index + 1));
     }
     if let (Some(ply), Some(mv)) = (f.ply, &f.mv) {

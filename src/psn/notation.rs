@@ -1,0 +1,407 @@
+//! International (Hodges/Hosking, "western") move notation as PSN writes it:
+//! a syntactic [`PsnMove`], resolved against a position with
+//! [`PsnMove::to_move`] and produced from a move with [`PsnMove::from_move`].
+//!
+//! ```
+//! use kifu::psn::notation::PsnMove;
+//! use kifu::{Position, Variant};
+//!
+//! let pos = Position::new(Variant::Standard);
+//! let san: PsnMove = "P-7f".parse().unwrap();
+//! let m = san.to_move(&pos, false).unwrap();
+//! assert_eq!(m.to_string(), "7g7f");
+//! assert_eq!(PsnMove::from_move(&pos, m).to_string(), "P-7f");
+//! ```
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::role::Role;
+use crate::square::Square;
+use crate::variant::Variant;
+use std::fmt;
+use std::str::FromStr;
+
+/// What follows the destination of a board move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Promotion {
+    /// Nothing written: promotion impossible (or not stated).
+    None,
+    /// `+`: the piece promotes.
+    Promote,
+    /// `=`: promotion was possible and declined.
+    Decline,
+}
+
+/// A move in international notation, as written (pure syntax).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PsnMove {
+    /// `+S4d-4c`, `Px8d`, `S5d-5c=`.
+    Normal {
+        /// The moving piece as written (before promotion).
+        role: Role,
+        /// The origin, when written.
+        from: Option<Square>,
+        /// `x` (capture) rather than `-`.
+        capture: bool,
+        /// Destination.
+        to: Square,
+        /// The promotion suffix.
+        promotion: Promotion,
+    },
+    /// `N*2c` (also read: `N'2c`, `N@2c`).
+    Drop {
+        /// The dropped role.
+        role: Role,
+        /// Destination.
+        to: Square,
+    },
+}
+
+/// Why a move text is not international notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsePsnError {
+    /// 0-based character offset of the problem within the text.
+    pub offset: usize,
+    /// What was expected and found.
+    pub message: String,
+}
+
+impl fmt::Display for ParsePsnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParsePsnError {}
+
+/// Why a [`PsnMove`] could not be turned into a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResolveError {
+    /// No piece of that role of the side to move can reach the destination.
+    NoPiece,
+    /// Several pieces can (the number of candidates).
+    Ambiguous(u32),
+    /// The role cannot be dropped (a promoted piece or a king).
+    NotDroppable,
+    /// A square outside the board of the variant.
+    OffBoard,
+}
+
+impl fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResolveError::NoPiece => f.write_str("no piece of the side to move can make this move"),
+            ResolveError::Ambiguous(n) => {
+                write!(f, "{n} pieces can make this move; the origin is needed")
+            }
+            ResolveError::NotDroppable => f.write_str("this piece cannot be dropped"),
+            ResolveError::OffBoard => f.write_str("the square is outside the board"),
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+fn err(offset: usize, message: impl Into<String>) -> ParsePsnError {
+    ParsePsnError {
+        offset,
+        message: message.into(),
+    }
+}
+
+/// Parses a square `7f` or `76` at the start of `b`.
+fn parse_square(b: &[u8], at: usize) -> Result<Square, ParsePsnError> {
+    let file = match b.get(at) {
+        Some(c @ b'1'..=b'9') => c - b'0',
+        Some(_) => return Err(err(at, "expected a file digit 1-9")),
+        None => return Err(err(at, "expected a square, found the end of the move")),
+    };
+    let rank = match b.get(at + 1) {
+        Some(c @ b'a'..=b'i') => c - b'a' + 1,
+        Some(c @ b'1'..=b'9') => c - b'0',
+        Some(_) => return Err(err(at + 1, "expected a rank letter a-i")),
+        None => {
+            return Err(err(
+                at + 1,
+                "expected a rank letter, found the end of the move",
+            ))
+        }
+    };
+    Square::new(file, rank).ok_or_else(|| err(at, "no such square"))
+}
+
+impl PsnMove {
+    /// Parses a move at the start of `text` for `variant` (which decides the
+    /// piece letters: doubutsu uses L G E C H). Returns the move and the
+    /// number of bytes (all ASCII) it used; the caller decides what may
+    /// follow.
+    pub fn parse_prefix(text: &str, variant: Variant) -> Result<(PsnMove, usize), ParsePsnError> {
+        let b = text.as_bytes();
+        let mut i = 0;
+        let promoted = b.first() == Some(&b'+');
+        if promoted {
+            i += 1;
+        }
+        let letter = match b.get(i) {
+            Some(c) if c.is_ascii_alphabetic() => c.to_ascii_uppercase() as char,
+            Some(_) => return Err(err(i, "expected a piece letter")),
+            None => return Err(err(i, "expected a piece letter, found the end of the move")),
+        };
+        let role = match (variant, letter, promoted) {
+            // 81Dojo-style single letters for promoted pieces.
+            (Variant::Standard | Variant::Minishogi, 'D', false) => Some(Role::Dragon),
+            (Variant::Standard | Variant::Minishogi, 'H', false) => Some(Role::Horse),
+            (Variant::Standard | Variant::Minishogi, 'T', false) => Some(Role::ProPawn),
+            _ => Role::from_sfen_char(letter, promoted, variant),
+        }
+        .ok_or_else(|| err(i, format!("`{}` is not a piece", &text[..i + 1])))?;
+        i += 1;
+        match b.get(i) {
+            Some(b'*' | b'\'' | b'@') => {
+                let to = parse_square(b, i + 1)?;
+                return Ok((PsnMove::Drop { role, to }, i + 3));
+            }
+            Some(b'-' | b'x' | b'X') => {}
+            Some(b'1'..=b'9') => {}
+            Some(_) => return Err(err(i, "expected an origin square, `-`, `x` or `*`")),
+            None => {
+                return Err(err(
+                    i,
+                    "expected `-`, `x` or `*`, found the end of the move",
+                ))
+            }
+        }
+        let from = if b[i].is_ascii_digit() {
+            let sq = parse_square(b, i)?;
+            i += 2;
+            Some(sq)
+        } else {
+            None
+        };
+        let capture = match b.get(i) {
+            Some(b'-') => false,
+            Some(b'x' | b'X') => true,
+            Some(_) => return Err(err(i, "expected `-` or `x`")),
+            None => return Err(err(i, "expected `-` or `x`, found the end of the move")),
+        };
+        let to = parse_square(b, i + 1)?;
+        i += 3;
+        let promotion = match b.get(i) {
+            Some(b'+') => {
+                i += 1;
+                Promotion::Promote
+            }
+            Some(b'=') => {
+                i += 1;
+                Promotion::Decline
+            }
+            _ => Promotion::None,
+        };
+        Ok((
+            PsnMove::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            },
+            i,
+        ))
+    }
+
+    /// Parses a whole move text (nothing may follow) for `variant`.
+    pub fn parse(text: &str, variant: Variant) -> Result<PsnMove, ParsePsnError> {
+        let (m, n) = PsnMove::parse_prefix(text, variant)?;
+        if n != text.len() {
+            return Err(err(
+                n,
+                format!("unexpected `{}` after the move", &text[n..]),
+            ));
+        }
+        Ok(m)
+    }
+
+    /// The role as written.
+    pub fn role(self) -> Role {
+        match self {
+            PsnMove::Normal { role, .. } | PsnMove::Drop { role, .. } => role,
+        }
+    }
+
+    /// The destination.
+    pub fn to(self) -> Square {
+        match self {
+            PsnMove::Normal { to, .. } | PsnMove::Drop { to, .. } => to,
+        }
+    }
+
+    /// Resolves the notation into a move of the side to move. A board move
+    /// without an origin takes the only piece of the written role that can
+    /// reach the destination: candidates are pseudo-legal (pins ignored); when
+    /// several remain they are narrowed to those whose move is legal, and
+    /// with `legal_candidates_only` only legal candidates count at all.
+    /// Legality of the move itself is not judged here.
+    pub fn to_move(
+        self,
+        pos: &Position,
+        legal_candidates_only: bool,
+    ) -> Result<Move, ResolveError> {
+        let board = pos.rules().board;
+        if !board.contains(self.to()) {
+            return Err(ResolveError::OffBoard);
+        }
+        match self {
+            PsnMove::Drop { role, to } => {
+                if role.hand_index().is_none() {
+                    return Err(ResolveError::NotDroppable);
+                }
+                Ok(Move::Drop { role, to })
+            }
+            PsnMove::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                let promote = promotion == Promotion::Promote;
+                if let Some(from) = from {
+                    if !board.contains(from) {
+                        return Err(ResolveError::OffBoard);
+                    }
+                    return Ok(Move::Normal { from, to, promote });
+                }
+                let us = pos.turn();
+                let mut cands = if legal_candidates_only {
+                    pos.legal_attackers(to, us, role)
+                } else {
+                    pos.pseudo_attackers(to, us, role)
+                };
+                if cands.count() > 1 && !legal_candidates_only {
+                    let legal = pos.legal_attackers(to, us, role);
+                    if legal.count() == 1 {
+                        cands = legal;
+                    }
+                }
+                match (cands.single(), cands.count()) {
+                    (Some(from), _) => Ok(Move::Normal { from, to, promote }),
+                    (None, 0) => Err(ResolveError::NoPiece),
+                    (None, n) => Err(ResolveError::Ambiguous(n)),
+                }
+            }
+        }
+    }
+
+    /// Writes `m` in minimal notation: the origin only when another piece of
+    /// the same role (promotion state included) of the mover could also
+    /// reach the destination, judged by pseudo-legal attacks (pins ignored,
+    /// as tsshogi and shogiops do).
+    pub fn from_move(pos: &Position, m: Move) -> PsnMove {
+        PsnMove::from_move_with(pos, m, None, false)
+    }
+
+    /// Like [`PsnMove::from_move`]. `role` names the moving role when the
+    /// origin square is empty (an illegal record); with
+    /// `legal_candidates_only` only pieces whose move there is legal count
+    /// as rivals.
+    pub fn from_move_with(
+        pos: &Position,
+        m: Move,
+        role: Option<Role>,
+        legal_candidates_only: bool,
+    ) -> PsnMove {
+        match m {
+            Move::Drop { role, to } => PsnMove::Drop { role, to },
+            Move::Normal { from, to, promote } => {
+                let piece = pos.piece_at(from);
+                let color = piece.map_or(pos.turn(), |p| p.color);
+                let role = piece.map(|p| p.role).or(role).unwrap_or(Role::King);
+                let rivals: Bitboard = if piece.is_none() {
+                    // Nothing there: always write the origin.
+                    let mut b = Bitboard::EMPTY;
+                    b.insert(to);
+                    b
+                } else if legal_candidates_only {
+                    pos.legal_attackers(to, color, role)
+                } else {
+                    pos.pseudo_attackers(to, color, role)
+                };
+                let needs_origin = Iterator::any(&mut rivals.into_iter(), |sq| sq != from);
+                let promotion = if promote {
+                    Promotion::Promote
+                } else if could_promote(pos.variant(), color, role, from, to) {
+                    Promotion::Decline
+                } else {
+                    Promotion::None
+                };
+                PsnMove::Normal {
+                    role,
+                    from: needs_origin.then_some(from),
+                    capture: pos.piece_at(to).is_some(),
+                    to,
+                    promotion,
+                }
+            }
+        }
+    }
+
+    /// Displays the move with the piece letters of `variant`.
+    pub fn display(self, variant: Variant) -> PsnDisplay {
+        PsnDisplay(self, variant)
+    }
+}
+
+/// Whether a board move of `role` from `from` to `to` may promote.
+pub fn could_promote(variant: Variant, color: Color, role: Role, from: Square, to: Square) -> bool {
+    let rules = variant.rules();
+    rules.can_promote(role)
+        && (rules.zone[color.index()].contains(from) || rules.zone[color.index()].contains(to))
+}
+
+impl FromStr for PsnMove {
+    type Err = ParsePsnError;
+    /// Parses standard-shogi notation.
+    fn from_str(s: &str) -> Result<PsnMove, ParsePsnError> {
+        PsnMove::parse(s, Variant::Standard)
+    }
+}
+
+/// A [`PsnMove`] displayed with the letters of a variant.
+pub struct PsnDisplay(PsnMove, Variant);
+
+impl fmt::Display for PsnDisplay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.1;
+        match self.0 {
+            PsnMove::Drop { role, to } => write!(f, "{}*{}", role.sfen(v), to),
+            PsnMove::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                f.write_str(role.sfen(v))?;
+                if let Some(from) = from {
+                    write!(f, "{from}")?;
+                }
+                f.write_str(if capture { "x" } else { "-" })?;
+                write!(f, "{to}")?;
+                f.write_str(match promotion {
+                    Promotion::None => "",
+                    Promotion::Promote => "+",
+                    Promotion::Decline => "=",
+                })
+            }
+        }
+    }
+}
+
+impl fmt::Display for PsnMove {
+    /// Standard-shogi letters (`P`, `+S`, …).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        PsnDisplay(*self, Variant::Standard).fmt(f)
+    }
+}

@@ -1,0 +1,288 @@
+//! The PSN writer: tags, minimal international notation, comments,
+//! variations, terminal words and the result.
+
+use super::notation::PsnMove;
+use crate::handicap::Handicap;
+use crate::position::Position;
+use crate::record::{HeaderKey, Line, MoveTime, Outcome, Record, TerminalKind};
+use crate::sfen::write_sfen;
+use crate::variant::Variant;
+use crate::write::{Dropped, Output, WriteError};
+use std::fmt::Write as _;
+
+/// How move times are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PsnTimes {
+    /// As a comment after the move: `{time 00:03 / 00:00:03}` (any PSN
+    /// reader keeps it, but as a comment).
+    Comments,
+    /// Shogidokoro's `(00:03 / 00:00:03)` after the move (read back as a
+    /// time by this reader and by Shogidokoro; other PSN readers may take
+    /// it for a variation).
+    #[default]
+    Shogidokoro,
+    /// Not written.
+    None,
+}
+
+/// Options of the PSN writer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// How move times are written.
+    pub times: PsnTimes,
+    /// Disambiguate only against pieces whose move to the destination is
+    /// legal (pins respected) instead of against every piece that attacks
+    /// it (the default, as tsshogi and shogiops do).
+    pub legal_candidates_only: bool,
+}
+
+/// The word a terminal event is written with, if PSN has one.
+pub(crate) fn terminal_word(kind: &TerminalKind) -> Option<&'static str> {
+    Some(match kind {
+        TerminalKind::Resign => "Resigns",
+        TerminalKind::Abort => "Interrupt",
+        TerminalKind::Checkmate => "Mate",
+        TerminalKind::Repetition => "Sennichite",
+        TerminalKind::Impasse => "Jishogi",
+        TerminalKind::TimeUp => "Timeup",
+        TerminalKind::IllegalWin => "RepetitionWin",
+        TerminalKind::MaxMoves => "MaxMovesDraw",
+        TerminalKind::DeclarationWin => "DeclarationWin",
+        TerminalKind::Try => "TryRuleWin",
+        _ => return None,
+    })
+}
+
+fn tag_name(key: &HeaderKey) -> Option<&str> {
+    Some(match key {
+        HeaderKey::Sente => "Sente",
+        HeaderKey::Gote => "Gote",
+        HeaderKey::Event => "Event",
+        HeaderKey::Site => "Site",
+        HeaderKey::StartTime => "Date",
+        HeaderKey::EndTime => "EndDate",
+        HeaderKey::TimeControl => "TimeControl",
+        HeaderKey::Opening => "Opening",
+        HeaderKey::Title => "Title",
+        HeaderKey::Other(k) => {
+            let reserved = ["result", "sfen", "handicap", "variant"];
+            if k.is_empty()
+                || k.chars()
+                    .any(|c| c.is_whitespace() || matches!(c, '"' | '[' | ']' | '{' | '}'))
+                || reserved.contains(&k.to_ascii_lowercase().as_str())
+            {
+                return None;
+            }
+            k
+        }
+    })
+}
+
+fn push_tag(out: &mut String, name: &str, value: &str) {
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]\n");
+}
+
+fn result_text(o: Outcome) -> &'static str {
+    match o {
+        Outcome::SenteWin => "1-0",
+        Outcome::GoteWin => "0-1",
+        Outcome::Draw => "1/2-1/2",
+        Outcome::Aborted | Outcome::Unknown => "*",
+    }
+}
+
+fn push_comments(out: &mut String, comments: &[String]) {
+    if comments.is_empty() {
+        return;
+    }
+    let inline = comments.len() == 1 && {
+        let c = &comments[0];
+        !c.is_empty() && c.trim() == c && !c.contains(['\n', '\r', '}']) && !c.starts_with('{')
+    };
+    if inline {
+        let _ = writeln!(out, "{{{}}}", comments[0]);
+        return;
+    }
+    out.push_str("{\n");
+    for c in comments {
+        for l in c.split(['\n', '\r']) {
+            out.push_str(&l.replace('}', "\u{FF5D}"));
+            out.push('\n');
+        }
+    }
+    out.push_str("}\n");
+}
+
+fn clock(ms: u64, hours: bool) -> String {
+    let s = ms / 1000;
+    if hours {
+        format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{:02}:{:02}", s / 60, s % 60)
+    }
+}
+
+struct W<'a> {
+    out: String,
+    opts: &'a WriteOptions,
+    variant: Variant,
+    dropped: Dropped,
+}
+
+impl W<'_> {
+    /// Writes `1.P-7f` plus its time, returns nothing; comments follow.
+    fn ply_line(&mut self, text: &str, time: &MoveTime) {
+        let start = self.out.len();
+        self.out.push_str(text);
+        let mut comment = None;
+        if let Some(spent) = time.spent_ms {
+            let t = match time.total_ms {
+                Some(total) => format!("{} / {}", clock(spent, false), clock(total, true)),
+                None => clock(spent, false),
+            };
+            match self.opts.times {
+                PsnTimes::Shogidokoro => {
+                    let width = self.out.len() - start;
+                    for _ in width..18 {
+                        self.out.push(' ');
+                    }
+                    if width >= 18 {
+                        self.out.push(' ');
+                    }
+                    let _ = write!(self.out, "({t})");
+                }
+                PsnTimes::Comments => comment = Some(format!("{{time {t}}}")),
+                PsnTimes::None => self.dropped.times += 1,
+            }
+        } else if time.total_ms.is_some() {
+            self.dropped.times += 1;
+        }
+        self.out.push('\n');
+        if let Some(c) = comment {
+            self.out.push_str(&c);
+            self.out.push('\n');
+        }
+    }
+
+    fn line(&mut self, mut pos: Position, line: &Line, mut ply: u32) {
+        for node in &line.moves {
+            let psn =
+                PsnMove::from_move_with(&pos, node.mv, node.role, self.opts.legal_candidates_only);
+            let text = format!("{ply}.{}", psn.display(self.variant));
+            self.ply_line(&text, &node.time);
+            push_comments(&mut self.out, &node.comments);
+            for var in &node.variations {
+                self.out.push_str("(\n");
+                self.line(pos, var, ply);
+                self.out.push_str(")\n");
+            }
+            pos.play_unchecked(node.mv);
+            ply += 1;
+        }
+        if let Some(t) = &line.terminal {
+            match terminal_word(&t.kind) {
+                Some(word) => {
+                    let text = format!("{ply}.{word}");
+                    self.ply_line(&text, &t.time);
+                    push_comments(&mut self.out, &t.comments);
+                }
+                None => {
+                    self.dropped.terminals += 1;
+                    self.dropped.comments += t.comments.len();
+                }
+            }
+        }
+    }
+}
+
+/// The result a record states or its main line implies.
+fn outcome_of(record: &Record) -> Outcome {
+    if let Some(c) = &record.claim {
+        return c.outcome;
+    }
+    match &record.main.terminal {
+        Some(t) => {
+            let mut pos = Position::from_setup_unchecked(&record.start.setup);
+            for n in &record.main.moves {
+                pos.play_unchecked(n.mv);
+            }
+            t.kind.outcome(pos.turn())
+        }
+        None => Outcome::Unknown,
+    }
+}
+
+/// Writes one game as PSN.
+pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError> {
+    let variant = record.variant();
+    let mut w = W {
+        out: String::new(),
+        opts,
+        variant,
+        dropped: Dropped::default(),
+    };
+    for (k, v) in &record.header.entries {
+        match tag_name(k) {
+            Some(name) => push_tag(&mut w.out, name, v),
+            None => w.dropped.headers += 1,
+        }
+    }
+    let setup = &record.start.setup;
+    if variant != Variant::Standard {
+        push_tag(&mut w.out, "Variant", variant.name());
+    }
+    let standard = match variant {
+        Variant::Standard => record
+            .start
+            .handicap
+            .or_else(|| Handicap::detect(setup))
+            .filter(|h| h.setup() == *setup)
+            .map(Some),
+        _ => {
+            let s = crate::record::Start::variant(variant).setup;
+            (s == *setup).then_some(None)
+        }
+    };
+    match standard {
+        Some(Some(h)) if h != Handicap::Even => push_tag(&mut w.out, "Handicap", h.info().english),
+        Some(_) => {}
+        None => push_tag(&mut w.out, "SFEN", &write_sfen(setup)),
+    }
+    let result = result_text(outcome_of(record));
+    push_tag(&mut w.out, "Result", result);
+    w.out.push('\n');
+    push_comments(&mut w.out, &record.initial_comments);
+    let pos = Position::from_setup_unchecked(setup);
+    w.line(pos, &record.main, 1);
+    w.out.push_str(result);
+    w.out.push('\n');
+    Ok(Output {
+        text: w.out,
+        dropped: w.dropped,
+    })
+}
+
+/// Writes several games, separated by blank lines.
+pub fn write_games(records: &[Record], opts: &WriteOptions) -> Result<Output, WriteError> {
+    let mut out = Output::default();
+    for (i, r) in records.iter().enumerate() {
+        let o = write(r, opts)?;
+        if i > 0 {
+            out.text.push('\n');
+        }
+        out.text.push_str(&o.text);
+        out.dropped.add(&o.dropped);
+    }
+    Ok(out)
+}

@@ -1,0 +1,581 @@
+//! The command-line contract: exit codes, JSON Lines, GitHub annotations,
+//! standard input, directory walks, perft output.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn kifu() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+}
+
+fn fixture(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(p)
+}
+
+fn run(args: &[&str]) -> Output {
+    kifu().args(args).output().expect("run kifu")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+#[test]
+fn exit_codes() {
+    let ok = fixture("validate/ok-checkmate.csa");
+    let bad = fixture("validate/nifu.csa");
+    assert_eq!(
+        run(&["validate", ok.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&["validate", bad.to_str().unwrap()]).status.code(),
+        Some(1)
+    );
+    // An unreadable path is reported, the others still run, and the code is 2.
+    let o = run(&[
+        "validate",
+        "--format",
+        "json",
+        "/nonexistent/x.csa",
+        ok.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o).lines().count(), 2);
+    // Usage errors.
+    assert_eq!(run(&["validate"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["validate", "--format", "xml", ok.to_str().unwrap()])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
+}
+
+#[test]
+fn json_lines_shape() {
+    let o = run(&[
+        "validate",
+        "--format",
+        "json",
+        fixture("csa/bad/second_game_error.csa").to_str().unwrap(),
+        fixture("validate/nifu.csa").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 3, "one object per game");
+    for v in &lines {
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "path",
+                "game",
+                "format",
+                "encoding",
+                "ok",
+                "plies",
+                "final_sfen",
+                "result",
+                "findings"
+            ]
+        );
+    }
+    assert_eq!(lines[0]["game"], 0);
+    assert_eq!(lines[1]["game"], 1);
+    assert_eq!(lines[1]["ok"], false);
+    assert_eq!(lines[0]["format"], "csa");
+    assert_eq!(lines[0]["encoding"], "utf-8");
+    let f = &lines[2]["findings"][0];
+    assert_eq!(f["rule"], "nifu");
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["line"], 5);
+    assert_eq!(f["column"], 1);
+    assert_eq!(f["ply"], 1);
+    assert_eq!(f["move"], "+0053FU");
+    assert!(f["sfen"].as_str().unwrap().ends_with(" b P 1"));
+    assert!(f["message"].as_str().unwrap().contains("nifu"));
+    let keys: Vec<&str> = f.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["rule", "severity", "message", "line", "column", "ply", "move", "sfen"]
+    );
+    assert_eq!(lines[2]["plies"], 0);
+    let r = &lines[0]["result"];
+    assert!(r.get("outcome").is_some() && r.get("winner").is_some() && r.get("reason").is_some());
+}
+
+#[test]
+fn every_input_yields_an_object() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.csa"), b"").unwrap();
+    std::fs::write(dir.path().join("bad.csa"), b"V2.2\nN+\xff\xfe\nPI\n+\n").unwrap();
+    let o = run(&["validate", "--format", "json", dir.path().to_str().unwrap()]);
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    // Directory order is by name: bad.csa, empty.csa.
+    assert!(lines[0]["path"].as_str().unwrap().ends_with("bad.csa"));
+    assert_eq!(lines[0]["findings"][0]["rule"], "encoding");
+    assert_eq!(lines[1]["findings"][0]["rule"], "empty");
+    assert_eq!(lines[1]["ok"], false);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn github_annotations() {
+    let o = run(&[
+        "validate",
+        "--format",
+        "github",
+        fixture("validate/uchifuzume.csa").to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    let line = out.lines().next().unwrap();
+    assert!(line.starts_with("::error file="), "{line}");
+    assert!(
+        line.contains(",line=5,col=1,title=kifu uchifuzume::"),
+        "{line}"
+    );
+    assert!(line.contains("[ply 1, move +0012FU]"), "{line}");
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn human_output_points_at_the_line() {
+    let o = run(&[
+        "validate",
+        fixture("validate/self-check.csa").to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("self-check.csa:5:1: error[self-check]:"),
+        "{out}"
+    );
+    assert!(out.contains("5 | +5847GI"), "{out}");
+    assert!(out.contains("  = ply 1, move +5847GI"), "{out}");
+    assert!(out.contains("  = sfen "), "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("1 game in 1 file: 1 invalid, 0 warnings"),
+        "{err}"
+    );
+}
+
+#[test]
+fn standard_input() {
+    let mut child = kifu()
+        .args(["validate", "--format", "json", "--from", "csa", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["path"], "-");
+    assert_eq!(v["plies"], 2);
+    assert_eq!(v["result"]["outcome"], "gote_win");
+    assert_eq!(v["result"]["winner"], "gote");
+    assert_eq!(v["result"]["reason"], "resign");
+}
+
+#[test]
+fn directory_walk_is_recursive_sorted_and_filtered() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("b/c")).unwrap();
+    let game = b"V2.2\nPI\n+\n+7776FU\n";
+    std::fs::write(dir.path().join("b/c/z.csa"), game).unwrap();
+    std::fs::write(dir.path().join("a.csa"), game).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"not a record").unwrap();
+    let o = run(&["validate", "--format", "json", dir.path().to_str().unwrap()]);
+    let paths: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["path"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(paths.len(), 2, "{paths:?}");
+    assert!(
+        paths[0].ends_with("a.csa") && paths[1].ends_with("b/c/z.csa"),
+        "{paths:?}"
+    );
+    // --ext changes the filter.
+    let o = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--ext",
+        "txt",
+        "--from",
+        "csa",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(stdout(&o).lines().count(), 1);
+}
+
+#[test]
+fn lenient_claims_turn_claims_into_warnings() {
+    let f = fixture("validate/claim-checkmate.csa");
+    assert_eq!(
+        run(&["validate", f.to_str().unwrap()]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        run(&["validate", "--lenient-claims", f.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn perft_last_line_is_the_total() {
+    let o = run(&["perft", "3"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).lines().last(), Some("nodes 25470"));
+    let o = run(&["perft", "2", "--variant", "minishogi", "--divide"]);
+    let out = stdout(&o);
+    assert_eq!(out.lines().last(), Some("nodes 181"));
+    assert_eq!(
+        out.lines()
+            .filter(|l| !l.starts_with("time") && !l.starts_with("nodes"))
+            .count(),
+        14
+    );
+    let o = run(&["perft", "1", "--sfen", "not an sfen"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn help_has_examples() {
+    for cmd in [
+        &["validate", "--help"][..],
+        &["perft", "--help"],
+        &["stats", "--help"],
+        &["--help"],
+    ] {
+        let o = run(cmd);
+        assert_eq!(o.status.code(), Some(0));
+        assert!(stdout(&o).contains("Examples:"), "{cmd:?}");
+    }
+}
+
+fn game_text() -> &'static [u8] {
+    b"V2.2\nN+Alice\nN-Bob\nPI\n+\n+7776FU\nT3\n-3334FU\nT2\n'a comment\n+8822UM\n-3122GI\n%TORYO\n"
+}
+
+#[test]
+fn convert_to_stdout_file_and_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("in/sub")).unwrap();
+    std::fs::write(d.join("in/a.csa"), game_text()).unwrap();
+    std::fs::write(d.join("in/sub/b.csa"), game_text()).unwrap();
+    // stdout
+    let o = run(&[
+        "convert",
+        d.join("in/a.csa").to_str().unwrap(),
+        "--to",
+        "usi",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "position startpos moves 7g7f 3c3d 8h2b+ 3a2b\n");
+    // -o, then refusal to overwrite, then --force
+    let out = d.join("a.kifu");
+    let o = run(&[
+        "convert",
+        d.join("in/a.csa").to_str().unwrap(),
+        "--to",
+        "kifu",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let first = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        first.contains("７六歩(77)") && first.contains("*a comment") && first.contains("投了"),
+        "{first}"
+    );
+    std::fs::write(&out, "keep me").unwrap();
+    let o = run(&[
+        "convert",
+        d.join("in/a.csa").to_str().unwrap(),
+        "--to",
+        "kifu",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
+    let o = run(&[
+        "convert",
+        d.join("in/a.csa").to_str().unwrap(),
+        "--to",
+        "kifu",
+        "-o",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), first);
+    // --out-dir mirrors the tree; KIF defaults to Shift_JIS.
+    let o = run(&[
+        "convert",
+        d.join("in").to_str().unwrap(),
+        "--to",
+        "kif",
+        "--out-dir",
+        d.join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let kif = std::fs::read(d.join("out/sub/b.kif")).unwrap();
+    assert!(std::str::from_utf8(&kif).is_err(), "Shift_JIS expected");
+    assert!(d.join("out/a.kif").exists());
+    // Converting back gives the same moves.
+    let o = run(&[
+        "convert",
+        d.join("out/sub/b.kif").to_str().unwrap(),
+        "--to",
+        "usi",
+    ]);
+    assert_eq!(stdout(&o), "position startpos moves 7g7f 3c3d 8h2b+ 3a2b\n");
+}
+
+#[test]
+fn convert_multi_game_split_and_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut two = game_text().to_vec();
+    two.extend_from_slice(b"/\n");
+    two.extend_from_slice(b"PI\n+\n+2726FU\n%CHUDAN\n");
+    std::fs::write(d.join("two.csa"), &two).unwrap();
+    let o = run(&[
+        "convert",
+        d.join("two.csa").to_str().unwrap(),
+        "--to",
+        "kif",
+        "--out-dir",
+        d.join("o").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(d.join("o/two-0001.kif").exists() && d.join("o/two-0002.kif").exists());
+    let o = run(&[
+        "convert",
+        d.join("two.csa").to_str().unwrap(),
+        "--to",
+        "psn",
+        "--out-dir",
+        d.join("p").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let psn = std::fs::read_to_string(d.join("p/two.psn")).unwrap();
+    assert_eq!(psn.matches("[Result").count(), 2, "{psn}");
+    // To stdout as one CSA stream with `/` between games; it reads back as two games.
+    let o = run(&[
+        "convert",
+        d.join("two.csa").to_str().unwrap(),
+        "--to",
+        "csa",
+    ]);
+    let text = stdout(&o);
+    assert_eq!(text.lines().filter(|l| *l == "/").count(), 1, "{text}");
+    assert_eq!(text.matches("V2.2").count(), 1);
+    // A single-game target refuses a second game on stdout.
+    let o = run(&[
+        "convert",
+        d.join("two.csa").to_str().unwrap(),
+        "--to",
+        "kifu",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one game per file"));
+}
+
+#[test]
+fn convert_reports_a_bad_input_and_converts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("in")).unwrap();
+    std::fs::write(d.join("in/good.csa"), game_text()).unwrap();
+    std::fs::copy(fixture("validate/nifu.csa"), d.join("in/bad.csa")).unwrap();
+    let o = run(&[
+        "convert",
+        d.join("in").to_str().unwrap(),
+        "--to",
+        "jkf",
+        "--out-dir",
+        d.join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.csa:5:1: error[nifu]"), "{err}");
+    assert!(d.join("out/good.jkf").exists());
+    assert!(!d.join("out/bad.jkf").exists());
+}
+
+#[test]
+fn convert_says_what_it_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("a.csa");
+    std::fs::write(&f, game_text()).unwrap();
+    let o = run(&["convert", f.to_str().unwrap(), "--to", "usi"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("dropped: ") && err.contains("1 comment") && err.contains("2 move times"),
+        "{err}"
+    );
+}
+
+#[test]
+fn convert_never_overwrites_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("a.csa");
+    std::fs::write(&f, game_text()).unwrap();
+    let o = run(&[
+        "convert",
+        f.to_str().unwrap(),
+        "--to",
+        "csa",
+        "--out-dir",
+        dir.path().to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read(&f).unwrap(), game_text());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one of the inputs"));
+}
+
+#[test]
+fn convert_write_error_is_reported_with_exit_2() {
+    // The output folder cannot be created: a file stands where it should be.
+    // (Tests run as root here, so a read-only folder would not stop writes.)
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("a.csa");
+    std::fs::write(&f, game_text()).unwrap();
+    let blocker = dir.path().join("out");
+    std::fs::write(&blocker, b"").unwrap();
+    let o = run(&[
+        "convert",
+        f.to_str().unwrap(),
+        "--to",
+        "kif",
+        "--out-dir",
+        blocker.join("sub").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("error[io]"));
+}
+
+#[test]
+fn convert_killed_mid_batch_leaves_only_complete_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("in")).unwrap();
+    // Long games so that writing takes a while.
+    let mut game = b"V2.2\nPI\n+\n".to_vec();
+    for i in 0..400 {
+        game.extend_from_slice(if i % 4 == 0 {
+            b"+5958OU\n"
+        } else if i % 4 == 1 {
+            b"-5152OU\n"
+        } else if i % 4 == 2 {
+            b"+5859OU\n"
+        } else {
+            b"-5251OU\n"
+        });
+        if i == 10 {
+            break;
+        }
+    }
+    for i in 0..3000 {
+        std::fs::write(d.join(format!("in/g{i:04}.csa")), &game).unwrap();
+    }
+    let mut child = kifu()
+        .args([
+            "convert",
+            d.join("in").to_str().unwrap(),
+            "--to",
+            "kifu",
+            "--out-dir",
+            d.join("out").to_str().unwrap(),
+            "-j",
+            "1",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until some outputs exist, then kill.
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(20) {
+        if std::fs::read_dir(d.join("out"))
+            .map(|r| r.count() > 20)
+            .unwrap_or(false)
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let still_running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        still_running,
+        "the conversion finished before it could be interrupted"
+    );
+    let mut complete = 0;
+    for e in std::fs::read_dir(d.join("out")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if name.starts_with(".kifu-") && name.ends_with(".tmp") {
+            continue; // an unfinished temporary file, never under a final name
+        }
+        let bytes = std::fs::read(&p).unwrap();
+        let games =
+            kifu::read::read_all(&bytes, Some(kifu::read::Format::Kif), &Default::default());
+        assert_eq!(games.len(), 1, "{name}");
+        assert!(
+            games[0].findings.is_empty(),
+            "{name}: {:?}",
+            games[0].findings
+        );
+        assert_eq!(games[0].record.main.moves.len(), 11, "{name}");
+        complete += 1;
+    }
+    assert!(complete > 0 && complete < 3000, "{complete} complete files");
+}

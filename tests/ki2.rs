@@ -1,0 +1,241 @@
+//! KI2 reader/writer tests: relative marks, fixtures, round trips, corpus.
+
+mod common;
+
+use common::*;
+use kifu::read::Format;
+
+#[test]
+fn corpus_ki2() {
+    corpus_check(Format::Ki2);
+}
+
+#[test]
+fn peer_jkf_ki2() {
+    jkf_expected_check(Format::Ki2);
+}
+
+#[test]
+fn fixtures_ki2() {
+    fixture_check("ki2", Format::Ki2);
+}
+
+use kifu::ki2::{self, relative_mark, resolve, Horizontal, RelativeMark, ResolveError, Vertical};
+use kifu::sfen::parse_sfen;
+use kifu::{Move, Position, Square, Variant};
+
+fn pos(sfen: &str) -> Position {
+    Position::from_setup_unchecked(&parse_sfen(sfen, Some(Variant::Standard)).unwrap())
+}
+
+fn sq(s: &str) -> Square {
+    Square::from_usi(s).unwrap()
+}
+
+/// (SFEN, USI move, KI2 text): the tsshogi vectors of FORMATS.md §2.2, the
+/// JSA 5五金 example and the 龍 example.
+const VECTORS: &[(&str, &str, &str)] = &[
+    // 金 3二, 2四, 4四 (+金 in hand) → 3三
+    ("4k4/6G2/9/5G1G1/9/9/9/9/4K4 b G 1", "3b3c", "▲３三金引"),
+    ("4k4/6G2/9/5G1G1/9/9/9/9/4K4 b G 1", "2d3c", "▲３三金右"),
+    ("4k4/6G2/9/5G1G1/9/9/9/9/4K4 b G 1", "4d3c", "▲３三金左"),
+    ("4k4/6G2/9/5G1G1/9/9/9/9/4K4 b G 1", "G*3c", "▲３三金打"),
+    // 銀 8二, 8四, 6四 → 7三
+    ("8k/1S7/9/1S1S5/9/9/9/9/4K4 b - 1", "8b7c", "▲７三銀引不成"),
+    (
+        "8k/1S7/9/1S1S5/9/9/9/9/4K4 b - 1",
+        "8d7c",
+        "▲７三銀左上不成",
+    ),
+    ("8k/1S7/9/1S1S5/9/9/9/9/4K4 b - 1", "6d7c", "▲７三銀右不成"),
+    // と 5六, 5八, 4七, 6七, 6八 → 5七
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "5f5g",
+        "▲５七と引",
+    ),
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "5h5g",
+        "▲５七と直",
+    ),
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "4g5g",
+        "▲５七と右",
+    ),
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "6g5g",
+        "▲５七と左寄",
+    ),
+    (
+        "4k4/9/9/9/9/4+P4/3+P1+P3/3+P+P4/K8 b - 1",
+        "6h5g",
+        "▲５七と左上",
+    ),
+    // 龍 8八, 9八 → 8七
+    ("4k4/9/9/9/9/9/9/+R+R7/8K b - 1", "8h8g", "▲８七龍右"),
+    ("4k4/9/9/9/9/9/9/+R+R7/8K b - 1", "9h8g", "▲８七龍左"),
+    // 馬 8六, 9六 → 8七
+    ("4k4/9/9/9/9/+B+B7/9/9/8K b - 1", "8f8g", "▲８七馬右"),
+    ("4k4/9/9/9/9/+B+B7/9/9/8K b - 1", "9f8g", "▲８七馬左"),
+    // white 馬 6八, 9六 → 6九
+    ("8k/9/9/9/9/+b8/9/3+b5/K8 w - 1", "6h6i", "△６九馬左"),
+    ("8k/9/9/9/9/+b8/9/3+b5/K8 w - 1", "9f6i", "△６九馬右"),
+    // 金 6五, 6六, 5六 → 5五 (5五金寄 / 5五金左上 / 5五金直)
+    ("4k4/9/9/9/3G5/3GG4/9/9/K8 b - 1", "6e5e", "▲５五金寄"),
+    ("4k4/9/9/9/3G5/3GG4/9/9/K8 b - 1", "6f5e", "▲５五金左上"),
+    ("4k4/9/9/9/3G5/3GG4/9/9/K8 b - 1", "5f5e", "▲５五金直"),
+    // 龍 1三, 2二 both retreating to 2四 (JSA example: 2四竜右 / 2四竜左)
+    ("4k4/7+R1/8+R/9/9/9/9/9/K8 b - 1", "1c2d", "▲２四龍右"),
+    ("4k4/7+R1/8+R/9/9/9/9/9/K8 b - 1", "2b2d", "▲２四龍左"),
+    // A drop with no board candidate: no 打.
+    ("4k4/9/9/9/9/9/9/9/K8 b B 1", "B*4e", "▲４五角"),
+    // Forced promotion is still written.
+    ("4k4/9/9/P8/9/9/9/9/K8 b - 1", "9d9c+", "▲９三歩成"),
+];
+
+#[test]
+fn relative_marks_table() {
+    for &(sfen, m, want) in VECTORS {
+        let p = pos(sfen);
+        let mv = Move::from_usi(m, Variant::Standard).unwrap();
+        let got = ki2::move_text(&p, mv, None, None, false).unwrap();
+        assert_eq!(got, want, "{sfen} {m}");
+        // The reader resolves it back to the same move.
+        let g = read(
+            format!("{}\n{}\n", sfen_to_bod(sfen), got).as_bytes(),
+            kifu::read::Format::Ki2,
+        );
+        assert!(errors(&g).is_empty(), "{want}: {:?}", g.findings);
+        assert_eq!(g.record.main.moves[0].mv, mv, "{want}");
+    }
+}
+
+fn sfen_to_bod(sfen: &str) -> String {
+    let mut rec = kifu::record::Record::default();
+    rec.start.setup = parse_sfen(sfen, Some(Variant::Standard)).unwrap();
+    rec.start.handicap = None;
+    ki2::write(&rec, &Default::default()).unwrap().text
+}
+
+#[test]
+fn resolver() {
+    let p = pos("4k4/9/9/9/3G5/3GG4/9/9/K8 b G 1");
+    let to = sq("5e");
+    let amb = resolve(&p, to, kifu::Role::Gold, RelativeMark::NONE, false);
+    match amb {
+        Err(ResolveError::Ambiguous(v)) => assert_eq!(v.len(), 3),
+        other => panic!("{other:?}"),
+    }
+    let left_up = RelativeMark {
+        horizontal: Some(Horizontal::Left),
+        vertical: Some(Vertical::Up),
+        drop: false,
+    };
+    assert_eq!(
+        resolve(&p, to, kifu::Role::Gold, left_up, false)
+            .unwrap()
+            .mv,
+        Move::from_usi("6f5e", Variant::Standard).unwrap()
+    );
+    let drop = RelativeMark {
+        drop: true,
+        ..RelativeMark::NONE
+    };
+    assert!(resolve(&p, to, kifu::Role::Gold, drop, false)
+        .unwrap()
+        .mv
+        .is_drop());
+    // Implicit drop: no board silver can reach 1a.
+    assert!(matches!(
+        resolve(&p, sq("1a"), kifu::Role::Gold, RelativeMark::NONE, false),
+        Ok(r) if r.mv.is_drop()
+    ));
+    assert_eq!(
+        resolve(&p, sq("1a"), kifu::Role::Silver, RelativeMark::NONE, false),
+        Err(ResolveError::NoPiece)
+    );
+    let m = Move::from_usi("5f5e", Variant::Standard).unwrap();
+    assert_eq!(relative_mark(&p, m, false).to_string(), "直");
+}
+
+#[test]
+fn ambiguous_move_is_a_finding_and_stops_the_line() {
+    let text = format!(
+        "{}▲５五金 △５二玉 ▲５四金\n",
+        sfen_to_bod("4k4/9/9/9/3G5/3GG4/9/9/K8 b - 1")
+    );
+    let g = read(text.as_bytes(), kifu::read::Format::Ki2);
+    let f = g
+        .findings
+        .iter()
+        .find(|f| f.rule.id() == "ambiguous")
+        .unwrap();
+    assert_eq!(f.ply, Some(1));
+    assert_eq!(f.mv.as_deref(), Some("▲５五金"));
+    assert!(f.sfen.is_some());
+    assert!(
+        f.message.contains("６五") && f.message.contains("５六"),
+        "{}",
+        f.message
+    );
+    assert!(g.record.main.moves.is_empty());
+}
+
+#[test]
+fn legal_candidates_only_option() {
+    // Gold 4八 is pinned by the rook on 1八 against the king on 5八? Use a
+    // pin: black king 5九, gold 5八 pinned by a white rook on 5一; gold 4八
+    // free; both reach 4七? 5八→4七 leaves the file: illegal.
+    let p = pos("4r4/9/9/9/9/9/9/4GG3/4K4 b - 1");
+    let m = Move::from_usi("4h4g", Variant::Standard).unwrap();
+    assert_eq!(
+        ki2::move_text(&p, m, None, None, false).unwrap(),
+        "▲４七金直"
+    );
+    assert_eq!(ki2::move_text(&p, m, None, None, true).unwrap(), "▲４七金");
+    // The reader accepts the legal-only form with a dialect warning.
+    let text = format!("{}▲４七金\n", sfen_to_bod("4r4/9/9/9/9/9/9/4GG3/4K4 b - 1"));
+    let g = read(text.as_bytes(), kifu::read::Format::Ki2);
+    assert!(errors(&g).is_empty(), "{:?}", g.findings);
+    assert_eq!(g.record.main.moves[0].mv, m);
+    assert!(g.findings.iter().any(|f| f.rule.id() == "dialect"));
+}
+
+/// KI2 → Record → KI2 is byte-identical on the second write.
+#[test]
+fn ki2_round_trip() {
+    for (name, rec) in all_fixture_records() {
+        let a = ki2::write(&rec, &Default::default()).unwrap();
+        let g = read(a.text.as_bytes(), kifu::read::Format::Ki2);
+        assert!(errors(&g).is_empty(), "{name}: {:?}", errors(&g));
+        let b = ki2::write(&g.record, &Default::default()).unwrap();
+        assert_eq!(a.text, b.text, "{name}");
+    }
+}
+
+#[test]
+fn ki2_layout() {
+    let text = "手合割：平手\n▲７六歩    △３四歩    ▲２二角成  △同　銀    ▲４五角    △５二金右\nまで6手で中断\n";
+    let g = read(text.as_bytes(), kifu::read::Format::Ki2);
+    assert!(g.findings.is_empty(), "{:?}", g.findings);
+    assert_eq!(
+        usi(&g.record),
+        ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "6a5b"]
+    );
+    assert_eq!(
+        g.record.main.terminal.as_ref().unwrap().kind,
+        kifu::record::TerminalKind::Abort
+    );
+    let out = ki2::write(&g.record, &Default::default()).unwrap();
+    assert_eq!(out.text, text);
+    // Markers ☗☖ and 同 without U+3000 are read too.
+    let g = read(
+        "☗７六歩 ☖３四歩 ☗２二角成 ☖同銀\n".as_bytes(),
+        kifu::read::Format::Ki2,
+    );
+    assert!(errors(&g).is_empty());
+    assert_eq!(usi(&g.record)[3], "3a2b");
+}

@@ -1,0 +1,270 @@
+//! KIF reader/writer tests: fixtures with independent expectations, round
+//! trips, the peer JKF comparison and the whole corpus.
+
+mod common;
+
+use common::*;
+use kifu::kif::{self, WriteOptions};
+use kifu::read::decode::encode;
+use kifu::read::{Encoding, Format, Severity};
+use kifu::record::TerminalKind;
+
+#[test]
+fn corpus_kif() {
+    corpus_check(Format::Kif);
+}
+
+#[test]
+fn peer_jkf_kif() {
+    jkf_expected_check(Format::Kif);
+}
+
+#[test]
+fn fixtures_kif() {
+    fixture_check("kif", Format::Kif);
+}
+
+/// KIF → Record → KIF: the second write is byte-identical to the first,
+/// and the re-read record has the same moves, comments and variations.
+#[test]
+fn kif_round_trip() {
+    for (name, rec) in all_fixture_records() {
+        let a = kif::write(&rec, &WriteOptions::default()).unwrap();
+        let g = read(a.text.as_bytes(), Format::Kif);
+        assert!(
+            errors(&g).is_empty(),
+            "{name}: {:?}\n{}",
+            errors(&g),
+            a.text
+        );
+        assert_eq!(
+            tree(&g.record),
+            tree(&rec),
+            "{name}: moves changed\n{}",
+            a.text
+        );
+        assert_eq!(
+            g.record.start.setup, rec.start.setup,
+            "{name}: start changed"
+        );
+        assert_eq!(
+            g.record.comment_count(),
+            rec.comment_count() + a.dropped.terminals,
+            "{name}: comments changed"
+        );
+        assert_eq!(
+            g.record.header.entries.len() + a.dropped.headers,
+            rec.header.entries.len(),
+            "{name}: header count"
+        );
+        let b = kif::write(&g.record, &WriteOptions::default()).unwrap();
+        assert_eq!(a.text, b.text, "{name}: second write differs");
+    }
+}
+
+/// Shift_JIS output stays byte-exact through read and write.
+#[test]
+fn kif_shift_jis_round_trip() {
+    let opts = WriteOptions {
+        encoding: Encoding::ShiftJis,
+        crlf: true,
+    };
+    for (name, rec) in all_fixture_records() {
+        let a = kif::write(&rec, &opts).unwrap();
+        let Ok(bytes) = encode(&a.text, Encoding::ShiftJis) else {
+            continue; // a name CP932 cannot hold
+        };
+        let g = read(&bytes, Format::Kif);
+        assert!(errors(&g).is_empty(), "{name}: {:?}", errors(&g));
+        assert!(
+            !g.findings.iter().any(|f| f.message.contains("declares")),
+            "{name}: encoding not detected"
+        );
+        let b = encode(
+            &kif::write(&g.record, &opts).unwrap().text,
+            Encoding::ShiftJis,
+        )
+        .unwrap();
+        assert_eq!(bytes, b, "{name}: Shift_JIS bytes differ");
+    }
+}
+
+/// KIF → KI2 → KIF keeps the moves of every branch.
+#[test]
+fn kif_ki2_kif_keeps_moves() {
+    for (name, rec) in all_fixture_records() {
+        let ki2 = kifu::ki2::write(&rec, &Default::default()).unwrap();
+        let g = read(ki2.text.as_bytes(), Format::Ki2);
+        assert!(
+            errors(&g).is_empty(),
+            "{name}: {:?}\n{}",
+            errors(&g),
+            ki2.text
+        );
+        let strip = |t: String| {
+            t.split(' ')
+                .filter(|w| !w.starts_with('#') && !w.starts_with(")#"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(
+            strip(tree(&g.record)),
+            strip(tree(&rec)),
+            "{name}:\n{}",
+            ki2.text
+        );
+        let back = kif::write(&g.record, &WriteOptions::default()).unwrap();
+        let g2 = read(back.text.as_bytes(), Format::Kif);
+        assert_eq!(strip(tree(&g2.record)), strip(tree(&rec)), "{name}");
+    }
+}
+
+#[test]
+fn layout_matches_kifu_for_windows() {
+    let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:02/00:00:02)+\n   2 ３四歩(33)   ( 0:01/00:00:01)\n   3 ２二角成(88) ( 0:03/00:00:05)\n*角交換\n&栞\n   4 同　銀(31)   ( 1:10/00:01:11)\n   5 投了         ( 0:00/00:00:05)\nまで4手で後手の勝ち\n\n変化：1手\n   1 ２六歩(27)   ( 0:05/00:00:05)\n";
+    let g = read(text.as_bytes(), Format::Kif);
+    assert!(g.findings.is_empty(), "{:?}", g.findings);
+    let out = kif::write(&g.record, &WriteOptions::default()).unwrap();
+    let want = format!("#KIF version=2.0 encoding=UTF-8\n{text}");
+    assert_eq!(out.text, want);
+    let n = &g.record.main.moves[3];
+    assert_eq!(n.time.spent_ms, Some(70_000));
+    assert_eq!(n.time.total_ms, Some(71_000));
+    assert_eq!(n.written.as_str(), "同　銀(31)");
+    assert_eq!(g.record.main.moves[2].comments, vec!["角交換", "&栞"]);
+    assert_eq!(
+        g.record.main.terminal.as_ref().unwrap().kind,
+        TerminalKind::Resign
+    );
+    let claim = g.record.claim.as_ref().unwrap();
+    assert_eq!(claim.plies, Some(4));
+}
+
+#[test]
+fn handicap_colour_comes_from_the_position() {
+    let text =
+        "手合割：香落ち\n下手：A\n上手：B\n手数----指手--\n   1 ３四歩(33)\n   2 ７六歩(77)\n";
+    let g = read(text.as_bytes(), Format::Kif);
+    assert!(errors(&g).is_empty(), "{:?}", g.findings);
+    assert_eq!(usi(&g.record), ["3c3d", "7g7f"]);
+    assert_eq!(
+        g.record.header.get(&kifu::record::HeaderKey::Sente),
+        Some("A")
+    );
+    let out = kif::write(&g.record, &WriteOptions::default()).unwrap();
+    assert!(
+        out.text.contains("手合割：香落ち\n下手：A\n上手：B\n"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn board_wins_over_handicap_and_unknown_names_need_a_board() {
+    let text = "手合割：平手\n後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ 金 ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ ・ ・ ・ ・ 玉|九\n+---------------------------+\n先手の持駒：金　\n手数----指手--\n   1 １二金打\n   2 詰み\nまで1手で詰\n";
+    let g = read(text.as_bytes(), Format::Kif);
+    assert!(errors(&g).is_empty(), "{:?}", g.findings);
+    assert_eq!(g.record.start.handicap, None);
+    assert_eq!(usi(&g.record), ["G*1b"]);
+    let claim = g.record.claim.as_ref().unwrap();
+    assert_eq!(claim.outcome, kifu::record::Outcome::SenteWin);
+    let g = read("手合割：謎の手合\n手数----指手--\n".as_bytes(), Format::Kif);
+    assert!(g.findings.iter().any(|f| f.rule.id() == "setup"));
+    assert_eq!(
+        g.record
+            .header
+            .get(&kifu::record::HeaderKey::Other("手合割".into())),
+        Some("謎の手合")
+    );
+}
+
+#[test]
+fn minishogi_by_name_and_by_board() {
+    let g = read(
+        "手合割：5五将棋\n手数----指手--\n   1 ４四歩(45)\n".as_bytes(),
+        Format::Kif,
+    );
+    assert!(errors(&g).is_empty(), "{:?}", g.findings);
+    assert_eq!(g.record.variant(), kifu::Variant::Minishogi);
+    let out = kif::write(&g.record, &WriteOptions::default()).unwrap();
+    let g2 = read(out.text.as_bytes(), Format::Kif);
+    assert_eq!(g2.record.start.setup, g.record.start.setup);
+    // A 5×5 diagram.
+    let mut rec = g.record.clone();
+    rec.start.setup.turn = kifu::Color::White;
+    rec.main.moves.clear();
+    let out = kif::write(&rec, &WriteOptions::default()).unwrap();
+    assert!(out.text.contains("+---------------+"), "{}", out.text);
+    let g3 = read(out.text.as_bytes(), Format::Kif);
+    assert_eq!(g3.record.start.setup, rec.start.setup);
+}
+
+#[test]
+fn dialects_are_warnings() {
+    let text = "#KIF version=2.0 encoding=UTF-8\n手数----指手---------消費時間--\n1 ▲７六歩(77) (00:01 / 00:00:01)\n2 △３四歩(33) ( 0:5/)\n3 ２二角不成(88)\n4 同 銀(31)\n5 ８八玉(59)\n";
+    let g = read(text.as_bytes(), Format::Kif);
+    assert!(errors(&g).is_empty(), "{:?}", g.findings);
+    assert_eq!(usi(&g.record), ["7g7f", "3c3d", "8h2b", "3a2b", "5i8h"]);
+    assert!(g.findings.iter().all(|f| f.severity == Severity::Warning));
+    assert!(g.findings.iter().any(|f| f.message.contains("不成")));
+    assert_eq!(g.record.main.moves[1].time.spent_ms, Some(5000));
+    assert_eq!(g.record.main.moves[1].time.total_ms, None);
+}
+
+#[test]
+fn syntax_errors_have_columns() {
+    let g = read("手数----指手--\n   1 ７六犬(77)\n".as_bytes(), Format::Kif);
+    let f = g.findings.iter().find(|f| f.rule.id() == "syntax").unwrap();
+    assert_eq!((f.line, f.column), (2, 8));
+    let g = read(
+        b"\xef\xbb\xbf\xe6\x89\x8b\xe6\x95\xb0----\n   1 \x83\x56(77)\n",
+        Format::Kif,
+    );
+    let f = g
+        .findings
+        .iter()
+        .find(|f| f.rule.id() == "encoding")
+        .unwrap();
+    assert_eq!((f.line, f.column), (2, 6));
+    let g = read(b"", Format::Kif);
+    assert_eq!(g.findings[0].rule.id(), "empty");
+}
+
+#[test]
+fn terminal_words() {
+    for (w, k) in [
+        ("投了", TerminalKind::Resign),
+        ("中断", TerminalKind::Abort),
+        ("千日手", TerminalKind::Repetition),
+        ("持将棋", TerminalKind::Impasse),
+        ("切れ負け", TerminalKind::TimeUp),
+        ("時間切れ", TerminalKind::TimeUp),
+        ("反則勝ち", TerminalKind::IllegalWin),
+        ("反則負け", TerminalKind::IllegalLoss),
+        ("入玉勝ち", TerminalKind::DeclarationWin),
+        ("勝ち宣言", TerminalKind::DeclarationWin),
+        ("詰み", TerminalKind::Checkmate),
+        ("詰", TerminalKind::Checkmate),
+        ("不詰", TerminalKind::NoMate),
+        ("封じ手", TerminalKind::Sealed),
+        ("最大手数", TerminalKind::MaxMoves),
+        ("トライ", TerminalKind::Try),
+        ("不戦勝", TerminalKind::DefaultWin),
+        ("不戦敗", TerminalKind::DefaultLoss),
+    ] {
+        let text = format!("手数----指手--\n   1 ７六歩(77)\n   2 {w}\n");
+        let g = read(text.as_bytes(), Format::Kif);
+        assert!(g.findings.is_empty(), "{w}: {:?}", g.findings);
+        assert_eq!(g.record.main.terminal.as_ref().unwrap().kind, k, "{w}");
+        let out = kif::write(&g.record, &WriteOptions::default()).unwrap();
+        assert!(out.dropped.is_empty(), "{w}");
+        let g2 = read(out.text.as_bytes(), Format::Kif);
+        assert_eq!(g2.record.main.terminal.as_ref().unwrap().kind, k, "{w}");
+        assert!(
+            g2.findings.is_empty(),
+            "{w}: {:?}\n{}",
+            g2.findings,
+            out.text
+        );
+    }
+}

@@ -1,0 +1,517 @@
+//! PSN: notation table, fixtures with expectations, round trips, corpus.
+
+use kifu::psn::{self, PsnMove, PsnTimes, WriteOptions};
+use kifu::read::{lines_from_bytes, Game, ReadOptions, Severity};
+use kifu::record::{Line, Location, Record, TerminalKind};
+use kifu::{Move, Position, Variant};
+use std::path::{Path, PathBuf};
+
+fn read(bytes: &[u8]) -> Vec<Game> {
+    let opts = ReadOptions::default();
+    psn::Reader::new(lines_from_bytes(bytes, &opts), &opts).collect()
+}
+
+fn errors(g: &Game) -> Vec<String> {
+    g.findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| format!("{}:{}: {} ({})", f.line, f.column, f.rule, f.message))
+        .collect()
+}
+
+/// Replays a line and its variations with `Position::check`.
+fn replay(pos: Position, line: &Line, what: &str) -> Result<(), String> {
+    let mut pos = pos;
+    for (i, n) in line.moves.iter().enumerate() {
+        for v in &n.variations {
+            replay(pos, v, what)?;
+        }
+        pos.check(n.mv)
+            .map_err(|e| format!("{what}: move {} `{}` ({}): {e}", i + 1, n.written, n.mv))?;
+        pos.play_unchecked(n.mv);
+    }
+    Ok(())
+}
+
+fn main_usi(r: &Record) -> String {
+    r.main
+        .moves
+        .iter()
+        .map(|n| n.mv.usi(r.variant()).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn terminal_name(k: &TerminalKind) -> String {
+    format!("{k:?}").to_ascii_lowercase()
+}
+
+/// Checks one game against `key value` expectation lines.
+fn check_expect(g: &Game, lines: &[&str], what: &str) {
+    let r = &g.record;
+    for l in lines {
+        let (k, v) = l.split_once(' ').unwrap_or((l, ""));
+        match k {
+            "plies" => assert_eq!(r.main.moves.len().to_string(), v, "{what}: plies"),
+            "usi" => assert_eq!(main_usi(r), v, "{what}: usi"),
+            "terminal" => assert_eq!(
+                r.main.terminal.as_ref().map(|t| terminal_name(&t.kind)),
+                Some(v.to_string()),
+                "{what}: terminal"
+            ),
+            "comments" => assert_eq!(r.comment_count().to_string(), v, "{what}: comments"),
+            "variations" => assert_eq!(r.variation_count().to_string(), v, "{what}: variations"),
+            "result" => assert_eq!(
+                r.claim.as_ref().map(|c| c.outcome.name()),
+                Some(v),
+                "{what}: result"
+            ),
+            "sfen" => assert_eq!(kifu::sfen::write_sfen(&r.start.setup), v, "{what}: sfen"),
+            "header" => {
+                let (key, val) = v.split_once(' ').unwrap();
+                let found = r.header.entries.iter().any(|(k, x)| {
+                    format!("{k:?}") == key || matches!(k, kifu::record::HeaderKey::Other(o) if o == key) && x == val
+                } && x == val);
+                assert!(found, "{what}: header {key} = {val} in {:?}", r.header);
+            }
+            "time" => {
+                let mut it = v.split(' ');
+                let ply: usize = it.next().unwrap().parse().unwrap();
+                let t = r.main.moves[ply - 1].time;
+                let spent = it.next().unwrap();
+                let total = it.next().unwrap();
+                assert_eq!(
+                    t.spent_ms.map(|x| x.to_string()).unwrap_or("-".into()),
+                    spent,
+                    "{what}: time"
+                );
+                assert_eq!(
+                    t.total_ms.map(|x| x.to_string()).unwrap_or("-".into()),
+                    total,
+                    "{what}: time"
+                );
+            }
+            "warning" => assert!(
+                g.findings
+                    .iter()
+                    .any(|f| f.severity == Severity::Warning && f.rule.id() == v),
+                "{what}: expected a {v} warning"
+            ),
+            _ => panic!("{what}: unknown expectation `{l}`"),
+        }
+    }
+}
+
+fn expect_games(text: &str) -> Vec<Vec<&str>> {
+    let mut games: Vec<Vec<&str>> = vec![Vec::new()];
+    let mut cur = 0;
+    for l in text.lines().filter(|l| !l.trim().is_empty()) {
+        if let Some(n) = l.strip_prefix("games ") {
+            games.resize(n.parse().unwrap(), Vec::new());
+        } else if let Some(n) = l.strip_prefix("game ") {
+            cur = n.parse().unwrap();
+        } else {
+            games[cur].push(l);
+        }
+    }
+    games
+}
+
+/// Blanks what a round trip may change: locations, written text, claim
+/// text (a claim the writer derived from the terminal is allowed).
+fn normalise(r: &Record) -> Record {
+    fn line(l: &mut Line) {
+        for n in &mut l.moves {
+            n.location = Location::default();
+            n.written = Default::default();
+            for v in &mut n.variations {
+                line(v);
+            }
+        }
+        if let Some(t) = &mut l.terminal {
+            t.location = Location::default();
+        }
+    }
+    let mut r = r.clone();
+    r.start.location = None;
+    line(&mut r.main);
+    if let Some(c) = &mut r.claim {
+        c.location = Location::default();
+        c.text.clear();
+    }
+    r
+}
+
+fn round_trip(r: &Record, opts: &WriteOptions, what: &str) {
+    let out = psn::write(r, opts).unwrap();
+    let games = read(out.text.as_bytes());
+    assert_eq!(
+        games.len(),
+        1,
+        "{what}: round trip game count\n{}",
+        out.text
+    );
+    let back = &games[0];
+    assert!(
+        errors(back).is_empty(),
+        "{what}: {:?}\n{}",
+        errors(back),
+        out.text
+    );
+    let mut a = normalise(r);
+    let mut b = normalise(&back.record);
+    if a.claim.is_none() {
+        b.claim = None;
+    }
+    // PSN always names the moving piece; a record read from USI moves did not.
+    fn roles(a: &Line, b: &mut Line) {
+        for (x, y) in a.moves.iter().zip(b.moves.iter_mut()) {
+            if x.role.is_none() {
+                y.role = None;
+            }
+            for (va, vb) in x.variations.iter().zip(y.variations.iter_mut()) {
+                roles(va, vb);
+            }
+        }
+    }
+    roles(&a.main, &mut b.main);
+    if opts.times == PsnTimes::None {
+        fn strip(l: &mut Line) {
+            for n in &mut l.moves {
+                n.time = Default::default();
+                n.variations.iter_mut().for_each(strip);
+            }
+            if let Some(t) = &mut l.terminal {
+                t.time = Default::default();
+            }
+        }
+        strip(&mut a.main);
+    }
+    if opts.times == PsnTimes::Comments {
+        return;
+    }
+    assert_eq!(a, b, "{what}: round trip differs\n{}", out.text);
+}
+
+fn fixture_files(dir: &str, ext: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut v: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn notation_table() {
+    let sente = Position::from_sfen("8k/9/9/1p1SS+S3/PP6N/9/9/9/4K4 b N 1").unwrap();
+    let gote = Position::from_sfen("8k/9/9/1p1SS+S3/PP6N/9/9/9/4K4 w N 1").unwrap();
+    let cases: [(&Position, &str, &str); 11] = [
+        (&sente, "N*2c", "N*2c"),
+        (&sente, "1e2c", "N-2c="),
+        (&sente, "1e2c+", "N-2c+"),
+        (&sente, "4d4c", "+S-4c"),
+        (&sente, "5d5c", "S5d-5c="),
+        (&sente, "6d6c+", "S6d-6c+"),
+        (&sente, "8e8d", "Px8d"),
+        (&gote, "1a2a", "K-2a"),
+        (&gote, "1a1b", "K-1b"),
+        (&gote, "1a2b", "K-2b"),
+        (&gote, "8d8e", "Px8e"),
+    ];
+    for (pos, usi, want) in cases {
+        let m = Move::from_usi(usi, Variant::Standard).unwrap();
+        assert!(pos.check(m).is_ok(), "{usi} is legal");
+        let psn = PsnMove::from_move(pos, m);
+        assert_eq!(psn.to_string(), want, "{usi}");
+        // And back.
+        let parsed: PsnMove = want.parse().unwrap();
+        assert_eq!(parsed, psn, "{want} parses");
+        assert_eq!(parsed.to_move(pos, false), Ok(m), "{want} resolves");
+    }
+}
+
+#[test]
+fn notation_reading_variants() {
+    let pos = Position::new(Variant::Standard);
+    for (text, usi) in [
+        ("P-76", "7g7f"),
+        ("P77-76", "7g7f"),
+        ("P7g-7f", "7g7f"),
+        ("P-7f", "7g7f"),
+    ] {
+        let m = PsnMove::parse(text, Variant::Standard).unwrap();
+        assert_eq!(m.to_move(&pos, false).unwrap().to_string(), usi, "{text}");
+    }
+    let hand = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b P 1").unwrap();
+    for text in ["P*5e", "P'5e", "P@5e"] {
+        let m = PsnMove::parse(text, Variant::Standard).unwrap();
+        assert_eq!(m.to_move(&hand, false).unwrap().to_string(), "P*5e");
+    }
+    let dragons = Position::from_sfen("4k4/9/9/9/9/9/9/1+R+B+P5/4K4 b - 1").unwrap();
+    for (text, usi) in [
+        ("D-8a", "8h8a"),
+        ("H-9f", "7h9f"),
+        ("T-6g", "6h6g"),
+        ("+R-8a", "8h8a"),
+    ] {
+        let m = PsnMove::parse(text, Variant::Standard).unwrap();
+        assert_eq!(
+            m.to_move(&dragons, false).unwrap().to_string(),
+            usi,
+            "{text}"
+        );
+    }
+    // Ambiguity and absence.
+    let golds = Position::from_sfen("4k4/9/9/9/9/9/9/9/3GKG3 b - 1").unwrap();
+    let m: PsnMove = "G-5h".parse().unwrap();
+    assert_eq!(
+        m.to_move(&golds, false),
+        Err(psn::ResolveError::Ambiguous(3 - 1))
+    );
+    let m: PsnMove = "R-5h".parse().unwrap();
+    assert_eq!(m.to_move(&golds, false), Err(psn::ResolveError::NoPiece));
+    for bad in ["", "P", "P-", "P-7", "P-7j", "Q-7f", "P7g7f", "+G-5h"] {
+        assert!(PsnMove::parse(bad, Variant::Standard).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn legal_candidates_only_disambiguation() {
+    // The silver on 5h is pinned by the rook on 5a: pseudo-legal candidates
+    // count it, legal ones do not.
+    let pos = Position::from_sfen("4r3k/9/9/9/9/9/9/4S1S2/4K4 b - 1").unwrap();
+    let m = Move::from_usi("3h4g", Variant::Standard).unwrap();
+    assert_eq!(PsnMove::from_move(&pos, m).to_string(), "S3h-4g");
+    assert_eq!(
+        PsnMove::from_move_with(&pos, m, None, true).to_string(),
+        "S-4g"
+    );
+    // The reader narrows pseudo-legal candidates to the legal one.
+    let s: PsnMove = "S-4g".parse().unwrap();
+    assert_eq!(s.to_move(&pos, false), Ok(m));
+}
+
+#[test]
+fn fixtures_ok() {
+    let files = fixture_files("fixtures/psn/ok", "psn");
+    assert!(files.len() >= 15);
+    for path in files {
+        let what = path.file_name().unwrap().to_string_lossy().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let expect = std::fs::read_to_string(path.with_extension("expect"))
+            .unwrap_or_else(|_| panic!("{what}: missing .expect"));
+        let games = read(&bytes);
+        let exp = expect_games(&expect);
+        assert_eq!(games.len(), exp.len(), "{what}: games");
+        for (g, e) in games.iter().zip(&exp) {
+            assert!(errors(g).is_empty(), "{what}: {:?}", errors(g));
+            let start = Position::from_setup_unchecked(&g.record.start.setup);
+            replay(start, &g.record.main, &what).unwrap();
+            check_expect(g, e, &what);
+            for times in [PsnTimes::Shogidokoro, PsnTimes::None, PsnTimes::Comments] {
+                let opts = WriteOptions {
+                    times,
+                    legal_candidates_only: false,
+                };
+                round_trip(&g.record, &opts, &what);
+            }
+        }
+        // Multi-game writing reads back as the same number of games.
+        let records: Vec<Record> = games.iter().map(|g| g.record.clone()).collect();
+        let out = psn::write_games(&records, &WriteOptions::default()).unwrap();
+        assert_eq!(
+            read(out.text.as_bytes()).len(),
+            games.len(),
+            "{what}: write_games"
+        );
+    }
+}
+
+#[test]
+fn fixtures_bad() {
+    let files = fixture_files("fixtures/psn/bad", "psn");
+    assert!(files.len() >= 6);
+    for path in files {
+        let what = path.file_name().unwrap().to_string_lossy().to_string();
+        let want = std::fs::read_to_string(path.with_extension("err")).unwrap();
+        let games = read(&std::fs::read(&path).unwrap());
+        let first = games
+            .iter()
+            .flat_map(|g| g.findings.iter())
+            .find(|f| f.severity == Severity::Error)
+            .unwrap_or_else(|| panic!("{what}: no error"));
+        assert_eq!(
+            format!("{}:{}: {}", first.line, first.column, first.rule),
+            want.trim(),
+            "{what}: {}",
+            first.message
+        );
+    }
+}
+
+#[test]
+fn writer_output() {
+    let text = b"[Sente \"A\"]\n[Gote \"B\"]\n[Date \"2024/01/02\"]\n[Annotator \"x\"]\n\n{start}\n1.P7g-7f (00:03 / 00:00:03) 2.P3c-3d (P8c-8d {alt} 3.P2g-2f) 3.B8hx2b+ {capture\nwith two lines} 4.S3ax2b 5.B*4e 6.Resigns\n";
+    let g = &read(text)[0];
+    assert!(errors(g).is_empty(), "{:?}", errors(g));
+    assert_eq!(g.record.main.moves[0].time.spent_ms, Some(3000));
+    assert_eq!(
+        g.record.main.moves[2].comments,
+        ["capture", "with two lines"]
+    );
+    let out = psn::write(&g.record, &WriteOptions::default()).unwrap();
+    let want = "[Sente \"A\"]\n[Gote \"B\"]\n[Date \"2024/01/02\"]\n[Annotator \"x\"]\n[Result \"1-0\"]\n\n{start}\n1.P-7f            (00:03 / 00:00:03)\n2.P-3d\n(\n2.P-8d\n{alt}\n3.P-2f\n)\n3.Bx2b+\n{\ncapture\nwith two lines\n}\n4.Sx2b\n5.B*4e\n6.Resigns\n1-0\n";
+    assert_eq!(out.text, want);
+    assert!(out.dropped.is_empty());
+}
+
+#[test]
+fn terminal_words_and_results() {
+    for (word, kind) in [
+        ("Resigns", TerminalKind::Resign),
+        ("Interrupt", TerminalKind::Abort),
+        ("Mate", TerminalKind::Checkmate),
+        ("Sennichite", TerminalKind::Repetition),
+        ("Jishogi", TerminalKind::Impasse),
+        ("Timeup", TerminalKind::TimeUp),
+        ("RepetitionDraw", TerminalKind::Repetition),
+        ("RepetitionWin", TerminalKind::IllegalWin),
+        ("MaxMovesDraw", TerminalKind::MaxMoves),
+        ("DeclarationWin", TerminalKind::DeclarationWin),
+        ("TryRuleWin", TerminalKind::Try),
+        ("resigns", TerminalKind::Resign),
+    ] {
+        let text = format!("1.P7g-7f 2.{word}\n");
+        let g = &read(text.as_bytes())[0];
+        assert!(errors(g).is_empty(), "{word}");
+        assert_eq!(
+            g.record.main.terminal.as_ref().unwrap().kind,
+            kind,
+            "{word}"
+        );
+    }
+    let g = &read(b"P-7f 1/2-1/2\n")[0];
+    assert_eq!(g.record.claim.as_ref().unwrap().outcome.name(), "draw");
+    let g = &read(b"P-7f *\n")[0];
+    assert!(g.record.claim.is_none());
+}
+
+#[test]
+fn errors_have_locations() {
+    let g = &read(b"[Sente \"A\"]\n\n1. P-7f P-3d 2. G-5h\n")[0];
+    let e = &g.findings[0];
+    assert_eq!((e.line, e.column, e.rule.id()), (3, 17, "ambiguous"));
+    assert_eq!(e.ply, Some(3));
+    assert_eq!(e.mv.as_deref(), Some("G-5h"));
+    assert_eq!(g.record.main.moves.len(), 2);
+    let g = &read(b"1. P-7f (\n")[0];
+    assert_eq!(
+        errors(g),
+        ["1:9: syntax (expected `)` to close this variation)"]
+    );
+    let g = &read(b"1. P-7f )\n")[0];
+    assert_eq!(errors(g), ["1:9: syntax (unmatched `)`)"]);
+    let g = &read(b"1. P-7f P-3d P-7e Resigns P-4d\n")[0];
+    assert_eq!(g.findings[0].rule.id(), "after-end");
+    // An empty file still yields one game.
+    let games = read(b"\n\n");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].findings[0].rule.id(), "empty");
+    // Not UTF-8 and not Shift_JIS-decodable bytes never panic.
+    let games = read(b"[Sente \"\xff\xfe\"]\n1. P-7f\n");
+    assert_eq!(games.len(), 1);
+}
+
+#[test]
+fn start_tags() {
+    let g = &read(b"[SFEN \"lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL\"]\nP-7f\n")[0];
+    assert_eq!(
+        g.record.start.setup.turn,
+        kifu::Color::Black,
+        "board-only SFEN defaults to b"
+    );
+    for name in [
+        "lance",
+        "right lance",
+        "bishop",
+        "rook",
+        "rook and lance",
+        "2 piece",
+        "10",
+        "香落ち",
+    ] {
+        let text = format!("[Handicap \"{name}\"]\n");
+        let g = &read(text.as_bytes())[0];
+        assert!(errors(g).is_empty(), "{name}");
+        assert!(g.record.start.handicap.is_some(), "{name}");
+        assert_eq!(g.record.start.setup.turn, kifu::Color::White, "{name}");
+    }
+    let g = &read(b"[Handicap \"silly\"]\n1. P-7f\n")[0];
+    assert_eq!(errors(g).len(), 1);
+    // A non-standard start is written as an SFEN tag.
+    let g = &read(b"[SFEN \"4k4/9/9/9/9/9/9/9/4K4 b G 1\"]\nG*5b\n")[0];
+    let out = psn::write(&g.record, &WriteOptions::default()).unwrap();
+    assert!(
+        out.text.contains("[SFEN \"4k4/9/9/9/9/9/9/9/4K4 b G 1\"]"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn corpus() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let index = match std::fs::read_to_string(root.join("index.csv")) {
+        Ok(s) => s,
+        Err(_) => {
+            println!("skipping the corpus test: ../shared/corpus not found");
+            return;
+        }
+    };
+    let (mut clean, mut refused) = (0, 0);
+    for row in index.lines().skip(1) {
+        let cols: Vec<&str> = row.split(',').collect();
+        if cols.len() < 6 || cols[1] != "PSN" {
+            continue;
+        }
+        let path = root.join(cols[0]);
+        let games = read(&std::fs::read(&path).unwrap());
+        let mut problems = Vec::new();
+        for g in &games {
+            problems.extend(errors(g));
+            let start = Position::from_setup_unchecked(&g.record.start.setup);
+            if let Err(e) = replay(start, &g.record.main, cols[0]) {
+                problems.push(e);
+            }
+        }
+        if cols[5] == "valid" {
+            assert!(problems.is_empty(), "{}: {problems:?}", cols[0]);
+            clean += 1;
+        } else {
+            assert!(!problems.is_empty(), "{}: expected {}", cols[0], cols[5]);
+            refused += 1;
+        }
+    }
+    // python-shogi's expected USI moves for the Oyama–Nakahara game.
+    let exp = root.join("python-shogi-ddugovic/psn/oyama-nakahara-1976-osho.expected.json");
+    if let Ok(text) = std::fs::read_to_string(&exp) {
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let want: Vec<&str> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let games = read(&std::fs::read(exp.with_extension("").with_extension("psn")).unwrap());
+        assert_eq!(main_usi(&games[0].record), want.join(" "));
+        assert_eq!(
+            games[0].record.claim.as_ref().unwrap().outcome.name(),
+            "sente_win"
+        );
+    }
+    println!("PSN corpus: {clean} valid files read clean, {refused} invalid files refused");
+    assert!(clean >= 13 && refused >= 6);
+}

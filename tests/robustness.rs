@@ -1,0 +1,260 @@
+//! Hostile input: no reader, validator or writer may panic, hang or report a
+//! location outside the input, whatever the bytes. Runs every fixture
+//! truncated at every line boundary and with thousands of seeded byte
+//! mutations, plus synthetic extremes. Needs no nightly toolchain.
+
+use kifu::read::{self, Format, Game, ReadOptions};
+use kifu::validate::{validate, ValidateOptions};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Generous: a hang guard, not a speed test.
+const PER_CASE: Duration = Duration::from_secs(10);
+
+fn fixtures() -> Vec<(PathBuf, Format)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(root).sort_by_file_name() {
+        let e = e.unwrap();
+        if let Some(f) = Format::from_path(e.path()) {
+            if e.file_type().is_file() {
+                out.push((e.path().to_path_buf(), f));
+            }
+        }
+    }
+    out
+}
+
+fn write_back(game: &Game, format: Format) {
+    let r = &game.record;
+    let _ = match format {
+        Format::Csa => kifu::csa::write(r, &Default::default()).map(|o| o.text),
+        Format::Kif => kifu::kif::write(r, &Default::default()).map(|o| o.text),
+        Format::Ki2 => kifu::ki2::write(r, &Default::default()).map(|o| o.text),
+        Format::Psn => kifu::psn::write(r, &Default::default()).map(|o| o.text),
+        Format::Jkf => kifu::jkf::write(r, &Default::default()).map(|o| o.text),
+        Format::Usi => kifu::usi::write(r, &Default::default()).map(|o| o.text),
+    };
+}
+
+/// Reads, validates and writes back; checks every finding's location.
+fn exercise(bytes: &[u8], format: Option<Format>, label: &str) {
+    let start = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let games = read::read_all(bytes, format, &ReadOptions::default());
+        let text = String::from_utf8_lossy(bytes);
+        let lines: Vec<&str> = text.split(['\n', '\r']).collect();
+        for g in &games {
+            let report = validate(g, &ValidateOptions::default());
+            for f in &report.findings {
+                if f.line == 0 {
+                    continue;
+                }
+                assert!(
+                    (f.line as usize) <= lines.len() + 1,
+                    "{label}: finding at line {} but the input has {} lines: {f:?}",
+                    f.line,
+                    lines.len()
+                );
+                assert!(f.column >= 1, "{label}: column 0 on line {}: {f:?}", f.line);
+            }
+            if let Some(fmt) = format {
+                write_back(g, fmt);
+            }
+        }
+    }));
+    if let Err(e) = result {
+        let msg = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        panic!("{label}: panicked: {msg}");
+    }
+    assert!(
+        start.elapsed() < PER_CASE,
+        "{label}: took {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn truncations_at_every_line_boundary() {
+    for (path, format) in fixtures() {
+        let bytes = std::fs::read(&path).unwrap();
+        let cuts: Vec<usize> = bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .map(|(i, _)| i + 1)
+            .collect();
+        // At most 80 cut points per file, spread evenly.
+        let step = (cuts.len() / 80).max(1);
+        for &cut in cuts.iter().step_by(step) {
+            exercise(
+                &bytes[..cut],
+                Some(format),
+                &format!("{} cut at byte {cut}", path.display()),
+            );
+            // And the same cut mid-line.
+            let mid = cut.saturating_sub(3);
+            exercise(
+                &bytes[..mid],
+                Some(format),
+                &format!("{} cut at byte {mid}", path.display()),
+            );
+        }
+    }
+}
+
+#[test]
+fn seeded_byte_mutations() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let files = fixtures();
+    let mut cases = 0;
+    for (path, format) in &files {
+        let original = std::fs::read(path).unwrap();
+        if original.is_empty() {
+            continue;
+        }
+        for round in 0..24 {
+            let mut bytes = original.clone();
+            for _ in 0..(1 + next() % 4) {
+                let at = (next() % bytes.len().max(1) as u64) as usize;
+                match next() % 4 {
+                    0 if !bytes.is_empty() => {
+                        let i = at.min(bytes.len() - 1);
+                        bytes[i] ^= 1 << (next() % 8);
+                    }
+                    1 => bytes.insert(at.min(bytes.len()), (next() % 256) as u8),
+                    2 if !bytes.is_empty() => {
+                        bytes.remove(at.min(bytes.len() - 1));
+                    }
+                    _ => {
+                        // Splice in a piece of shogi vocabulary.
+                        let words: [&[u8]; 8] = [
+                            b"+0055FU",
+                            "同　".as_bytes(),
+                            b"%TORYO",
+                            b"/\n",
+                            "変化：3手\n".as_bytes(),
+                            b"{",
+                            b"(",
+                            b"\"forks\":[",
+                        ];
+                        let w = words[(next() % 8) as usize];
+                        let at = at.min(bytes.len());
+                        bytes.splice(at..at, w.iter().copied());
+                    }
+                }
+            }
+            exercise(
+                &bytes,
+                Some(*format),
+                &format!("{} mutation {round}", path.display()),
+            );
+            // Also without a format hint: the sniffer must cope.
+            if round % 6 == 0 {
+                exercise(
+                    &bytes,
+                    None,
+                    &format!("{} mutation {round} sniffed", path.display()),
+                );
+            }
+            cases += 1;
+        }
+    }
+    assert!(cases >= 1000, "only {cases} mutation cases");
+}
+
+#[test]
+fn synthetic_extremes() {
+    let every = [
+        Format::Csa,
+        Format::Kif,
+        Format::Ki2,
+        Format::Psn,
+        Format::Jkf,
+        Format::Usi,
+    ];
+    let mut inputs: Vec<(String, Vec<u8>)> = vec![
+        ("empty".into(), Vec::new()),
+        ("nul bytes".into(), vec![0u8; 4096]),
+        (
+            "random bytes".into(),
+            (0..65536u32)
+                .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+                .collect(),
+        ),
+        (
+            "lone CR".into(),
+            b"V2.2\rPI\r+\r+7776FU\r-3334FU\r%TORYO\r".to_vec(),
+        ),
+        ("utf-16le bom".into(), {
+            let mut v = vec![0xFF, 0xFE];
+            for u in "V2.2\nPI\n+\n+7776FU\n".encode_utf16() {
+                v.extend_from_slice(&u.to_le_bytes());
+            }
+            v
+        }),
+        ("utf-16be bom".into(), {
+            let mut v = vec![0xFE, 0xFF];
+            for u in "手合割：平手\n".encode_utf16() {
+                v.extend_from_slice(&u.to_be_bytes());
+            }
+            v
+        }),
+        ("mixed encodings".into(), {
+            let mut v = "手合割：平手\n".as_bytes().to_vec();
+            v.extend_from_slice(&[0x8E, 0xE8, 0x90, 0x94, b'\n']); // Shift_JIS 手数
+            v
+        }),
+        (
+            "header only".into(),
+            "先手：A\n後手：B\n".as_bytes().to_vec(),
+        ),
+        ("50 MB single line".into(), vec![b'x'; 50 << 20]),
+        ("deep brackets".into(), {
+            let mut v = vec![b'['; 200_000];
+            v.extend(vec![b'{'; 200_000]);
+            v.extend(vec![b'('; 200_000]);
+            v
+        }),
+    ];
+    // A million-move game (kings shuffling: repetition ends it early, the
+    // reader still reads every line).
+    let mut big = b"V2.2\nPI\n+\n".to_vec();
+    for _ in 0..250_000 {
+        big.extend_from_slice(b"+5958OU\n-5152OU\n+5859OU\n-5251OU\n");
+    }
+    inputs.push(("million-move game".into(), big));
+    // 10,000 nested variations: each 変化 block branches inside the previous one.
+    let mut nested = String::from("手合割：平手\n手数----指手---------消費時間--\n");
+    let shuffle = ["５八玉(59)", "５二玉(51)", "５九玉(58)", "５一玉(52)"];
+    let n = 10_000;
+    for k in 1..=n {
+        nested.push_str(&format!("{k:>4} {}\n", shuffle[(k - 1) % 4]));
+    }
+    for k in 2..=n {
+        nested.push_str(&format!(
+            "\n変化：{k}手\n{k:>4} {}\n{:>4} {}\n",
+            shuffle[(k - 1) % 4],
+            k + 1,
+            shuffle[k % 4]
+        ));
+    }
+    inputs.push(("10,000 nested variations".into(), nested.into_bytes()));
+    for (name, bytes) in &inputs {
+        for f in every {
+            exercise(bytes, Some(f), &format!("{name} as {f}"));
+        }
+        exercise(bytes, None, &format!("{name} sniffed"));
+    }
+}
