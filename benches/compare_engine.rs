@@ -33,7 +33,10 @@ fn best_of<F: FnMut() -> u64>(runs: u32, mut f: F) -> (u64, f64) {
 }
 
 fn env_u32(name: &str, default: u32) -> u32 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn main() {
@@ -50,10 +53,22 @@ fn main() {
     // round of each is kept. Slow ones run once at SLOW_DEPTH.
     type Engine = (&'static str, Box<dyn Fn(u32) -> u64>);
     let engines: Vec<Engine> = vec![
-        ("kifu", Box::new(|d| kifu_perft(&kifu::Position::default(), d))),
-        ("haitaka 0.3.2", Box::new(|d| haitaka_peer::perft(&haitaka_peer::start(), d))),
-        ("shogi_legality_lite 0.1.3", Box::new(|d| lite_peer::perft(&lite_peer::start(), d))),
-        ("shogi (shogi-rs) 0.12.2", Box::new(|d| shogirs_peer::perft(&mut shogirs_peer::start(), d))),
+        (
+            "kifu",
+            Box::new(|d| kifu_perft(&kifu::Position::default(), d)),
+        ),
+        (
+            "haitaka 0.3.2",
+            Box::new(|d| haitaka_peer::perft(&haitaka_peer::start(), d)),
+        ),
+        (
+            "shogi_legality_lite 0.1.3",
+            Box::new(|d| lite_peer::perft(&lite_peer::start(), d)),
+        ),
+        (
+            "shogi (shogi-rs) 0.12.2",
+            Box::new(|d| shogirs_peer::perft(&mut shogirs_peer::start(), d)),
+        ),
     ];
     let mut rows: Vec<Row> = Vec::new();
     let mut fast = Vec::new();
@@ -68,7 +83,13 @@ fn main() {
                     note.push_str(&format!("; first difference: {d}"));
                 }
             }
-            rows.push(Row { name, depth: 4, nodes: n4, secs: f64::NAN, note });
+            rows.push(Row {
+                name,
+                depth: 4,
+                nodes: n4,
+                secs: f64::NAN,
+                note,
+            });
             continue;
         }
         if (n4 as f64 / s4) < 1e6 {
@@ -78,9 +99,21 @@ fn main() {
             } else {
                 "1 run (slow)".to_string()
             };
-            rows.push(Row { name, depth: slow_depth, nodes: n, secs: s, note });
+            rows.push(Row {
+                name,
+                depth: slow_depth,
+                nodes: n,
+                secs: s,
+                note,
+            });
         } else {
-            rows.push(Row { name, depth, nodes: 0, secs: f64::INFINITY, note: String::new() });
+            rows.push(Row {
+                name,
+                depth,
+                nodes: 0,
+                secs: f64::INFINITY,
+                note: String::new(),
+            });
             fast.push((i, rows.len() - 1));
         }
     }
@@ -101,11 +134,22 @@ fn main() {
 
     let kifu_nps = rows[0].nodes as f64 / rows[0].secs;
     println!();
-    println!("perft from the start position, best of {runs} run(s); ratio = kifu nodes/s ÷ peer nodes/s");
-    println!("{:<28} {:>5} {:>12} {:>10} {:>14} {:>10}  {}", "engine", "depth", "nodes", "seconds", "nodes/s", "kifu/peer", "note");
+    println!(
+        "perft from the start position, best of {runs} run(s); ratio = kifu nodes/s ÷ peer nodes/s"
+    );
+    println!(
+        "{:<28} {:>5} {:>12} {:>10} {:>14} {:>10}  {}",
+        "engine", "depth", "nodes", "seconds", "nodes/s", "kifu/peer", "note"
+    );
     for r in &rows {
         let nps = r.nodes as f64 / r.secs;
-        let ratio = if r.name == "kifu" { "—".to_string() } else if nps.is_finite() { format!("{:.2}×", kifu_nps / nps) } else { "—".to_string() };
+        let ratio = if r.name == "kifu" {
+            "—".to_string()
+        } else if nps.is_finite() {
+            format!("{:.2}×", kifu_nps / nps)
+        } else {
+            "—".to_string()
+        };
         println!(
             "{:<28} {:>5} {:>12} {:>10.3} {:>14.0} {:>10}  {}",
             r.name, r.depth, r.nodes, r.secs, nps, ratio, r.note
@@ -113,9 +157,18 @@ fn main() {
     }
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_default();
-    println!("machine: {} logical CPUs, {cpu}", std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0));
+    println!(
+        "machine: {} logical CPUs, {cpu}",
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(0)
+    );
 }
 
 /// Walks kifu's tree and returns the first position (depth-first) where

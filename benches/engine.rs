@@ -38,7 +38,10 @@ fn perft(c: &mut Criterion) {
     for depth in [4u32, 5] {
         let n = haitaka_peer::perft(&hb, depth);
         if n != START_PERFT[depth as usize] {
-            eprintln!("haitaka perft({depth}) = {n}, expected {}: not timed", START_PERFT[depth as usize]);
+            eprintln!(
+                "haitaka perft({depth}) = {n}, expected {}: not timed",
+                START_PERFT[depth as usize]
+            );
             continue;
         }
         g.throughput(Throughput::Elements(n));
@@ -57,7 +60,10 @@ fn perft(c: &mut Criterion) {
             b.iter(|| lite_peer::perft(black_box(&lp), 4))
         });
     } else {
-        eprintln!("shogi_legality_lite perft(4) = {n}, expected {}: not timed", START_PERFT[4]);
+        eprintln!(
+            "shogi_legality_lite perft(4) = {n}, expected {}: not timed",
+            START_PERFT[4]
+        );
     }
     let mut sp = shogirs_peer::start();
     let n = shogirs_peer::perft(&mut sp, 3);
@@ -67,7 +73,10 @@ fn perft(c: &mut Criterion) {
             b.iter(|| shogirs_peer::perft(black_box(&mut sp), 3))
         });
     } else {
-        eprintln!("shogi-rs perft(3) = {n}, expected {}: not timed", START_PERFT[3]);
+        eprintln!(
+            "shogi-rs perft(3) = {n}, expected {}: not timed",
+            START_PERFT[3]
+        );
     }
     g.finish();
 }
@@ -124,7 +133,10 @@ fn legal_moves(c: &mut Criterion) {
                 })
             });
         } else {
-            eprintln!("shogi-rs: {} legal moves in position {i}, kifu {n}: not timed", buf.len());
+            eprintln!(
+                "shogi-rs: {} legal moves in position {i}, kifu {n}: not timed",
+                buf.len()
+            );
         }
     }
     g.finish();
@@ -155,7 +167,11 @@ fn check(c: &mut Criterion) {
             g.throughput(Throughput::Elements(set.len() as u64));
             let id = format!("{kind}/{i}");
             g.bench_with_input(BenchmarkId::new("kifu", &id), set, |b, set| {
-                b.iter(|| set.iter().filter(|&&m| black_box(&pos).check(m).is_ok()).count())
+                b.iter(|| {
+                    set.iter()
+                        .filter(|&&m| black_box(&pos).check(m).is_ok())
+                        .count()
+                })
             });
 
             let hb = haitaka_peer::board(sfen);
@@ -164,16 +180,27 @@ fn check(c: &mut Criterion) {
             let bad = disagreements(set, &expect, &hv);
             if bad.is_empty() {
                 g.bench_with_input(BenchmarkId::new("haitaka", &id), &hm, |b, hm| {
-                    b.iter(|| hm.iter().filter(|&&m| haitaka_peer::is_legal(black_box(&hb), m)).count())
+                    b.iter(|| {
+                        hm.iter()
+                            .filter(|&&m| haitaka_peer::is_legal(black_box(&hb), m))
+                            .count()
+                    })
                 });
             } else {
                 eprintln!("haitaka is_legal disagrees with kifu on {} of {} {kind} moves in position {i} (e.g. {:?}): not timed", bad.len(), set.len(), &bad[..bad.len().min(5)]);
             }
-            let hv: Vec<bool> = hm.iter().map(|&m| haitaka_peer::is_legal_with_hand(&hb, m)).collect();
+            let hv: Vec<bool> = hm
+                .iter()
+                .map(|&m| haitaka_peer::is_legal_with_hand(&hb, m))
+                .collect();
             let bad = disagreements(set, &expect, &hv);
             if bad.is_empty() {
                 g.bench_with_input(BenchmarkId::new("haitaka+hand", &id), &hm, |b, hm| {
-                    b.iter(|| hm.iter().filter(|&&m| haitaka_peer::is_legal_with_hand(black_box(&hb), m)).count())
+                    b.iter(|| {
+                        hm.iter()
+                            .filter(|&&m| haitaka_peer::is_legal_with_hand(black_box(&hb), m))
+                            .count()
+                    })
                 });
             } else {
                 eprintln!("haitaka is_legal + hand test disagrees with kifu on {} of {} {kind} moves in position {i} (e.g. {:?}): not timed", bad.len(), set.len(), &bad[..bad.len().min(5)]);
@@ -184,20 +211,35 @@ fn check(c: &mut Criterion) {
             let lv: Vec<bool> = lm.iter().map(|&m| lite_peer::is_legal(&lp, m)).collect();
             let bad = disagreements(set, &expect, &lv);
             if bad.is_empty() {
-                g.bench_with_input(BenchmarkId::new("shogi_legality_lite", &id), &lm, |b, lm| {
-                    b.iter(|| lm.iter().filter(|&&m| lite_peer::is_legal(black_box(&lp), m)).count())
-                });
+                g.bench_with_input(
+                    BenchmarkId::new("shogi_legality_lite", &id),
+                    &lm,
+                    |b, lm| {
+                        b.iter(|| {
+                            lm.iter()
+                                .filter(|&&m| lite_peer::is_legal(black_box(&lp), m))
+                                .count()
+                        })
+                    },
+                );
             } else {
                 eprintln!("shogi_legality_lite disagrees with kifu on {} of {} {kind} moves in position {i} (e.g. {:?}): not timed", bad.len(), set.len(), &bad[..bad.len().min(5)]);
             }
 
             let mut sp = shogirs_peer::position(sfen);
             let sm: Vec<_> = set.iter().map(|&m| shogirs_peer::mv(&usi(m))).collect();
-            let sv: Vec<bool> = sm.iter().map(|&m| shogirs_peer::is_legal(&mut sp, m)).collect();
+            let sv: Vec<bool> = sm
+                .iter()
+                .map(|&m| shogirs_peer::is_legal(&mut sp, m))
+                .collect();
             let bad = disagreements(set, &expect, &sv);
             if bad.is_empty() {
                 g.bench_function(BenchmarkId::new("shogi-rs", &id), |b| {
-                    b.iter(|| sm.iter().filter(|&&m| shogirs_peer::is_legal(black_box(&mut sp), m)).count())
+                    b.iter(|| {
+                        sm.iter()
+                            .filter(|&&m| shogirs_peer::is_legal(black_box(&mut sp), m))
+                            .count()
+                    })
                 });
             } else {
                 eprintln!("shogi-rs make_move disagrees with kifu on {} of {} {kind} moves in position {i} (e.g. {:?}): not timed", bad.len(), set.len(), &bad[..bad.len().min(5)]);

@@ -73,7 +73,9 @@ pub fn illegal_candidates(pos: &Position, n: usize, seed: u64) -> Vec<Move> {
     let mut all = Vec::new();
     let turn = pos.turn();
     for from in Square::all() {
-        let Some(p) = pos.piece_at(from) else { continue };
+        let Some(p) = pos.piece_at(from) else {
+            continue;
+        };
         if p.color != turn {
             continue;
         }
@@ -107,9 +109,16 @@ pub fn illegal_candidates(pos: &Position, n: usize, seed: u64) -> Vec<Move> {
         if pos.piece_at(from).map(|p| p.color) == Some(turn) {
             continue;
         }
-        let to = Square::new(from.file(), if from.rank() > 1 { from.rank() - 1 } else { 2 });
+        let to = Square::new(
+            from.file(),
+            if from.rank() > 1 { from.rank() - 1 } else { 2 },
+        );
         if let Some(to) = to {
-            all.push(Move::Normal { from, to, promote: false });
+            all.push(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
         }
     }
     let mut rng = Rng::new(seed);
@@ -348,15 +357,27 @@ pub mod shogirs_peer {
                     continue;
                 }
                 for to in pos.move_candidates(from, pc) {
-                    cands.push(Move::Normal { from, to, promote: false });
+                    cands.push(Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    });
                     if pc.piece_type.promote().is_some() {
-                        cands.push(Move::Normal { from, to, promote: true });
+                        cands.push(Move::Normal {
+                            from,
+                            to,
+                            promote: true,
+                        });
                     }
                 }
             }
         }
         for pt in HAND {
-            if pos.hand(Piece { piece_type: pt, color: stm }) == 0 {
+            if pos.hand(Piece {
+                piece_type: pt,
+                color: stm,
+            }) == 0
+            {
                 continue;
             }
             for to in Square::iter() {
