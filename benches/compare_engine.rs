@@ -138,8 +138,8 @@ fn main() {
         "perft from the start position, best of {runs} run(s); ratio = kifu nodes/s ÷ peer nodes/s"
     );
     println!(
-        "{:<28} {:>5} {:>12} {:>10} {:>14} {:>10}  {}",
-        "engine", "depth", "nodes", "seconds", "nodes/s", "kifu/peer", "note"
+        "{:<28} {:>5} {:>12} {:>10} {:>14} {:>10}  note",
+        "engine", "depth", "nodes", "seconds", "nodes/s", "kifu/peer"
     );
     for r in &rows {
         let nps = r.nodes as f64 / r.secs;
