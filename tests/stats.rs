@@ -77,12 +77,27 @@ fn run_stats(extra: &[&str]) -> (String, String) {
     let moves = dir.path().join("moves.csv");
     let o = Command::new(env!("CARGO_BIN_EXE_kifu"))
         .current_dir(root())
-        .args(["stats", "fixtures/stats", "--moves", moves.to_str().unwrap(), "-j", "2"])
+        .args([
+            "stats",
+            "fixtures/stats",
+            "--moves",
+            moves.to_str().unwrap(),
+            "-j",
+            "2",
+        ])
         .args(extra)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-    (String::from_utf8(o.stdout).unwrap(), std::fs::read_to_string(moves).unwrap())
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        std::fs::read_to_string(moves).unwrap(),
+    )
 }
 
 fn rows<T: for<'de> Deserialize<'de>>(csv_text: &str) -> Vec<T> {
@@ -97,17 +112,40 @@ fn known_facts() {
     let (games, moves) = run_stats(&[]);
     let games: Vec<GameRow> = rows(&games);
     let moves: Vec<MoveRow> = rows(&moves);
-    let by = |name: &str| games.iter().filter(move |g| g.path.ends_with(name)).collect::<Vec<_>>();
+    let by = |name: &str| {
+        games
+            .iter()
+            .filter(move |g| g.path.ends_with(name))
+            .collect::<Vec<_>>()
+    };
 
     let mate = by("a-mate.csa")[0];
-    assert_eq!((mate.plies, mate.result.as_str(), mate.reason.as_str(), mate.valid), (1, "sente_win", "checkmate", true));
-    assert_eq!((mate.sente_drops, mate.sente_checks, mate.sente_captures), (1, 1, 0));
+    assert_eq!(
+        (
+            mate.plies,
+            mate.result.as_str(),
+            mate.reason.as_str(),
+            mate.valid
+        ),
+        (1, "sente_win", "checkmate", true)
+    );
+    assert_eq!(
+        (mate.sente_drops, mate.sente_checks, mate.sente_captures),
+        (1, 1, 0)
+    );
     assert_eq!(mate.opening_usi, "G*1b");
     assert_eq!(mate.handicap, "other");
 
     let nifu = by("b-nifu.csa")[0];
     assert!(!nifu.valid);
-    assert_eq!((nifu.first_error_rule.as_str(), nifu.first_error_ply, nifu.plies), ("nifu", Some(1), 0));
+    assert_eq!(
+        (
+            nifu.first_error_rule.as_str(),
+            nifu.first_error_ply,
+            nifu.plies
+        ),
+        ("nifu", Some(1), 0)
+    );
 
     // ぴよ将棋 lance handicap: gote (上手) moves first, 104 plies, 下手 wins by resignation.
     let ky = by("c-lance-handicap.kifu")[0];
@@ -115,25 +153,58 @@ fn known_facts() {
     assert_eq!(ky.format, "kif");
     assert_eq!(ky.start_time, "2022-07-29T13:17:16");
     assert_eq!(ky.plies, 104);
-    assert_eq!((ky.result.as_str(), ky.reason.as_str()), ("sente_win", "resign"));
+    assert_eq!(
+        (ky.result.as_str(), ky.reason.as_str()),
+        ("sente_win", "resign")
+    );
     assert_eq!(ky.sente, "Lv19 ひよな(R990)");
     assert_eq!(ky.gote_time_s, Some(52.0));
-    let first = moves.iter().find(|m| m.path.ends_with("c-lance-handicap.kifu") && m.ply == 1).unwrap();
-    assert_eq!((first.side.as_str(), first.usi.as_str(), first.kif.as_str(), first.psn.as_str()), ("gote", "5c5d", "５四歩(53)", "P-5d"));
-    let bishop_trade = moves.iter().find(|m| m.path.ends_with("c-lance-handicap.kifu") && m.ply == 14).unwrap();
-    assert_eq!((bishop_trade.usi.as_str(), bishop_trade.capture.as_str(), bishop_trade.promote), ("8h2b+", "B", true));
+    let first = moves
+        .iter()
+        .find(|m| m.path.ends_with("c-lance-handicap.kifu") && m.ply == 1)
+        .unwrap();
+    assert_eq!(
+        (
+            first.side.as_str(),
+            first.usi.as_str(),
+            first.kif.as_str(),
+            first.psn.as_str()
+        ),
+        ("gote", "5c5d", "５四歩(53)", "P-5d")
+    );
+    let bishop_trade = moves
+        .iter()
+        .find(|m| m.path.ends_with("c-lance-handicap.kifu") && m.ply == 14)
+        .unwrap();
+    assert_eq!(
+        (
+            bishop_trade.usi.as_str(),
+            bishop_trade.capture.as_str(),
+            bishop_trade.promote
+        ),
+        ("8h2b+", "B", true)
+    );
     assert_eq!(bishop_trade.kif, "２二角成(88)");
     assert_eq!(bishop_trade.psn, "Bx2b+");
 
     let eu = by("d-europe.psn")[0];
     assert_eq!((eu.plies, eu.result.as_str()), (54, "gote_win"));
-    assert_eq!((eu.sente.as_str(), eu.gote.as_str()), ("Hosking Tony", "Lamb Stephen"));
+    assert_eq!(
+        (eu.sente.as_str(), eu.gote.as_str()),
+        ("Hosking Tony", "Lamb Stephen")
+    );
     assert_eq!(eu.start_time, "1997-08-22");
 
     let variants = by("e-variants.sfen");
     assert_eq!(variants.len(), 2);
-    assert_eq!((variants[0].variant.as_str(), variants[0].plies), ("minishogi", 4));
-    assert_eq!((variants[1].variant.as_str(), variants[1].plies), ("doubutsu", 3));
+    assert_eq!(
+        (variants[0].variant.as_str(), variants[0].plies),
+        ("minishogi", 4)
+    );
+    assert_eq!(
+        (variants[1].variant.as_str(), variants[1].plies),
+        ("doubutsu", 3)
+    );
     assert_eq!(variants[1].gote_captures, 1);
 }
 
@@ -147,10 +218,18 @@ fn golden_csv() {
         std::fs::write(dir.join("moves.csv"), &moves).unwrap();
         return;
     }
-    let want_games = std::fs::read_to_string(dir.join("games.csv")).expect("bless with KIFU_BLESS=1");
-    let want_moves = std::fs::read_to_string(dir.join("moves.csv")).expect("bless with KIFU_BLESS=1");
-    assert_eq!(games, want_games, "games table changed (KIFU_BLESS=1 to accept)");
-    assert_eq!(moves, want_moves, "moves table changed (KIFU_BLESS=1 to accept)");
+    let want_games =
+        std::fs::read_to_string(dir.join("games.csv")).expect("bless with KIFU_BLESS=1");
+    let want_moves =
+        std::fs::read_to_string(dir.join("moves.csv")).expect("bless with KIFU_BLESS=1");
+    assert_eq!(
+        games, want_games,
+        "games table changed (KIFU_BLESS=1 to accept)"
+    );
+    assert_eq!(
+        moves, want_moves,
+        "moves table changed (KIFU_BLESS=1 to accept)"
+    );
 }
 
 #[test]
@@ -193,7 +272,11 @@ print('csv ok')
         return;
     };
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     eprintln!("{out}");
     assert!(out.contains("csv ok"));
 }
