@@ -261,7 +261,18 @@ impl Handicap {
 
     /// The start position.
     pub fn setup(self) -> Setup {
-        parse_sfen(self.info().sfen, Some(Variant::Standard)).expect("table SFEN parses")
+        static SETUPS: std::sync::OnceLock<Vec<Setup>> = std::sync::OnceLock::new();
+        let all = SETUPS.get_or_init(|| {
+            HANDICAPS
+                .iter()
+                .map(|h| parse_sfen(h.sfen, Some(Variant::Standard)).expect("table SFEN parses"))
+                .collect()
+        });
+        let i = HANDICAPS
+            .iter()
+            .position(|h| h.handicap == self)
+            .expect("every handicap has a row");
+        all[i].clone()
     }
 
     /// Finds a handicap by its Japanese, English or JKF name (trimmed;
