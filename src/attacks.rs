@@ -126,7 +126,7 @@ pub fn ray(dir: usize, sq: Square) -> Bitboard {
     Bitboard(RAYS[dir][sq.index()])
 }
 
-#[inline]
+#[inline(always)]
 fn slide(dir: usize, sq: Square, occ: u128) -> u128 {
     let ray = RAYS[dir][sq.index()];
     let blockers = ray & occ;
@@ -157,13 +157,13 @@ pub fn lance_attacks(color: Color, sq: Square, occ: Bitboard) -> Bitboard {
 }
 
 /// Rook attacks from `sq` with occupancy `occ`.
-#[inline]
+#[inline(always)]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(slide(0, sq, occ.0) | slide(1, sq, occ.0) | slide(2, sq, occ.0) | slide(3, sq, occ.0))
 }
 
 /// Bishop attacks from `sq` with occupancy `occ`.
-#[inline]
+#[inline(always)]
 pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(slide(4, sq, occ.0) | slide(5, sq, occ.0) | slide(6, sq, occ.0) | slide(7, sq, occ.0))
 }

@@ -26,6 +26,10 @@ pub struct Input {
     pub display: String,
     /// The file, or `None` for standard input.
     pub path: Option<PathBuf>,
+    /// The path relative to the command-line argument it was found under
+    /// (the file name for a file given directly; `stdin` for `-`), for
+    /// mirroring an input tree into an output folder.
+    pub rel: PathBuf,
     /// The format, if forced or known from the extension.
     pub format: Option<Format>,
     /// Size in bytes (0 for standard input).
@@ -57,6 +61,7 @@ pub fn discover(paths: &[String], exts: &[String], forced: Option<Format>) -> Di
             d.inputs.push(Input {
                 display: "-".into(),
                 path: None,
+                rel: PathBuf::from("stdin"),
                 format: forced,
                 size: 0,
             });
@@ -82,6 +87,10 @@ pub fn discover(paths: &[String], exts: &[String], forced: Option<Format>) -> Di
                             d.inputs.push(Input {
                                 display: e.path().to_string_lossy().into_owned(),
                                 path: Some(e.path().to_path_buf()),
+                                rel: e
+                                    .path()
+                                    .strip_prefix(&path)
+                                    .map_or_else(|_| e.path().to_path_buf(), Path::to_path_buf),
                                 format: forced.or_else(|| Format::from_path(e.path())),
                                 size,
                             });
@@ -105,6 +114,7 @@ pub fn discover(paths: &[String], exts: &[String], forced: Option<Format>) -> Di
             d.inputs.push(Input {
                 display: arg.clone(),
                 path: Some(path.clone()),
+                rel: path.file_name().map_or_else(|| path.clone(), PathBuf::from),
                 format: forced.or_else(|| Format::from_path(&path)),
                 size: meta.len(),
             });

@@ -226,6 +226,25 @@ pub static HANDICAPS: [HandicapInfo; 16] = [
 pub const THREE_PIECE_ALT_SFEN: &str =
     "1nsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
 
+type Board = ([Option<crate::role::Piece>; 81], Color);
+
+/// The boards of the table (and the alternative 三枚落ち board last), parsed
+/// once.
+fn table_boards() -> &'static [Board] {
+    static BOARDS: std::sync::OnceLock<Vec<Board>> = std::sync::OnceLock::new();
+    BOARDS.get_or_init(|| {
+        HANDICAPS
+            .iter()
+            .map(|h| h.sfen)
+            .chain(std::iter::once(THREE_PIECE_ALT_SFEN))
+            .map(|sfen| {
+                let s = parse_sfen(sfen, Some(Variant::Standard)).expect("table SFEN parses");
+                (s.board, s.turn)
+            })
+            .collect()
+    })
+}
+
 impl Handicap {
     /// Every handicap, the even game first.
     pub fn all() -> impl Iterator<Item = Handicap> {
@@ -242,7 +261,18 @@ impl Handicap {
 
     /// The start position.
     pub fn setup(self) -> Setup {
-        parse_sfen(self.info().sfen, Some(Variant::Standard)).expect("table SFEN parses")
+        static SETUPS: std::sync::OnceLock<Vec<Setup>> = std::sync::OnceLock::new();
+        let all = SETUPS.get_or_init(|| {
+            HANDICAPS
+                .iter()
+                .map(|h| parse_sfen(h.sfen, Some(Variant::Standard)).expect("table SFEN parses"))
+                .collect()
+        });
+        let i = HANDICAPS
+            .iter()
+            .position(|h| h.handicap == self)
+            .expect("every handicap has a row");
+        all[i].clone()
     }
 
     /// Finds a handicap by its Japanese, English or JKF name (trimmed;
@@ -275,13 +305,12 @@ impl Handicap {
         if setup.variant != Variant::Standard || setup.hands.iter().any(|h| !h.is_empty()) {
             return None;
         }
-        let same = |sfen: &str| {
-            let s = parse_sfen(sfen, Some(Variant::Standard)).expect("table SFEN parses");
-            s.board == setup.board && s.turn == setup.turn
-        };
-        Handicap::all()
-            .find(|h| same(h.info().sfen))
-            .or_else(|| same(THREE_PIECE_ALT_SFEN).then_some(Handicap::ThreePiece))
+        let boards = table_boards();
+        let same = |i: usize| boards[i].0 == setup.board && boards[i].1 == setup.turn;
+        (0..HANDICAPS.len())
+            .find(|&i| same(i))
+            .map(|i| HANDICAPS[i].handicap)
+            .or_else(|| same(HANDICAPS.len()).then_some(Handicap::ThreePiece))
     }
 
     /// Impasse points of the pieces removed from White (credited to the

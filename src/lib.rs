@@ -20,6 +20,7 @@ pub mod attacks;
 pub mod batch;
 pub mod bitboard;
 pub mod color;
+pub mod convert;
 pub mod csa;
 pub mod hand;
 pub mod handicap;

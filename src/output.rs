@@ -16,7 +16,7 @@ impl AtomicFile {
     /// Starts writing `path`. Fails with `AlreadyExists` if the file exists
     /// and `overwrite` is false. Creates missing parent folders.
     pub fn create(path: &Path, overwrite: bool) -> io::Result<AtomicFile> {
-        if !overwrite && path.exists() {
+        if !overwrite && (path.exists() || path.is_symlink()) {
             return Err(io::Error::new(
                 io::ErrorKind::AlreadyExists,
                 format!("{} exists (use --force to overwrite)", path.display()),

@@ -135,6 +135,9 @@ pub struct Position {
     ply: u32,
     board_key: u64,
     hand_key: u64,
+    /// Pieces giving check to the side to move, kept up to date by every
+    /// change of the position.
+    checkers: Bitboard,
 }
 
 const fn splitmix(mut x: u64) -> (u64, u64) {
@@ -237,6 +240,7 @@ impl Position {
             ply: setup.ply,
             board_key: 0,
             hand_key: 0,
+            checkers: Bitboard::EMPTY,
         };
         for sq in Square::all() {
             if let Some(p) = setup.board[sq.index()] {
@@ -255,6 +259,7 @@ impl Position {
         if pos.turn == Color::White {
             pos.board_key ^= ZOBRIST.2;
         }
+        pos.checkers = pos.compute_checkers();
         pos
     }
 
@@ -460,6 +465,10 @@ impl Position {
     /// Pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
         match self.king(self.turn) {
             Some(k) => self.attackers_to(k, !self.turn, self.occupied()),
             None => Bitboard::EMPTY,
@@ -578,7 +587,7 @@ impl Position {
 
         let king = self.king(us);
         let (checkers, pinned) = match king {
-            Some(k) => (self.attackers_to(k, !us, occ), self.pinned(k)),
+            Some(k) => (self.checkers, self.pinned(k)),
             None => (Bitboard::EMPTY, Bitboard::EMPTY),
         };
         if let Some(k) = king {
@@ -762,7 +771,7 @@ impl Position {
                     }
                     return Ok(());
                 }
-                let checkers = self.attackers_to(k, !us, occ);
+                let checkers = self.checkers;
                 if checkers.more_than_one() {
                     return Err(IllegalMove::SelfCheck);
                 }
@@ -798,7 +807,7 @@ impl Position {
                 }
                 if !rules.self_check_allowed {
                     if let Some(k) = self.king(us) {
-                        let checkers = self.attackers_to(k, !us, occ);
+                        let checkers = self.checkers;
                         if checkers.more_than_one() {
                             return Err(IllegalMove::SelfCheck);
                         }
@@ -870,6 +879,7 @@ impl Position {
         self.turn = !self.turn;
         self.board_key ^= ZOBRIST.2;
         self.ply = self.ply.saturating_add(1);
+        self.checkers = self.compute_checkers();
     }
 
     /// Checks and plays a move.

@@ -207,6 +207,12 @@ impl Replay {
         self.gave_check.len() as u32
     }
 
+    /// Whether the last move played gave check.
+    #[inline]
+    pub fn last_gave_check(&self) -> bool {
+        self.gave_check.last().copied().unwrap_or(false)
+    }
+
     /// Checks and plays a move.
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
         self.pos.check(m)?;

@@ -176,7 +176,16 @@ pub fn iso_date(raw: &str) -> Option<String> {
     };
     let (y, m, d) = match digits.as_slice() {
         [(4, y), (_, m), (_, d), ..] => (*y, *m, *d),
+        // 19970822
+        [(8, ymd), ..] => (ymd / 10000, ymd / 100 % 100, ymd % 100),
         _ => return None,
+    };
+    let digits: Vec<(usize, u32)> = if digits[0].0 == 8 {
+        let mut v = vec![(4, y), (2, m), (2, d)];
+        v.extend_from_slice(&digits[1..]);
+        v
+    } else {
+        digits
     };
     if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
         return None;
@@ -416,8 +425,8 @@ impl Summary {
             let t: u64 = c.iter().sum();
             let _ = writeln!(
                 s,
-                "  {:<16} {:>6}  {:5.1}   {:5.1}   {:5.1}   {:5.1}",
-                h,
+                "  {} {:>6}  {:5.1}   {:5.1}   {:5.1}   {:5.1}",
+                pad(h, 16),
                 t,
                 pct(c[0], t),
                 pct(c[1], t),
@@ -467,5 +476,45 @@ impl Summary {
             }
         }
         s
+    }
+}
+
+/// Pads `s` with spaces to `width` terminal columns (CJK characters count 2).
+fn pad(s: &str, width: usize) -> String {
+    let w: usize = s
+        .chars()
+        .map(|c| if (c as u32) >= 0x1100 { 2 } else { 1 })
+        .sum();
+    format!("{s}{}", " ".repeat(width.saturating_sub(w)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iso_date;
+
+    #[test]
+    fn dates_as_records_write_them() {
+        assert_eq!(
+            iso_date("2024/01/02 10:00:00").as_deref(),
+            Some("2024-01-02T10:00:00")
+        );
+        assert_eq!(
+            iso_date("1999/07/15(木) 19:07:12").as_deref(),
+            Some("1999-07-15T19:07:12")
+        );
+        assert_eq!(iso_date("2024-01-02").as_deref(), Some("2024-01-02"));
+        assert_eq!(iso_date("2024.01.02").as_deref(), Some("2024-01-02"));
+        assert_eq!(iso_date("19970822").as_deref(), Some("1997-08-22"));
+        assert_eq!(
+            iso_date("２０２２/０７/２９").as_deref(),
+            Some("2022-07-29")
+        );
+        assert_eq!(
+            iso_date("2003/05/03 10:30").as_deref(),
+            Some("2003-05-03T10:30:00")
+        );
+        assert_eq!(iso_date("yesterday"), None);
+        assert_eq!(iso_date("2024/13/02"), None);
+        assert_eq!(iso_date(""), None);
     }
 }

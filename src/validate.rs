@@ -126,6 +126,7 @@ pub fn validate_record(
         rule,
         white_bonus,
         findings: reader_findings.to_vec(),
+
         collect,
         replayed: Vec::new(),
     };
@@ -237,7 +238,7 @@ fn replay_line(
     let base_ply = replay.plies();
     let suffix = if main { "" } else { " (in a variation)" };
     for (i, node) in line.moves.iter().enumerate() {
-        let pos = *replay.position();
+        let pos = replay.position();
         let ply = base_ply + i as u32 + 1;
         // Variations branch from the position before this node.
         if !node.variations.is_empty() && (depth as usize) < crate::record::MAX_VARIATION_DEPTH {
@@ -256,12 +257,12 @@ fn replay_line(
                 node.location,
                 format!("move after the game ended by {}{suffix}", end.reason.name()),
             )
-            .at_move(ply, &node_text(node, &pos), pos.sfen());
+            .at_move(ply, &node_text(node, pos), pos.sfen());
             ctx.findings.push(f);
             failed = true;
             break;
         }
-        if let Err((rule, msg)) = check_node(&pos, node) {
+        if let Err((rule, msg)) = check_node(pos, node) {
             // A move in a position where the game was already over.
             let (rule, msg) = match replay.end() {
                 Some(end) if rule.is_illegal_move() => (
@@ -270,9 +271,10 @@ fn replay_line(
                 ),
                 _ => (rule, msg),
             };
+            let pos = replay.position();
             let f = Finding::error(rule, node.location, format!("{msg}{suffix}")).at_move(
                 ply,
-                &node_text(node, &pos),
+                &node_text(node, pos),
                 pos.sfen(),
             );
             ctx.findings.push(f);
@@ -281,15 +283,16 @@ fn replay_line(
         }
         let role = pos.moving_role(node.mv).unwrap_or(crate::role::Role::Pawn);
         let captured = pos.captured(node.mv).map(|p| p.role);
+        let mover = pos.turn();
         replay.play_unchecked(node.mv);
         plies += 1;
         if main && ctx.collect {
             ctx.replayed.push(PlyInfo {
                 mv: node.mv,
-                color: pos.turn(),
+                color: mover,
                 role,
                 captured,
-                check: replay.position().in_check(),
+                check: replay.last_gave_check(),
             });
         }
     }

@@ -278,3 +278,304 @@ fn help_has_examples() {
         assert!(stdout(&o).contains("Examples:"), "{cmd:?}");
     }
 }
+
+fn game_text() -> &'static [u8] {
+    b"V2.2\nN+Alice\nN-Bob\nPI\n+\n+7776FU\nT3\n-3334FU\nT2\n'a comment\n+8822UM\n-3122GI\n%TORYO\n"
+}
+
+#[test]
+fn convert_to_stdout_file_and_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("in/sub")).unwrap();
+    std::fs::write(d.join("in/a.csa"), game_text()).unwrap();
+    std::fs::write(d.join("in/sub/b.csa"), game_text()).unwrap();
+    // stdout
+    let o = run(&[
+        "convert",
+        d.join("in/a.csa").to_str().unwrap(),
+        "--to",
+        "usi",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "position startpos moves 7g7f 3c3d 8h2b+ 3a2b\n");
+    // -o, then refusal to overwrite, then --force
+    let out = d.join("a.kifu");
+    let o = run(&[
+        "convert",
+        d.join("in/a.csa").to_str().unwrap(),
+        "--to",
+        "kifu",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let first = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        first.contains("７六歩(77)") && first.contains("*a comment") && first.contains("投了"),
+        "{first}"
+    );
+    std::fs::write(&out, "keep me").unwrap();
+    let o = run(&[
+        "convert",
+        d.join("in/a.csa").to_str().unwrap(),
+        "--to",
+        "kifu",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
+    let o = run(&[
+        "convert",
+        d.join("in/a.csa").to_str().unwrap(),
+        "--to",
+        "kifu",
+        "-o",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), first);
+    // --out-dir mirrors the tree; KIF defaults to Shift_JIS.
+    let o = run(&[
+        "convert",
+        d.join("in").to_str().unwrap(),
+        "--to",
+        "kif",
+        "--out-dir",
+        d.join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let kif = std::fs::read(d.join("out/sub/b.kif")).unwrap();
+    assert!(std::str::from_utf8(&kif).is_err(), "Shift_JIS expected");
+    assert!(d.join("out/a.kif").exists());
+    // Converting back gives the same moves.
+    let o = run(&[
+        "convert",
+        d.join("out/sub/b.kif").to_str().unwrap(),
+        "--to",
+        "usi",
+    ]);
+    assert_eq!(stdout(&o), "position startpos moves 7g7f 3c3d 8h2b+ 3a2b\n");
+}
+
+#[test]
+fn convert_multi_game_split_and_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut two = game_text().to_vec();
+    two.extend_from_slice(b"/\n");
+    two.extend_from_slice(b"PI\n+\n+2726FU\n%CHUDAN\n");
+    std::fs::write(d.join("two.csa"), &two).unwrap();
+    let o = run(&[
+        "convert",
+        d.join("two.csa").to_str().unwrap(),
+        "--to",
+        "kif",
+        "--out-dir",
+        d.join("o").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(d.join("o/two-0001.kif").exists() && d.join("o/two-0002.kif").exists());
+    let o = run(&[
+        "convert",
+        d.join("two.csa").to_str().unwrap(),
+        "--to",
+        "psn",
+        "--out-dir",
+        d.join("p").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let psn = std::fs::read_to_string(d.join("p/two.psn")).unwrap();
+    assert_eq!(psn.matches("[Result").count(), 2, "{psn}");
+    // To stdout as one CSA stream with `/` between games; it reads back as two games.
+    let o = run(&[
+        "convert",
+        d.join("two.csa").to_str().unwrap(),
+        "--to",
+        "csa",
+    ]);
+    let text = stdout(&o);
+    assert_eq!(text.lines().filter(|l| *l == "/").count(), 1, "{text}");
+    assert_eq!(text.matches("V2.2").count(), 1);
+    // A single-game target refuses a second game on stdout.
+    let o = run(&[
+        "convert",
+        d.join("two.csa").to_str().unwrap(),
+        "--to",
+        "kifu",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one game per file"));
+}
+
+#[test]
+fn convert_reports_a_bad_input_and_converts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("in")).unwrap();
+    std::fs::write(d.join("in/good.csa"), game_text()).unwrap();
+    std::fs::copy(fixture("validate/nifu.csa"), d.join("in/bad.csa")).unwrap();
+    let o = run(&[
+        "convert",
+        d.join("in").to_str().unwrap(),
+        "--to",
+        "jkf",
+        "--out-dir",
+        d.join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.csa:5:1: error[nifu]"), "{err}");
+    assert!(d.join("out/good.jkf").exists());
+    assert!(!d.join("out/bad.jkf").exists());
+}
+
+#[test]
+fn convert_says_what_it_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("a.csa");
+    std::fs::write(&f, game_text()).unwrap();
+    let o = run(&["convert", f.to_str().unwrap(), "--to", "usi"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("dropped: ") && err.contains("1 comment") && err.contains("2 move times"),
+        "{err}"
+    );
+}
+
+#[test]
+fn convert_never_overwrites_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("a.csa");
+    std::fs::write(&f, game_text()).unwrap();
+    let o = run(&[
+        "convert",
+        f.to_str().unwrap(),
+        "--to",
+        "csa",
+        "--out-dir",
+        dir.path().to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read(&f).unwrap(), game_text());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one of the inputs"));
+}
+
+#[test]
+fn convert_write_error_is_reported_with_exit_2() {
+    // The output folder cannot be created: a file stands where it should be.
+    // (Tests run as root here, so a read-only folder would not stop writes.)
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("a.csa");
+    std::fs::write(&f, game_text()).unwrap();
+    let blocker = dir.path().join("out");
+    std::fs::write(&blocker, b"").unwrap();
+    let o = run(&[
+        "convert",
+        f.to_str().unwrap(),
+        "--to",
+        "kif",
+        "--out-dir",
+        blocker.join("sub").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("error[io]"));
+}
+
+#[test]
+fn convert_killed_mid_batch_leaves_only_complete_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("in")).unwrap();
+    // Long games so that writing takes a while.
+    let mut game = b"V2.2\nPI\n+\n".to_vec();
+    for i in 0..400 {
+        game.extend_from_slice(if i % 4 == 0 {
+            b"+5958OU\n"
+        } else if i % 4 == 1 {
+            b"-5152OU\n"
+        } else if i % 4 == 2 {
+            b"+5859OU\n"
+        } else {
+            b"-5251OU\n"
+        });
+        if i == 10 {
+            break;
+        }
+    }
+    for i in 0..3000 {
+        std::fs::write(d.join(format!("in/g{i:04}.csa")), &game).unwrap();
+    }
+    let mut child = kifu()
+        .args([
+            "convert",
+            d.join("in").to_str().unwrap(),
+            "--to",
+            "kifu",
+            "--out-dir",
+            d.join("out").to_str().unwrap(),
+            "-j",
+            "1",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until some outputs exist, then kill.
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(20) {
+        if std::fs::read_dir(d.join("out"))
+            .map(|r| r.count() > 20)
+            .unwrap_or(false)
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let still_running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        still_running,
+        "the conversion finished before it could be interrupted"
+    );
+    let mut complete = 0;
+    for e in std::fs::read_dir(d.join("out")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if name.starts_with(".kifu-") && name.ends_with(".tmp") {
+            continue; // an unfinished temporary file, never under a final name
+        }
+        let bytes = std::fs::read(&p).unwrap();
+        let games =
+            kifu::read::read_all(&bytes, Some(kifu::read::Format::Kif), &Default::default());
+        assert_eq!(games.len(), 1, "{name}");
+        assert!(
+            games[0].findings.is_empty(),
+            "{name}: {:?}",
+            games[0].findings
+        );
+        assert_eq!(games[0].record.main.moves.len(), 11, "{name}");
+        complete += 1;
+    }
+    assert!(complete > 0 && complete < 3000, "{complete} complete files");
+}

@@ -1003,6 +1003,10 @@ impl Writer {
         if let Some(t) = &line.terminal {
             match special_name(&t.kind, pos.turn()) {
                 Some(name) => {
+                    if t.kind == TerminalKind::Sealed {
+                        // JKF has no sealed move: written as CHUDAN.
+                        self.dropped.terminals += 1;
+                    }
                     let mover = pos.turn().index();
                     out.push(ItemOut {
                         special: Some(name),

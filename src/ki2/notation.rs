@@ -226,6 +226,42 @@ pub struct Resolved {
     pub by_legality: bool,
 }
 
+/// Keeps the candidates (origin squares of pieces of `role` that reach
+/// `to`) that fit the 右/左/直 and 上/寄/引 parts of `mark`.
+pub fn filter_candidates(
+    color: Color,
+    role: Role,
+    to: Square,
+    mark: RelativeMark,
+    all: Vec<Square>,
+) -> Vec<Square> {
+    let mut c: Vec<Square> = all;
+    if let Some(v) = mark.vertical {
+        c.retain(|&s| vertical(color, s, to) == v);
+    }
+    match mark.horizontal {
+        None => {}
+        Some(Horizontal::Straight) => {
+            c.retain(|&s| s.file() == to.file() && vertical(color, s, to) == Vertical::Up)
+        }
+        Some(h) if is_pair_role(role) && c.len() > 1 => {
+            // The extreme piece on that side.
+            let want_right = h == Horizontal::Right;
+            let best = c
+                .iter()
+                .copied()
+                .filter(|&s| {
+                    c.iter()
+                        .all(|&o| o == s || right_of(color, s, o) == Some(want_right))
+                })
+                .collect::<Vec<_>>();
+            c = best;
+        }
+        Some(h) => c.retain(|&s| side_of(color, s, to) == Some(h)),
+    }
+    c
+}
+
 /// Resolves a KI2 move of the side to move: the piece of `role` that can
 /// reach `to` and fits `mark`; a drop when `mark.drop`, or when no board
 /// piece of that role can reach `to`, no mark is given and the piece is in
@@ -253,30 +289,7 @@ pub fn resolve(
         }
         return Err(ResolveError::NoPiece);
     }
-    let mut c: Vec<Square> = all;
-    if let Some(v) = mark.vertical {
-        c.retain(|&s| vertical(color, s, to) == v);
-    }
-    match mark.horizontal {
-        None => {}
-        Some(Horizontal::Straight) => {
-            c.retain(|&s| s.file() == to.file() && vertical(color, s, to) == Vertical::Up)
-        }
-        Some(h) if is_pair_role(role) && c.len() > 1 => {
-            // The extreme piece on that side.
-            let want_right = h == Horizontal::Right;
-            let best = c
-                .iter()
-                .copied()
-                .filter(|&s| {
-                    c.iter()
-                        .all(|&o| o == s || right_of(color, s, o) == Some(want_right))
-                })
-                .collect::<Vec<_>>();
-            c = best;
-        }
-        Some(h) => c.retain(|&s| side_of(color, s, to) == Some(h)),
-    }
+    let c = filter_candidates(color, role, to, mark, all);
     match c.len() {
         1 => Ok(Resolved {
             mv: Move::Normal {

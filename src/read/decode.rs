@@ -42,6 +42,11 @@ impl Encoding {
         }
     }
 
+    /// The encoder for writing in this encoding (UTF-8 for the UTF-16 forms).
+    pub fn encoding_rs_output(self) -> &'static Enc {
+        self.encoding_rs().output_encoding()
+    }
+
     pub(crate) fn encoding_rs(self) -> &'static Enc {
         match self {
             Encoding::Utf8 | Encoding::Utf8Bom => UTF_8,

@@ -280,7 +280,7 @@ impl Format {
             Format::Ki2 => &["ki2", "ki2u"],
             Format::Csa => &["csa"],
             Format::Psn => &["psn"],
-            Format::Jkf => &["jkf"],
+            Format::Jkf => &["jkf", "json"],
             Format::Usi => &["sfen", "usi"],
         }
     }

@@ -173,6 +173,9 @@ pub type Written = ArrayString<48>;
 
 /// Makes a [`Written`] from text, truncating at a character boundary.
 pub fn written(s: &str) -> Written {
+    if let Ok(w) = Written::from(s) {
+        return w;
+    }
     let mut w = Written::new();
     for c in s.chars() {
         if w.try_push(c).is_err() {

@@ -22,6 +22,8 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(PerftArgs),
+    /// Convert records between KIF, KI2, CSA, PSN, JKF and SFEN/USI.
+    Convert(ConvertArgs),
     /// Per-game and per-move statistics as CSV.
     Stats(StatsArgs),
 }
@@ -89,9 +91,6 @@ pub struct InputArgs {
     /// File extensions to take from directories (repeatable or comma-separated).
     #[arg(long, value_delimiter = ',', default_values_t = default_exts())]
     pub ext: Vec<String>,
-    /// Encoding to assume when the file has no BOM or declaration (utf-8, shift_jis, euc-jp).
-    #[arg(long, value_parser = parse_encoding)]
-    pub encoding: Option<Encoding>,
     /// Replace undecodable bytes with U+FFFD instead of reporting them.
     #[arg(long)]
     pub lossy: bool,
@@ -122,6 +121,9 @@ fn parse_encoding(s: &str) -> Result<Encoding, String> {
 pub struct ValidateArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Encoding to assume when a file has no BOM or declaration (utf-8, shift_jis, euc-jp).
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
     /// Output style.
     #[arg(long, value_enum, default_value = "human")]
     pub format: OutputFormat,
@@ -172,6 +174,9 @@ Exit codes: 0 every game valid, 1 an error was found, 2 usage or I/O error.";
 pub struct StatsArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Encoding to assume when a file has no BOM or declaration (utf-8, shift_jis, euc-jp).
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
     /// Write the games table here (default: standard output).
     #[arg(short = 'o', long)]
     pub output: Option<std::path::PathBuf>,
@@ -204,3 +209,86 @@ Examples:
 
 Invalid games still give a row (valid=false) up to their first illegal move.
 Output files appear atomically and are never overwritten without --force.";
+
+/// CSA version written by `convert`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsaVersionArg {
+    /// CSA V2.2.
+    #[value(name = "2.2")]
+    V22,
+    /// CSA V3.0.
+    #[value(name = "3.0")]
+    V30,
+}
+
+/// How PSN output carries times.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PsnTimesArg {
+    /// Shogidokoro's `(mm:ss / hh:mm:ss)` after each move.
+    Shogidokoro,
+    /// As `{…}` comments.
+    Comments,
+    /// Leave times out.
+    None,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = CONVERT_HELP)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Target format: kif (Shift_JIS), kifu (UTF-8 KIF), ki2, ki2u, csa, psn, jkf, usi, sfen.
+    #[arg(long, value_parser = parse_target)]
+    pub to: kifu::convert::Target,
+    /// Write everything to this file (one game, or a multi-game stream where the target allows it).
+    #[arg(short = 'o', long, conflicts_with = "out_dir")]
+    pub output: Option<std::path::PathBuf>,
+    /// Write one file per input into this folder, mirroring the input tree.
+    #[arg(long)]
+    pub out_dir: Option<std::path::PathBuf>,
+    /// Output encoding: utf-8 or shift_jis (default: shift_jis for kif/ki2, utf-8 otherwise).
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
+    /// Encoding to assume for inputs without a BOM or declaration.
+    #[arg(long, value_parser = parse_encoding)]
+    pub input_encoding: Option<Encoding>,
+    /// With --out-dir: one file per game (`name-0001.kif`); the default for kif, ki2 and jkf.
+    #[arg(long, overrides_with = "no_split")]
+    pub split: bool,
+    /// With --out-dir: one multi-game file per input; the default for csa, psn, usi and sfen.
+    #[arg(long, overrides_with = "split")]
+    pub no_split: bool,
+    /// Overwrite existing output files (inputs are never overwritten).
+    #[arg(long)]
+    pub force: bool,
+    /// Replace characters the output encoding cannot hold with `?` instead of failing.
+    #[arg(long)]
+    pub replace_unencodable: bool,
+    /// CSA version to write.
+    #[arg(long, value_enum, default_value = "2.2")]
+    pub csa_version: CsaVersionArg,
+    /// How PSN output carries move times.
+    #[arg(long, value_enum, default_value = "shogidokoro")]
+    pub psn_times: PsnTimesArg,
+    /// KI2/PSN disambiguation: count only pieces that can legally reach the square.
+    #[arg(long)]
+    pub legal_candidates_only: bool,
+}
+
+fn parse_target(s: &str) -> Result<kifu::convert::Target, String> {
+    s.parse()
+}
+
+const CONVERT_HELP: &str = "Examples:
+  kifu convert game.kif --to csa                    # to standard output
+  kifu convert game.csa --to kif -o game.kif        # Shift_JIS KIF, CRLF
+  kifu convert db/ --to kifu --out-dir out/         # mirror db/ into out/ as UTF-8 KIF
+  kifu convert games.csa --to psn -o games.psn      # a multi-game stream
+  kifu convert big.csa --to kif --out-dir out/      # one file per game: out/big-0001.kif …
+
+Nothing is lost silently: what the target cannot hold (variations in CSA,
+comments in USI, …) is counted per file in a `dropped:` line on standard
+error. Outputs are written to a temporary file and renamed into place; an
+existing file is never overwritten without --force, and an input never.
+A bad input is reported as `kifu validate` would and the others are
+converted. Exit codes: 0 all converted, 1 an input failed, 2 usage or I/O error.";

@@ -13,6 +13,7 @@ fn main() {
         args::Command::Perft(a) => cmd::perft::run(a),
         args::Command::Validate(a) => cmd::validate::run(a),
         args::Command::Stats(a) => cmd::stats::run(a),
+        args::Command::Convert(a) => cmd::convert::run(a),
     };
     std::process::exit(code);
 }

@@ -11,10 +11,10 @@ pub fn discover(a: &InputArgs) -> (Vec<Input>, Vec<(String, String)>) {
     (d.inputs, d.errors)
 }
 
-pub fn read_options(a: &InputArgs) -> ReadOptions {
+pub fn read_options(a: &InputArgs, encoding: Option<kifu::read::Encoding>) -> ReadOptions {
     ReadOptions {
         decode: DecodeOptions {
-            encoding: a.encoding,
+            encoding,
             lossy: a.lossy,
         },
     }
@@ -86,7 +86,11 @@ fn load(meta: &FileMeta) -> Option<Vec<String>> {
 /// Notation for the moves table.
 pub fn notation() -> kifu::stats::Notation {
     kifu::stats::Notation {
-        psn: |pos, m| m.usi(pos.variant()).to_string(),
+        psn: |pos, m| {
+            kifu::psn::notation::PsnMove::from_move(pos, m)
+                .display(pos.variant())
+                .to_string()
+        },
         kif: |pos, m, prev| kifu::kif::move_text(pos, m, prev).unwrap_or_default(),
     }
 }

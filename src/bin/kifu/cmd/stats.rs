@@ -55,7 +55,7 @@ pub fn run(a: StatsArgs) -> i32 {
             ImpasseArg::P27 => ImpasseRule::Points27,
         }),
     };
-    let read_opts = common::read_options(&a.input);
+    let read_opts = common::read_options(&a.input, a.encoding);
     let mut games_out = match Sink::open(&a.output, a.force) {
         Ok(s) => s,
         Err(e) => return fail(&e.to_string()),

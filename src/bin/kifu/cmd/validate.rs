@@ -20,7 +20,7 @@ pub fn run(a: ValidateArgs) -> i32 {
             ImpasseArg::P27 => ImpasseRule::Points27,
         }),
     };
-    let read_opts = common::read_options(&a.input);
+    let read_opts = common::read_options(&a.input, a.encoding);
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::new(stdout.lock());
     let mut progress = Progress::new(inputs.len() as u64, a.format == OutputFormat::Human);
