@@ -64,11 +64,13 @@ const STARTS: [Handicap; 5] = [
 /// `start`, every ply taken from the legal move generator.
 fn random_game(seed: u64, plies: usize, minishogi: bool) -> Record {
     let mut rng = Rng(seed | 1);
-    let mut record = Record::default();
-    record.start = if minishogi {
-        Start::variant(Variant::Minishogi)
-    } else {
-        Start::handicap(STARTS[rng.below(STARTS.len() as u64) as usize])
+    let mut record = Record {
+        start: if minishogi {
+            Start::variant(Variant::Minishogi)
+        } else {
+            Start::handicap(STARTS[rng.below(STARTS.len() as u64) as usize])
+        },
+        ..Record::default()
     };
     if rng.chance(50) {
         record.header.push(HeaderKey::Sente, "Sente Player");

@@ -378,7 +378,7 @@ pub fn replay_target(data: &[u8]) {
         if pos.captured(m).is_some_and(|p| p.role == Role::King) {
             pieces -= 1;
         }
-        if plies % 2 == 0 {
+        if plies.is_multiple_of(2) {
             replay.play(m).expect("checked move plays");
         } else {
             replay.play_unchecked(m);

@@ -386,7 +386,7 @@ impl State {
             l.moves.len()
         });
         if let (Some(len), Some(c)) = (len, self.stack.last_mut()) {
-            if len % CHECKPOINT_STRIDE == 0 {
+            if len.is_multiple_of(CHECKPOINT_STRIDE) {
                 c.checkpoints.push(after);
             }
         }

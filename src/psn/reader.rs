@@ -104,7 +104,7 @@ impl Frame {
         self.prev = self.pos;
         self.pos = after;
         self.line.moves.push(node);
-        if self.line.moves.len() % CHECKPOINT_STRIDE == 0 {
+        if self.line.moves.len().is_multiple_of(CHECKPOINT_STRIDE) {
             self.checkpoints.push(after);
         }
     }
