@@ -239,7 +239,12 @@ pub fn parse_sfen(text: &str, variant: Option<Variant>) -> Result<Setup, SfenErr
                 }
                 let h = &mut hands[color.index()];
                 let total = h.count(role) as u32 + n;
-                h.set(role, total.min(255) as u8);
+                // The same limit as for one count (`R2R` is `3R`), so that
+                // what is read can be written back and read again.
+                if total > 99 {
+                    return Err(err(c, "hand count too large"));
+                }
+                h.set(role, total as u8);
             } else {
                 return Err(err(c, format!("unexpected character `{ch}` in hand")));
             }

@@ -20,6 +20,29 @@ pub(crate) fn is_handicap(rec: &Record) -> bool {
     matches!(rec.start.handicap, Some(h) if h != Handicap::Even)
 }
 
+/// Whether `line` (`KEY：VALUE` with a verbatim key) reads back as a
+/// header line in KIF and KI2: the reader's other line kinds are tried
+/// first (see `kif::reader`), so keys that look like them are not written.
+fn reads_as_header(key: &str, line: &str) -> bool {
+    let t = japanese::trim(line);
+    !key.is_empty()
+        && key.chars().count() <= 24
+        && !key.contains(char::is_whitespace)
+        && !key.contains(['：', ':'])
+        && !t.starts_with(['#', '|', '*', '&', '+'])
+        && !t.starts_with("手数")
+        && !t.starts_with("変化")
+        && !t.starts_with("まで")
+        && japanese::parse_hand_line(t).is_none()
+        && japanese::parse_turn_line(t).is_none()
+        && !t
+            .chars()
+            .next()
+            .is_some_and(|c| japanese::digit_value(c).is_some())
+        && !crate::kif::grammar::is_move_line(line)
+        && !crate::kif::grammar::is_ki2_move_line(line)
+}
+
 /// Header lines, the start position (手合割 or a board diagram) and the
 /// player lines, each ending in `nl`.
 pub(crate) fn write_head(rec: &Record, nl: &str, out: &mut String, dropped: &mut Dropped) {
@@ -40,7 +63,14 @@ pub(crate) fn write_head(rec: &Record, nl: &str, out: &mut String, dropped: &mut
             _ => {}
         }
         let key = japanese::header_key_name(k, handicap);
-        let _ = write!(out, "{key}：{}{nl}", clean(v));
+        let line = format!("{key}：{}", clean(v));
+        if matches!(k, HeaderKey::Other(_)) && !reads_as_header(key, &line) {
+            // A verbatim key that the reader would take for a board row, a
+            // move, a comment… cannot be written as a header.
+            dropped.headers += 1;
+            continue;
+        }
+        let _ = write!(out, "{line}{nl}");
     }
     match setup.variant {
         Variant::Standard => match named {
