@@ -152,6 +152,20 @@ pub fn parse_count(s: &str) -> Option<(u8, usize)> {
         return Some((10, c.len_utf8()));
     }
     if let Some(i) = KANJI_DIGITS.iter().position(|&k| k == c) {
+        // `二十`, `三十二`: tens.
+        let rest = &s[c.len_utf8()..];
+        if rest.starts_with('十') && i >= 1 {
+            let tens = (i as u8 + 1) * 10;
+            let used = c.len_utf8() + '十'.len_utf8();
+            if let Some(u) = rest['十'.len_utf8()..]
+                .chars()
+                .next()
+                .and_then(|d| KANJI_DIGITS.iter().position(|&k| k == d))
+            {
+                return Some((tens + u as u8 + 1, used + KANJI_DIGITS[u].len_utf8()));
+            }
+            return Some((tens, used));
+        }
         return Some((i as u8 + 1, c.len_utf8()));
     }
     // Digits (ASCII or full-width), possibly two.
@@ -174,18 +188,22 @@ pub fn parse_count(s: &str) -> Option<(u8, usize)> {
     (used > 0 && n <= 255).then_some((n as u8, used))
 }
 
-/// A count as hand lines write it (`二`, `十`, `十八`).
+/// A count as hand lines write it (`二`, `十`, `十八`; `三十二` and, from
+/// 100 on, ASCII digits for counts no real file has).
 pub fn count_kanji(n: u8, out: &mut String) {
-    if n >= 10 {
+    if n >= 100 {
+        out.push_str(&n.to_string());
+        return;
+    }
+    let (tens, units) = (n / 10, n % 10);
+    if tens >= 2 {
+        out.push(KANJI_DIGITS[(tens - 1) as usize]);
+    }
+    if tens >= 1 {
         out.push('十');
-        if n > 10 && n < 20 {
-            out.push(KANJI_DIGITS[(n - 11) as usize]);
-        } else if n >= 20 {
-            // Not in any real file; keep it readable.
-            out.push_str(&n.to_string());
-        }
-    } else if n >= 1 {
-        out.push(KANJI_DIGITS[(n - 1) as usize]);
+    }
+    if units >= 1 {
+        out.push(KANJI_DIGITS[(units - 1) as usize]);
     }
 }
 
@@ -832,6 +850,13 @@ mod tests {
     fn counts() {
         assert_eq!(parse_count("十八"), Some((18, 6)));
         assert_eq!(parse_count("十"), Some((10, 3)));
+        assert_eq!(parse_count("二十"), Some((20, 6)));
+        assert_eq!(parse_count("三十二　"), Some((32, 9)));
+        for n in 1..=255u8 {
+            let mut s = String::new();
+            count_kanji(n, &mut s);
+            assert_eq!(parse_count(&s), Some((n, s.len())), "{s}");
+        }
         assert_eq!(parse_count("三"), Some((3, 3)));
         assert_eq!(parse_count("12"), Some((12, 2)));
         let mut s = String::new();
