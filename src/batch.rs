@@ -202,6 +202,25 @@ fn error_meta(i: usize, input: &Input, e: &io::Error) -> FileMeta {
     }
 }
 
+/// Reports an input that could not be opened, in its place in the order.
+fn send_error<T>(
+    i: usize,
+    input: &Input,
+    e: &io::Error,
+    permits: &Semaphore,
+    tx: &mpsc::Sender<(u64, Batch<T>)>,
+    seq: &mut u64,
+) {
+    permits.acquire();
+    let batch = Batch {
+        meta: Arc::new(error_meta(i, input, e)),
+        items: Vec::new(),
+        last: true,
+    };
+    let _ = tx.send((*seq, batch));
+    *seq += 1;
+}
+
 /// Processes every game of every input with `per_game` on `jobs` threads
 /// and hands the results to `sink` in input order (games in file order).
 /// Memory stays bounded: at most a few chunks per thread are in flight.
@@ -272,14 +291,7 @@ where
                             Ok(true) => continue,
                             Ok(false) => {}
                             Err(e) => {
-                                permits.acquire();
-                                let batch = Batch {
-                                    meta: Arc::new(error_meta(i, input, &e)),
-                                    items: Vec::new(),
-                                    last: true,
-                                };
-                                let _ = tx.send((seq, batch));
-                                seq += 1;
+                                send_error(i, input, &e, permits, &tx, &mut seq);
                                 continue;
                             }
                         }
@@ -289,14 +301,7 @@ where
                     let (format, encoding, games) = match opened {
                         Ok(x) => x,
                         Err(e) => {
-                            permits.acquire();
-                            let batch = Batch {
-                                meta: Arc::new(error_meta(i, input, &e)),
-                                items: Vec::new(),
-                                last: true,
-                            };
-                            let _ = tx.send((seq, batch));
-                            seq += 1;
+                            send_error(i, input, &e, permits, &tx, &mut seq);
                             continue;
                         }
                     };
