@@ -958,7 +958,8 @@ impl Position {
         if depth == 0 {
             return 1;
         }
-        let moves = self.legal_moves();
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
         if depth == 1 {
             return moves.len() as u64;
         }
