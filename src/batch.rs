@@ -143,8 +143,10 @@ pub struct FileMeta {
 /// What the sink receives, in input order.
 #[derive(Debug)]
 pub enum Event<T> {
-    /// One processed game.
-    Game(Arc<FileMeta>, T),
+    /// One processed game, with its 0-based index in the file (games of a
+    /// large file are read in pieces, so use this index, not the one the
+    /// reader gave).
+    Game(Arc<FileMeta>, usize, T),
     /// An input is finished (after all its games).
     FileDone(Arc<FileMeta>),
 }
@@ -198,6 +200,25 @@ fn error_meta(i: usize, input: &Input, e: &io::Error) -> FileMeta {
         error: Some(e.to_string()),
         bytes: input.size,
     }
+}
+
+/// Reports an input that could not be opened, in its place in the order.
+fn send_error<T>(
+    i: usize,
+    input: &Input,
+    e: &io::Error,
+    permits: &Semaphore,
+    tx: &mpsc::Sender<(u64, Batch<T>)>,
+    seq: &mut u64,
+) {
+    permits.acquire();
+    let batch = Batch {
+        meta: Arc::new(error_meta(i, input, e)),
+        items: Vec::new(),
+        last: true,
+    };
+    let _ = tx.send((*seq, batch));
+    *seq += 1;
 }
 
 /// Processes every game of every input with `per_game` on `jobs` threads
@@ -263,19 +284,24 @@ where
                         });
                         continue;
                     }
+                    if let Some(path) = &input.path {
+                        match read_in_pieces(
+                            path, i, input, opts, per_game, permits, &tx, &mut seq, s,
+                        ) {
+                            Ok(true) => continue,
+                            Ok(false) => {}
+                            Err(e) => {
+                                send_error(i, input, &e, permits, &tx, &mut seq);
+                                continue;
+                            }
+                        }
+                    }
                     let opened =
                         open_source(input).and_then(|src| read::open(src, input.format, opts));
                     let (format, encoding, games) = match opened {
                         Ok(x) => x,
                         Err(e) => {
-                            permits.acquire();
-                            let batch = Batch {
-                                meta: Arc::new(error_meta(i, input, &e)),
-                                items: Vec::new(),
-                                last: true,
-                            };
-                            let _ = tx.send((seq, batch));
-                            seq += 1;
+                            send_error(i, input, &e, permits, &tx, &mut seq);
                             continue;
                         }
                     };
@@ -310,18 +336,170 @@ where
         });
         let mut pending: BTreeMap<u64, Batch<T>> = BTreeMap::new();
         let mut next = 0u64;
+        let mut in_file = 0usize;
         for (seq, batch) in rx {
             pending.insert(seq, batch);
             while let Some(batch) = pending.remove(&next) {
                 next += 1;
                 for item in batch.items {
-                    sink(Event::Game(batch.meta.clone(), item));
+                    sink(Event::Game(batch.meta.clone(), in_file, item));
+                    in_file += 1;
                 }
                 if batch.last {
                     sink(Event::FileDone(batch.meta));
+                    in_file = 0;
                 }
                 permits.release();
             }
         }
     });
+}
+
+/// Bytes read at a time when a large file is cut into pieces.
+const PIECE: usize = 4 << 20;
+
+/// Where a piece of a multi-game file may end: after a CSA `/` line or, for
+/// SFEN/USI, after any line. `None` if the buffer holds no such place.
+fn cut_point(format: Format, buf: &[u8]) -> Option<usize> {
+    match format {
+        Format::Usi => memchr::memrchr(b'\n', buf).map(|i| i + 1),
+        Format::Csa => {
+            let mut end = buf.len();
+            while let Some(i) = memchr::memrchr(b'\n', &buf[..end]) {
+                // Is the line ending at i exactly "/" (allowing CR and blanks)?
+                let start = memchr::memrchr2(b'\n', b'\r', &buf[..i]).map_or(0, |j| j + 1);
+                let line = &buf[start..i];
+                if line
+                    .iter()
+                    .filter(|b| !b.is_ascii_whitespace())
+                    .eq(b"/".iter())
+                {
+                    return Some(i + 1);
+                }
+                end = i;
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Lines in `bytes`, counted as the line reader counts them (LF, CRLF and
+/// lone CR each end a line).
+fn count_lines(bytes: &[u8]) -> u32 {
+    let mut n = 0u32;
+    let mut i = 0;
+    while let Some(j) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
+        let at = i + j;
+        n = n.saturating_add(1);
+        i = at + 1;
+        if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+            i += 1;
+        }
+    }
+    n
+}
+
+/// Reads a large multi-game CSA or SFEN/USI file in pieces cut between
+/// games, so that several workers parse and process it at once, with
+/// bounded memory. Returns `Ok(false)` when the file is not of that kind
+/// (the caller then streams it game by game).
+#[allow(clippy::too_many_arguments)]
+fn read_in_pieces<'scope, T, F>(
+    path: &Path,
+    i: usize,
+    input: &'scope Input,
+    opts: &'scope ReadOptions,
+    per_game: &'scope F,
+    permits: &'scope Semaphore,
+    tx: &mpsc::Sender<(u64, Batch<T>)>,
+    seq: &mut u64,
+    s: &rayon::Scope<'scope>,
+) -> io::Result<bool>
+where
+    T: Send + 'scope,
+    F: Fn(&FileMeta, Game) -> T + Sync,
+{
+    let mut file = std::fs::File::open(path)?;
+    let mut chunk = vec![0u8; PIECE];
+    let n = file.read(&mut chunk)?;
+    let mut buf = chunk[..n].to_vec();
+    let format = match input.format.or_else(|| Format::sniff(&buf)) {
+        Some(f @ (Format::Csa | Format::Usi)) => f,
+        _ => return Ok(false),
+    };
+    let encoding = crate::read::decode::detect(&buf, n < PIECE, &opts.decode);
+    if !encoding.is_ascii_compatible() {
+        return Ok(false);
+    }
+    let meta = Arc::new(FileMeta {
+        input: i,
+        display: input.display.clone(),
+        format: Some(format),
+        encoding: Some(encoding),
+        error: None,
+        bytes: input.size,
+    });
+    let piece_opts = ReadOptions {
+        decode: crate::read::DecodeOptions {
+            encoding: Some(encoding),
+            lossy: opts.decode.lossy,
+        },
+    };
+    let mut lines_before = 0u32;
+    let mut pieces = 0u32;
+    let mut eof = n == 0;
+    loop {
+        let cut = if eof {
+            Some(buf.len())
+        } else if buf.len() < PIECE {
+            None
+        } else {
+            cut_point(format, &buf)
+        };
+        let Some(cut) = cut else {
+            // Not enough yet, or no place to cut (a very long game): read on.
+            let n = file.read(&mut chunk)?;
+            if n == 0 {
+                eof = true;
+            }
+            buf.extend_from_slice(&chunk[..n]);
+            continue;
+        };
+        let rest = buf.split_off(cut);
+        let piece = std::mem::replace(&mut buf, rest);
+        let last = eof && buf.is_empty();
+        let offset = lines_before;
+        lines_before = lines_before.saturating_add(count_lines(&piece));
+        let first = pieces == 0;
+        pieces += 1;
+        permits.acquire();
+        let my = *seq;
+        *seq += 1;
+        let tx = tx.clone();
+        let meta = meta.clone();
+        s.spawn(move |_| {
+            let items = if piece.is_empty() {
+                Vec::new()
+            } else {
+                let source: read::Source = Box::new(io::Cursor::new(piece));
+                let o = if first { *opts } else { piece_opts };
+                match read::LineReader::new(source, &o.decode) {
+                    Ok(mut lines) => {
+                        if !first {
+                            lines.set_line_offset(offset);
+                        }
+                        read::games_from_lines(format, lines, &o)
+                            .map(|g| per_game(&meta, g))
+                            .collect()
+                    }
+                    Err(_) => Vec::new(),
+                }
+            };
+            let _ = tx.send((my, Batch { meta, items, last }));
+        });
+        if last {
+            return Ok(true);
+        }
+    }
 }

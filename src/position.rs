@@ -481,6 +481,40 @@ impl Position {
         self.checkers().any()
     }
 
+    /// Whether the piece on `from`, which lies in direction `d` from the
+    /// king, is pinned (the first piece beyond it on that ray is an enemy
+    /// slider that moves along the ray).
+    fn pinned_along(&self, king: Square, from: Square, d: usize) -> bool {
+        let occ = self.occupied().0;
+        let nearest = |bits: u128| -> Option<Square> {
+            if bits == 0 {
+                None
+            } else if d & 1 == 1 {
+                Square::from_index(bits.trailing_zeros() as usize)
+            } else {
+                Square::from_index(127 - bits.leading_zeros() as usize)
+            }
+        };
+        if nearest(ray(d, king).0 & occ) != Some(from) {
+            return false;
+        }
+        let Some(s) = nearest(ray(d, from).0 & occ & self.rules().board.0) else {
+            return false;
+        };
+        let Some(p) = self.board[s.index()] else {
+            return false;
+        };
+        if p.color == self.turn {
+            return false;
+        }
+        match p.role {
+            Role::Rook | Role::Dragon => d < 4,
+            Role::Bishop | Role::Horse => d >= 4,
+            Role::Lance => d == attacks::forward_dir(self.turn),
+            _ => false,
+        }
+    }
+
     /// Pieces of the side to move pinned to its king.
     fn pinned(&self, king: Square) -> Bitboard {
         let us = self.turn;
@@ -780,9 +814,9 @@ impl Position {
                         return Err(IllegalMove::SelfCheck);
                     }
                 }
-                if self.pinned(k).contains(from) {
-                    let line = ray(direction(k, from).expect("aligned"), k);
-                    if !line.contains(to) {
+                if let Some(d) = direction(k, from) {
+                    let line = ray(d, k);
+                    if !line.contains(to) && self.pinned_along(k, from, d) {
                         return Err(IllegalMove::SelfCheck);
                     }
                 }
@@ -924,7 +958,8 @@ impl Position {
         if depth == 0 {
             return 1;
         }
-        let moves = self.legal_moves();
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
         if depth == 1 {
             return moves.len() as u64;
         }

@@ -579,3 +579,57 @@ fn convert_killed_mid_batch_leaves_only_complete_files() {
     }
     assert!(complete > 0 && complete < 3000, "{complete} complete files");
 }
+
+#[test]
+fn large_multi_game_file_is_read_in_pieces_with_exact_locations() {
+    // Over the 8 MiB streaming threshold: read in pieces by several workers.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.csa");
+    let good = "PI\n+\n+7776FU\n-3334FU\n+2726FU\n-8384FU\n%TORYO\n/\n";
+    let bad = "PI\n+\n+7776FU\n-3334FU\n+0055FU\n/\n"; // no pawn in hand
+    let mut text = String::from("V2.2\n");
+    let games = 200_000;
+    let bad_at = 97_531;
+    let mut bad_line = 0;
+    for g in 0..games {
+        if g == bad_at {
+            bad_line = text.matches('\n').count() + 5;
+            text.push_str(bad);
+        } else {
+            text.push_str(good);
+        }
+    }
+    assert!(text.len() > 8 << 20);
+    std::fs::write(&path, &text).unwrap();
+    for jobs in ["1", "2"] {
+        let o = run(&[
+            "validate",
+            "--format",
+            "json",
+            "-j",
+            jobs,
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(1));
+        let out = stdout(&o);
+        let mut n = 0;
+        for (i, line) in out.lines().enumerate() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v["game"], i, "games are numbered in file order");
+            if i == bad_at {
+                assert_eq!(v["ok"], false);
+                let f = &v["findings"][0];
+                assert_eq!(f["rule"], "not-in-hand");
+                assert_eq!(
+                    f["line"], bad_line,
+                    "line numbers count from the start of the file"
+                );
+                assert_eq!(f["ply"], 3);
+            } else {
+                assert_eq!(v["ok"], true, "game {i}: {line}");
+            }
+            n += 1;
+        }
+        assert_eq!(n, games);
+    }
+}

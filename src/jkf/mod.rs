@@ -190,25 +190,9 @@ fn header_name(k: &HeaderKey) -> &str {
     }
 }
 
+/// JKF specials are CSA's special names.
 fn special_kind(s: &str) -> TerminalKind {
-    match s {
-        "TORYO" => TerminalKind::Resign,
-        "CHUDAN" => TerminalKind::Abort,
-        "SENNICHITE" => TerminalKind::Repetition,
-        "TIME_UP" => TerminalKind::TimeUp,
-        "ILLEGAL_MOVE" => TerminalKind::IllegalLoss,
-        "+ILLEGAL_ACTION" => TerminalKind::IllegalAction(Color::Black),
-        "-ILLEGAL_ACTION" => TerminalKind::IllegalAction(Color::White),
-        "JISHOGI" => TerminalKind::Impasse,
-        "KACHI" => TerminalKind::DeclarationWin,
-        "HIKIWAKE" => TerminalKind::DeclarationDraw,
-        "MATTA" => TerminalKind::Matta,
-        "TSUMI" => TerminalKind::Checkmate,
-        "FUZUMI" => TerminalKind::NoMate,
-        "ERROR" => TerminalKind::Error,
-        "MAX_MOVES" => TerminalKind::MaxMoves,
-        other => TerminalKind::Other(other.to_string()),
-    }
+    crate::csa::kind_from_special(s)
 }
 
 /// The `special` a terminal is written as; `to_move` is the side to move.

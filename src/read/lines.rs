@@ -89,6 +89,12 @@ impl<R: BufRead> LineReader<R> {
         Ok(reader)
     }
 
+    /// Numbers lines as if `lines` lines came before this input (for a
+    /// piece cut out of a larger file).
+    pub fn set_line_offset(&mut self, lines: u32) {
+        self.line_no = lines;
+    }
+
     /// The encoding in use.
     pub fn encoding(&self) -> Encoding {
         self.encoding

@@ -439,15 +439,20 @@ pub fn open(
     };
     let lines = LineReader::new(source, &opts.decode)?;
     let encoding = lines.encoding();
-    let games: Games = match format {
+    let games = games_from_lines(format, lines, opts);
+    Ok((format, encoding, games))
+}
+
+/// The games of a decoded line stream in `format`.
+pub fn games_from_lines(format: Format, lines: LineReader<Source>, opts: &ReadOptions) -> Games {
+    match format {
         Format::Csa => Box::new(crate::csa::Reader::new(lines, opts)),
         Format::Kif => Box::new(crate::kif::Reader::new(lines, opts)),
         Format::Ki2 => Box::new(crate::ki2::Reader::new(lines, opts)),
         Format::Psn => Box::new(crate::psn::Reader::new(lines, opts)),
         Format::Jkf => Box::new(crate::jkf::Reader::new(lines, opts)),
         Format::Usi => Box::new(crate::usi::Reader::new(lines, opts)),
-    };
-    Ok((format, encoding, games))
+    }
 }
 
 /// Reads every game of an in-memory input (tests, small files).

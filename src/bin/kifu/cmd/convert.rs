@@ -150,7 +150,8 @@ pub fn run(a: ConvertArgs) -> i32 {
             GameOut { report, text }
         },
         |ev| match ev {
-            Event::Game(meta, g) => {
+            Event::Game(meta, index, mut g) => {
+                g.report.index = index;
                 progress.game();
                 st.game(&meta, &inputs, g, &opts, &progress, &mut sources);
             }

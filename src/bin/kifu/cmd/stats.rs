@@ -89,7 +89,11 @@ pub fn run(a: StatsArgs) -> i32 {
             (row, moves)
         },
         |ev| match ev {
-            Event::Game(_, (row, moves)) => {
+            Event::Game(_, index, (mut row, mut moves)) => {
+                row.game = index;
+                for m in &mut moves {
+                    m.game = index;
+                }
                 progress.game();
                 if a.summary {
                     summary.add(&row);

@@ -38,7 +38,8 @@ pub fn run(a: ValidateArgs) -> i32 {
         &read_opts,
         |_meta: &FileMeta, game| validate(&game, &opts),
         |ev| match ev {
-            Event::Game(meta, report) => {
+            Event::Game(meta, index, mut report) => {
+                report.index = index;
                 games += 1;
                 progress.game();
                 if !report.ok {
