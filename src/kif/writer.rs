@@ -35,10 +35,9 @@ fn reads_as_header(key: &str, line: &str) -> bool {
         && !t.starts_with("まで")
         && japanese::parse_hand_line(t).is_none()
         && japanese::parse_turn_line(t).is_none()
-        && !t
-            .chars()
+        && t.chars()
             .next()
-            .is_some_and(|c| japanese::digit_value(c).is_some())
+            .is_none_or(|c| japanese::digit_value(c).is_none())
         && !crate::kif::grammar::is_move_line(line)
         && !crate::kif::grammar::is_ki2_move_line(line)
 }
