@@ -271,6 +271,7 @@ fn help_has_examples() {
         &["validate", "--help"][..],
         &["perft", "--help"],
         &["stats", "--help"],
+        &["convert", "--help"],
         &["--help"],
     ] {
         let o = run(cmd);
