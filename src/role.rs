@@ -256,7 +256,25 @@ impl Role {
 
     /// Parses a CSA piece code.
     pub fn from_csa(s: &str) -> Option<Role> {
-        Role::ALL.iter().copied().find(|r| r.csa() == s)
+        Some(match s.as_bytes() {
+            b"FU" => Role::Pawn,
+            b"KY" => Role::Lance,
+            b"KE" => Role::Knight,
+            b"GI" => Role::Silver,
+            b"KI" => Role::Gold,
+            b"KA" => Role::Bishop,
+            b"HI" => Role::Rook,
+            b"OU" => Role::King,
+            b"TO" => Role::ProPawn,
+            b"NY" => Role::ProLance,
+            b"NK" => Role::ProKnight,
+            b"NG" => Role::ProSilver,
+            b"UM" => Role::Horse,
+            b"RY" => Role::Dragon,
+            b"KR" => Role::Giraffe,
+            b"ZO" => Role::Elephant,
+            _ => return None,
+        })
     }
 
     /// The Japanese name as KIF writes it in moves (`歩`, `成銀`, `龍`, …).
@@ -348,6 +366,20 @@ impl Role {
             Role::Giraffe => "giraffe",
             Role::Elephant => "elephant",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Role;
+
+    #[test]
+    fn csa_codes_round_trip() {
+        for r in Role::ALL {
+            assert_eq!(Role::from_csa(r.csa()), Some(r));
+        }
+        assert_eq!(Role::from_csa("XX"), None);
+        assert_eq!(Role::from_csa("F"), None);
     }
 }
 
