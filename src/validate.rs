@@ -509,8 +509,3 @@ fn judge_terminal(ctx: &mut Ctx<'_>, record: &Record, end: &mut LineEnd) -> Game
         reason,
     }
 }
-
-/// Whether a finding's rule stops the replay of its line.
-pub fn is_fatal(f: &Finding) -> bool {
-    f.severity == Severity::Error && f.rule.is_illegal_move()
-}

@@ -3,7 +3,8 @@
 use crate::args::InputArgs;
 use kifu::batch::{self, FileMeta, Input};
 use kifu::read::{DecodeOptions, ReadOptions};
-use std::collections::HashMap;
+use kifu::read::{Finding, Severity};
+use kifu::validate::GameReport;
 
 /// Expands paths into inputs; returns `(path, message)` for bad paths.
 pub fn discover(a: &InputArgs) -> (Vec<Input>, Vec<(String, String)>) {
@@ -79,7 +80,6 @@ fn load(meta: &FileMeta) -> Option<Vec<String>> {
             Err(_) => out.push(reader.current_text().to_string()),
         }
     }
-    let _ = HashMap::<u8, u8>::new();
     Some(out)
 }
 
@@ -93,4 +93,63 @@ pub fn notation() -> kifu::stats::Notation {
         },
         kif: |pos, m, prev| kifu::kif::move_text(pos, m, prev).unwrap_or_default(),
     }
+}
+
+/// A finding as people read it: `path:line:col: error[rule]: message`, the
+/// source line with a caret under the column, then the ply, move and SFEN.
+pub fn human_lines(
+    meta: &FileMeta,
+    report: &GameReport,
+    f: &Finding,
+    sources: &mut SourceLines,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let level = if f.severity == Severity::Error {
+        "error"
+    } else {
+        "warning"
+    };
+    let game = if report.index > 0 {
+        format!(" (game {})", report.index + 1)
+    } else {
+        String::new()
+    };
+    if f.line == 0 {
+        out.push(format!(
+            "{}: {level}[{}]: {}{game}",
+            meta.display, f.rule, f.message
+        ));
+    } else {
+        out.push(format!(
+            "{}:{}:{}: {level}[{}]: {}{game}",
+            meta.display, f.line, f.column, f.rule, f.message
+        ));
+        if let Some(text) = sources.line(meta, f.line) {
+            let num = f.line.to_string();
+            let pad = " ".repeat(num.len());
+            let caret_pad: String = text
+                .chars()
+                .take(f.column.saturating_sub(1) as usize)
+                .map(|c| {
+                    if c == '\t' {
+                        '\t'
+                    } else if is_wide(c) {
+                        '\u{3000}'
+                    } else {
+                        ' '
+                    }
+                })
+                .collect();
+            out.push(format!("{pad} |"));
+            out.push(format!("{num} | {text}"));
+            out.push(format!("{pad} | {caret_pad}^"));
+        }
+    }
+    if let (Some(ply), Some(mv)) = (f.ply, &f.mv) {
+        out.push(format!("  = ply {ply}, move {mv}"));
+    }
+    if let Some(sfen) = &f.sfen {
+        out.push(format!("  = sfen {sfen}"));
+    }
+    out
 }

@@ -153,7 +153,7 @@ pub fn run(a: ConvertArgs) -> i32 {
             Event::Game(meta, index, mut g) => {
                 g.report.index = index;
                 progress.game();
-                st.game(&meta, &inputs, g, &opts, &progress, &mut sources);
+                st.game(&meta, &inputs, g, &progress, &mut sources);
             }
             Event::FileDone(meta) => {
                 progress.file();
@@ -255,11 +255,9 @@ impl State<'_> {
         meta: &FileMeta,
         inputs: &[Input],
         g: GameOut,
-        opts: &ConvertOptions,
         progress: &Progress,
         sources: &mut common::SourceLines,
     ) {
-        let _ = opts;
         if !g.report.ok {
             for f in g
                 .report
@@ -437,26 +435,7 @@ fn report_finding(
     report: &GameReport,
     f: &Finding,
     progress: &Progress,
-    _sources: &mut common::SourceLines,
+    sources: &mut common::SourceLines,
 ) {
-    let game = if report.index > 0 {
-        format!(" (game {})", report.index + 1)
-    } else {
-        String::new()
-    };
-    let mut s = if f.line > 0 {
-        format!(
-            "{}:{}:{}: error[{}]: {}{game}",
-            meta.display, f.line, f.column, f.rule, f.message
-        )
-    } else {
-        format!("{}: error[{}]: {}{game}", meta.display, f.rule, f.message)
-    };
-    if let (Some(ply), Some(mv)) = (f.ply, &f.mv) {
-        s.push_str(&format!("\n  = ply {ply}, move {mv}"));
-    }
-    if let Some(sfen) = &f.sfen {
-        s.push_str(&format!("\n  = sfen {sfen}"));
-    }
-    progress.println(&s);
+    progress.println(&common::human_lines(meta, report, f, sources).join("\n"));
 }

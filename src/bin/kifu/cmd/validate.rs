@@ -193,54 +193,7 @@ fn human(
     f: &Finding,
     sources: &mut common::SourceLines,
 ) {
-    let level = if f.severity == Severity::Error {
-        "error"
-    } else {
-        "warning"
-    };
-    let game = if report.index > 0 {
-        format!(" (game {})", report.index + 1)
-    } else {
-        String::new()
-    };
-    if f.line == 0 {
-        out::line(
-            w,
-            &format!("{}: {level}[{}]: {}{game}", meta.display, f.rule, f.message),
-        );
-    } else {
-        out::line(
-            w,
-            &format!(
-                "{}:{}:{}: {level}[{}]: {}{game}",
-                meta.display, f.line, f.column, f.rule, f.message
-            ),
-        );
-        if let Some(text) = sources.line(meta, f.line) {
-            let num = f.line.to_string();
-            let pad = " ".repeat(num.len());
-            let caret_pad: String = text
-                .chars()
-                .take(f.column.saturating_sub(1) as usize)
-                .map(|c| {
-                    if c == '\t' {
-                        '\t'
-                    } else if common::is_wide(c) {
-                        '\u{3000}'
-                    } else {
-                        ' '
-                    }
-                })
-                .collect();
-            out::line(w, &format!("{pad} |"));
-            out::line(w, &format!("{num} | {text}"));
-            out::line(w, &format!("{pad} | {caret_pad}^"));
-        }
-    }
-    if let (Some(ply), Some(mv)) = (f.ply, &f.mv) {
-        out::line(w, &format!("  = ply {ply}, move {mv}"));
-    }
-    if let Some(sfen) = &f.sfen {
-        out::line(w, &format!("  = sfen {sfen}"));
+    for line in common::human_lines(meta, report, f, sources) {
+        out::line(w, &line);
     }
 }
