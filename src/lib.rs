@@ -2,6 +2,32 @@
 //!
 //! Read, validate, convert and analyse shogi game records.
 //!
+//! | format | module | reads | writes |
+//! |---|---|---|---|
+//! | KIF (`.kif` Shift_JIS, `.kifu` UTF-8) | [`kif`] | every dialect real programs write, variations, BOD boards | Kifu for Windows layout |
+//! | KI2 (`.ki2`, `.ki2u`) | [`ki2`] | relative marks 右 左 直 上 引 寄 打 | JSA relative marks |
+//! | CSA V2–V3.0 (`.csa`) | [`csa`] | several games per file, `'**` comments | V2.2 or V3.0 |
+//! | PSN / PSN2 (`.psn`) | [`psn`] | international notation, Shogidokoro and PSN2 dialects | minimal disambiguation |
+//! | JKF (`.jkf`, `.json`) | [`jkf`] | normalised and minimal JKF | schema-valid JKF |
+//! | SFEN/USI (`.sfen`, `.usi`) | [`usi`] | one game per line | `position … moves …`, final SFEN |
+//!
+//! Every reader yields [`read::Game`]s (a format-neutral [`record::Record`]
+//! plus what the reader found); [`validate::validate`] replays a game against
+//! the rules engine ([`Position`]) and reports every problem with its rule id,
+//! location, ply, move and position.
+//!
+//! ```
+//! use kifu::read::{read_all, Format, ReadOptions};
+//! use kifu::validate::{validate, ValidateOptions};
+//!
+//! let csa = b"V2.2\nPI\n+\n+7776FU\n-3334FU\n+0055FU\n";
+//! let games = read_all(csa, Some(Format::Csa), &ReadOptions::default());
+//! let report = validate(&games[0], &ValidateOptions::default());
+//! assert!(!report.ok);
+//! let f = &report.findings[0];
+//! assert_eq!((f.rule.id(), f.line, f.ply), ("not-in-hand", 6, Some(3)));
+//! ```
+//!
 //! The rules engine knows standard shogi (with every handicap), minishogi
 //! and doubutsu shogi:
 //!
