@@ -21,7 +21,7 @@ pub enum CsaVersion {
     V30,
 }
 
-/// Options of [`write`].
+/// Options of [`write()`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WriteOptions {
     /// The version to write.
@@ -55,7 +55,7 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
 /// version and encoding lines are written once, at the top).
 ///
 /// # Errors
-/// As [`write`].
+/// As [`write()`].
 pub fn write_games(records: &[Record], opts: &WriteOptions) -> Result<Output, WriteError> {
     let mut out = Output::default();
     write_version(&mut out.text, opts);
