@@ -191,6 +191,17 @@ fn open_source(input: &Input) -> io::Result<read::Source> {
     }
 }
 
+fn opened_meta(i: usize, input: &Input, format: Format, encoding: Encoding) -> FileMeta {
+    FileMeta {
+        input: i,
+        display: input.display.clone(),
+        format: Some(format),
+        encoding: Some(encoding),
+        error: None,
+        bytes: input.size,
+    }
+}
+
 fn error_meta(i: usize, input: &Input, e: &io::Error) -> FileMeta {
     FileMeta {
         input: i,
@@ -264,14 +275,7 @@ where
                                     last: true,
                                 },
                                 Ok((format, encoding, games)) => {
-                                    let meta = Arc::new(FileMeta {
-                                        input: i,
-                                        display: input.display.clone(),
-                                        format: Some(format),
-                                        encoding: Some(encoding),
-                                        error: None,
-                                        bytes: input.size,
-                                    });
+                                    let meta = Arc::new(opened_meta(i, input, format, encoding));
                                     let items = games.map(|g| per_game(&meta, g)).collect();
                                     Batch {
                                         meta,
@@ -305,14 +309,7 @@ where
                             continue;
                         }
                     };
-                    let meta = Arc::new(FileMeta {
-                        input: i,
-                        display: input.display.clone(),
-                        format: Some(format),
-                        encoding: Some(encoding),
-                        error: None,
-                        bytes: input.size,
-                    });
+                    let meta = Arc::new(opened_meta(i, input, format, encoding));
                     let mut games = games.peekable();
                     loop {
                         let chunk: Vec<Game> = games.by_ref().take(CHUNK).collect();
@@ -432,14 +429,7 @@ where
     if !encoding.is_ascii_compatible() {
         return Ok(false);
     }
-    let meta = Arc::new(FileMeta {
-        input: i,
-        display: input.display.clone(),
-        format: Some(format),
-        encoding: Some(encoding),
-        error: None,
-        bytes: input.size,
-    });
+    let meta = Arc::new(opened_meta(i, input, format, encoding));
     let piece_opts = ReadOptions {
         decode: crate::read::DecodeOptions {
             encoding: Some(encoding),

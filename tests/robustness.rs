@@ -38,6 +38,14 @@ fn write_back(game: &Game, format: Format) {
     };
 }
 
+/// The message of a caught panic.
+fn panic_message(e: &Box<dyn std::any::Any + Send>) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
 /// Reads, validates and writes back; checks every finding's location.
 fn exercise(bytes: &[u8], format: Option<Format>, label: &str) {
     let start = Instant::now();
@@ -65,12 +73,7 @@ fn exercise(bytes: &[u8], format: Option<Format>, label: &str) {
         }
     }));
     if let Err(e) = result {
-        let msg = e
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_default();
-        panic!("{label}: panicked: {msg}");
+        panic!("{label}: panicked: {}", panic_message(&e));
     }
     assert!(
         start.elapsed() < PER_CASE,
@@ -299,12 +302,7 @@ fn fuzz_regressions() {
             }
         }));
         if let Err(e) = result {
-            let msg = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            panic!("{name}: {msg}");
+            panic!("{name}: {}", panic_message(&e));
         }
         assert!(
             start.elapsed() < PER_CASE,
