@@ -490,7 +490,12 @@ fn corpus() {
             clean += 1;
         }
         let problem = games.iter().find_map(|g| {
-            if let Some(f) = errors(g).first() {
+            let report = kifu::validate::validate(g, &Default::default());
+            if let Some(f) = report
+                .findings
+                .iter()
+                .find(|f| f.severity == Severity::Error)
+            {
                 return Some(format!(
                     "game {}: {}:{} {} {}",
                     g.index, f.line, f.column, f.rule, f.message
