@@ -8,7 +8,7 @@
 //! disagree on a position. The displayed position is exposed as
 //! `data-sfen` on the `#board` element (and on its `svg`).
 //!
-//! In the page: ◀ ▶ and the arrow keys step, Home/End (and ⏮ ⏭) jump,
+//! In the page: ◀ ▶ and the arrow keys step, Home/End (and |◀ ▶|) jump,
 //! ↑ ↓ switch between the alternatives of the current move, a click on a
 //! move goes there, `f` (or ⇅) flips the board, and `#ply=N` in the URL
 //! opens the main line after N moves (`#node=K` any node).
@@ -502,10 +502,10 @@ pub fn html(record: &Record, opts: &HtmlOptions) -> Result<String, HtmlError> {
     let _ = write!(
         o,
         "<section class=\"kifu-side\">\n<nav class=\"kifu-controls\">\
-<button type=\"button\" id=\"first\" title=\"{first_t} (Home)\">⏮</button>\
+<button type=\"button\" id=\"first\" title=\"{first_t} (Home)\">|◀</button>\
 <button type=\"button\" id=\"prev\" title=\"{prev_t} (←)\">◀</button>\
 <button type=\"button\" id=\"next\" title=\"{next_t} (→)\">▶</button>\
-<button type=\"button\" id=\"last\" title=\"{last_t} (End)\">⏭</button>\
+<button type=\"button\" id=\"last\" title=\"{last_t} (End)\">▶|</button>\
 <button type=\"button\" id=\"flip\" title=\"{flip_t} (f)\">⇅</button></nav>\n\
 <div id=\"current\" class=\"kifu-current\" aria-live=\"polite\"></div>\n\
 <div id=\"alts\" class=\"kifu-alts\" hidden></div>\n\

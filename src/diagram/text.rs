@@ -4,7 +4,7 @@ use super::{
     cell, file_label, glyph, rank_label, rank_of_row, side_mark, side_name, Coords, Options,
 };
 use crate::color::Color;
-use crate::japanese::{write_hand_line, ZENKAKU_DIGITS};
+use crate::japanese::{count_kanji, ZENKAKU_DIGITS};
 use crate::position::Position;
 use crate::square::Square;
 use anstyle::{AnsiColor, Style};
@@ -127,17 +127,26 @@ fn hand_line(pos: &Position, color: Color, opts: &Options, out: &mut String) {
         // One line per side: names never break the layout.
         out.extend(name.chars().map(|c| if c.is_control() { ' ' } else { c }));
     }
-    out.push_str("  ");
-    let mut hand = String::new();
-    write_hand_line(
-        color,
-        pos.hand(color),
-        opts.handicap,
-        pos.variant(),
-        &mut hand,
-    );
-    let items = hand.split_once("の").map_or(hand.as_str(), |(_, r)| r);
-    out.push_str(items.trim_end_matches('\u{3000}'));
+    out.push_str("  持駒：");
+    let hand = pos.hand(color);
+    if hand.is_empty() {
+        out.push_str("なし");
+    }
+    let mut first = true;
+    for role in crate::role::Role::HAND {
+        let n = hand.count(role);
+        if n == 0 {
+            continue;
+        }
+        if !first {
+            out.push('\u{3000}');
+        }
+        first = false;
+        out.push(glyph(role, Color::Black, pos.variant()));
+        if n > 1 {
+            count_kanji(n, out);
+        }
+    }
     out.push('\n');
 }
 
