@@ -4,182 +4,20 @@
 //! three variants, both orientations and every fixture game; BOD diagrams
 //! read back as the same position; the `board` and `html` commands.
 
+#[path = "support/svg_check.rs"]
+mod svg_check;
+
 use kifu::diagram::{self, Notation, Options};
 use kifu::read::{read_all, Format, Game};
 use kifu::validate::{validate, ValidateOptions};
-use kifu::{Move, Position, Variant};
+use kifu::{Move, Position};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use svg_check::{check_svg, has_class};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Board pieces `(color, role, square)` and hands `(color, role) → n` of
-/// an SFEN, parsed here without kifu.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct Expected {
-    files: u32,
-    ranks: u32,
-    board: BTreeMap<(String, String, String), u32>,
-    hands: BTreeMap<(String, String), u32>,
-}
-
-fn parse_sfen(sfen: &str) -> Expected {
-    let fields: Vec<&str> = sfen.split(' ').collect();
-    let rows: Vec<&str> = fields[0].split('/').collect();
-    let mut e = Expected {
-        ranks: rows.len() as u32,
-        ..Expected::default()
-    };
-    // Width: count the first row.
-    let width = |row: &str| -> u32 {
-        row.chars()
-            .filter(|&c| c != '+')
-            .map(|c| c.to_digit(10).unwrap_or(1))
-            .sum()
-    };
-    e.files = width(rows[0]);
-    for (r, row) in rows.iter().enumerate() {
-        let mut file = e.files;
-        let mut promoted = false;
-        for c in row.chars() {
-            if c == '+' {
-                promoted = true;
-                continue;
-            }
-            if let Some(d) = c.to_digit(10) {
-                file -= d;
-                continue;
-            }
-            let color = if c.is_ascii_uppercase() { "b" } else { "w" };
-            let role = format!("{}{}", if promoted { "+" } else { "" }, c.to_ascii_uppercase());
-            *e.board
-                .entry((color.to_string(), role, format!("{file}{}", r + 1)))
-                .or_default() += 1;
-            file -= 1;
-            promoted = false;
-        }
-    }
-    let mut n = String::new();
-    for c in fields[2].chars().filter(|&c| c != '-') {
-        if c.is_ascii_digit() {
-            n.push(c);
-            continue;
-        }
-        let color = if c.is_ascii_uppercase() { "b" } else { "w" };
-        *e.hands
-            .entry((color.to_string(), c.to_ascii_uppercase().to_string()))
-            .or_default() += n.parse::<u32>().unwrap_or(1);
-        n.clear();
-    }
-    e
-}
-
-fn num(node: roxmltree::Node, attr: &str) -> f64 {
-    node.attribute(attr)
-        .unwrap_or_else(|| panic!("{attr} missing on {:?}", node.tag_name()))
-        .parse()
-        .unwrap()
-}
-
-fn has_class(node: &roxmltree::Node, class: &str) -> bool {
-    node.attribute("class")
-        .is_some_and(|c| c.split(' ').any(|x| x == class))
-}
-
-fn squares_of(m: Option<Move>) -> Vec<String> {
-    match m {
-        Some(Move::Normal { from, to, .. }) => {
-            let mut v = vec![
-                format!("{}{}", from.file(), from.rank()),
-                format!("{}{}", to.file(), to.rank()),
-            ];
-            v.sort();
-            v
-        }
-        Some(Move::Drop { to, .. }) => vec![format!("{}{}", to.file(), to.rank())],
-        None => Vec::new(),
-    }
-}
-
-/// Checks one SVG against the position it should show. Returns the number
-/// of pieces checked.
-fn check_svg(svg: &str, sfen: &str, last: Option<Move>, flip: bool, what: &str) -> usize {
-    let doc = roxmltree::Document::parse(svg)
-        .unwrap_or_else(|e| panic!("{what}: not well-formed XML: {e}"));
-    let root = doc.root_element();
-    assert_eq!(root.tag_name().name(), "svg", "{what}");
-    assert_eq!(
-        root.tag_name().namespace(),
-        Some("http://www.w3.org/2000/svg")
-    );
-    let (w, h) = (num(root, "width"), num(root, "height"));
-    assert_eq!(
-        root.attribute("viewBox"),
-        Some(format!("0 0 {w} {h}").as_str()),
-        "{what}"
-    );
-    let fonts = root.attribute("font-family").unwrap();
-    assert!(fonts.contains("Noto Sans CJK JP") && fonts.contains("MS Mincho") && fonts.ends_with("serif"));
-    assert_eq!(root.attribute("data-sfen"), Some(sfen), "{what}");
-    let e = parse_sfen(sfen);
-    let board = root
-        .descendants()
-        .find(|n| has_class(n, "board"))
-        .expect("board rect");
-    let (bx, by, bw, bh) = (num(board, "x"), num(board, "y"), num(board, "width"), num(board, "height"));
-    let (cw, ch) = (bw / e.files as f64, bh / e.ranks as f64);
-    let cell_of = |square: &str| -> (f64, f64) {
-        let f = square[..1].parse::<f64>().unwrap();
-        let r = square[1..].parse::<f64>().unwrap();
-        if flip {
-            (f - 1.0, e.ranks as f64 - r)
-        } else {
-            (e.files as f64 - f, r - 1.0)
-        }
-    };
-    let viewer = if flip { "w" } else { "b" };
-    let mut pieces = BTreeMap::new();
-    for p in root.descendants().filter(|n| has_class(n, "piece")) {
-        let color = p.attribute("data-color").unwrap().to_string();
-        let role = p.attribute("data-role").unwrap().to_string();
-        let sq = p.attribute("data-square").unwrap().to_string();
-        assert_eq!(p.text().map(|t| t.chars().count()), Some(1), "{what}: one glyph per piece");
-        // Drawn inside its own cell, turned when it belongs to the far side.
-        let (col, row) = cell_of(&sq);
-        let (x, y) = (num(p, "x"), num(p, "y"));
-        assert_eq!(((x - bx) / cw).floor(), col, "{what}: column of {sq}");
-        assert_eq!(((y - by) / ch).floor(), row, "{what}: row of {sq}");
-        let turned = p.attribute("transform").is_some_and(|t| t.starts_with("rotate(180"));
-        assert_eq!(turned, color != viewer, "{what}: orientation of {sq}");
-        *pieces.entry((color, role, sq)).or_insert(0) += 1;
-    }
-    assert_eq!(pieces, e.board, "{what}: board pieces");
-    let mut hands = BTreeMap::new();
-    for p in root.descendants().filter(|n| has_class(n, "hand-piece")) {
-        let color = p.attribute("data-color").unwrap().to_string();
-        let role = p.attribute("data-role").unwrap().to_string();
-        let n: u32 = p.attribute("data-count").unwrap().parse().unwrap();
-        assert!(n > 0);
-        let parent = p.parent_element().unwrap();
-        assert!(has_class(&parent, "hand"));
-        assert_eq!(parent.attribute("data-color"), Some(color.as_str()));
-        *hands.entry((color, role)).or_insert(0) += n;
-    }
-    assert_eq!(hands, e.hands, "{what}: hands");
-    let mut lit: Vec<String> = Vec::new();
-    for r in root.descendants().filter(|n| has_class(n, "hl")) {
-        let sq = r.attribute("data-square").unwrap().to_string();
-        let (col, row) = cell_of(&sq);
-        assert_eq!(num(r, "x"), bx + col * cw, "{what}: highlight of {sq}");
-        assert_eq!(num(r, "y"), by + row * ch, "{what}: highlight of {sq}");
-        lit.push(sq);
-    }
-    lit.sort();
-    assert_eq!(lit, squares_of(last), "{what}: highlighted squares");
-    pieces.values().sum::<u32>() as usize
 }
 
 /// Valid games of the fixture tree (all formats), with their file names.
@@ -241,20 +79,30 @@ fn svg_matches_every_fixture_position() {
                 let last = (k > 0).then(|| g.record.main.moves[k - 1].mv);
                 let opts = Options {
                     last_move: last,
-                    caption: last.map(|m| diagram::caption(&positions[k - 1], m, None, Notation::Kif)),
+                    caption: last
+                        .map(|m| diagram::caption(&positions[k - 1], m, None, Notation::Kif)),
                     names: [Some("先手 <&>".into()), Some("\"gote\"".into())],
                     flip,
                     ..Options::default()
                 };
                 let pos = &positions[k];
                 let svg = diagram::svg(pos, &opts);
-                checked += check_svg(&svg, &pos.sfen(), last, flip, &format!("{name} ply {k} flip {flip}"));
+                checked += check_svg(
+                    &svg,
+                    &pos.sfen(),
+                    last,
+                    flip,
+                    &format!("{name} ply {k} flip {flip}"),
+                );
             }
         }
     }
     assert!(checked > 10_000, "{checked} pieces checked");
     for v in ["standard", "minishogi", "doubutsu"] {
-        assert!(variants.contains_key(v), "no {v} fixture game: {variants:?}");
+        assert!(
+            variants.contains_key(v),
+            "no {v} fixture game: {variants:?}"
+        );
     }
 }
 
@@ -262,7 +110,10 @@ fn svg_matches_every_fixture_position() {
 fn svg_of_drops_promotions_and_full_hands() {
     // A drop lights one square; promoted pieces and big hands are counted.
     let cases = [
-        ("lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPPbP/1SG4R1/LN2KGSNL b Bp 13", "B*4e"),
+        (
+            "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPPbP/1SG4R1/LN2KGSNL b Bp 13",
+            "B*4e",
+        ),
         ("8k/9/9/9/9/9/9/9/K8 b RB2G2S2N2L9Prb2g2s2n2l9p 1", "P*5e"),
         ("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "5c5b+"),
         ("3k1/5/5/5/K4 b 2P 1", "P*2c"),
@@ -295,13 +146,22 @@ fn bod_reads_back_as_the_same_position() {
         let mut opts = Options::default();
         if k > 0 {
             let mv = g.record.main.moves[k - 1].mv;
-            opts.last_move_ki2 = Some(diagram::move_text(&positions[k - 1], mv, None, Notation::Kif));
+            opts.last_move_ki2 = Some(diagram::move_text(
+                &positions[k - 1],
+                mv,
+                None,
+                Notation::Kif,
+            ));
         }
         let text = diagram::bod(pos, &opts);
         let kif = format!("{text}手数----指手--\n");
         let back = read_all(kif.as_bytes(), Some(Format::Kif), &Default::default());
         assert_eq!(back.len(), 1, "{name}");
-        assert!(!back[0].has_errors(), "{name}: {:?}\n{text}", back[0].findings);
+        assert!(
+            !back[0].has_errors(),
+            "{name}: {:?}\n{text}",
+            back[0].findings
+        );
         let start = Position::from_setup_unchecked(&back[0].record.start.setup);
         assert_eq!(start.sfen(), pos.sfen(), "{name}\n{text}");
         n += 1;
@@ -326,7 +186,11 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn fixture(p: &str) -> String {
-    root().join("fixtures").join(p).to_string_lossy().into_owned()
+    root()
+        .join("fixtures")
+        .join(p)
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn stdout(o: &Output) -> String {
@@ -360,8 +224,22 @@ fn board_svg_and_bod_files() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("p.svg");
     let f = fixture("examples/comments-and-variations.psn");
-    let o = run(&["board", &f, "--ply", "30", "--notation", "psn", "-o", svg.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&[
+        "board",
+        &f,
+        "--ply",
+        "30",
+        "--notation",
+        "psn",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let text = std::fs::read_to_string(&svg).unwrap();
     let doc = roxmltree::Document::parse(&text).unwrap();
     let caption = doc.descendants().find(|n| has_class(n, "caption")).unwrap();
@@ -382,7 +260,15 @@ fn board_svg_and_bod_files() {
     // An input is never an output.
     let copy = dir.path().join("g.psn");
     std::fs::copy(&f, &copy).unwrap();
-    let o = run(&["board", copy.to_str().unwrap(), "--force", "--to", "bod", "-o", copy.to_str().unwrap()]);
+    let o = run(&[
+        "board",
+        copy.to_str().unwrap(),
+        "--force",
+        "--to",
+        "bod",
+        "-o",
+        copy.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&f).unwrap());
     // BOD: the last move names its square.
@@ -416,15 +302,38 @@ fn board_from_sfen_for_every_variant() {
 fn board_every_ply_writes_one_file_per_ply() {
     let dir = tempfile::tempdir().unwrap();
     let f = fixture("psn/ok/doubutsu.psn");
-    let o = run(&["board", &f, "--every-ply", "--out-dir", dir.path().to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&[
+        "board",
+        &f,
+        "--every-ply",
+        "--out-dir",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let mut names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["doubutsu-0000.svg", "doubutsu-0001.svg", "doubutsu-0002.svg", "doubutsu-0003.svg"]);
-    let games = read_all(&std::fs::read(&f).unwrap(), Some(Format::Psn), &Default::default());
+    assert_eq!(
+        names,
+        [
+            "doubutsu-0000.svg",
+            "doubutsu-0001.svg",
+            "doubutsu-0002.svg",
+            "doubutsu-0003.svg"
+        ]
+    );
+    let games = read_all(
+        &std::fs::read(&f).unwrap(),
+        Some(Format::Psn),
+        &Default::default(),
+    );
     let positions = main_line(&games[0]);
     for (k, name) in names.iter().enumerate() {
         let svg = std::fs::read_to_string(dir.path().join(name)).unwrap();
@@ -451,7 +360,10 @@ fn board_errors() {
     let o = run(&["board", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("bad.csa:6:") && err.contains("error[not-in-hand]"), "{err}");
+    assert!(
+        err.contains("bad.csa:6:") && err.contains("error[not-in-hand]"),
+        "{err}"
+    );
     // Up to the illegal move, the game can still be drawn.
     let o = run(&["board", bad.to_str().unwrap(), "--ply", "2"]);
     assert_eq!(o.status.code(), Some(0));
@@ -465,7 +377,10 @@ fn help_has_examples() {
         let o = run(&[cmd, "--help"]);
         assert_eq!(o.status.code(), Some(0));
         let text = stdout(&o);
-        assert!(text.contains("Examples:") && text.contains(&format!("kifu {cmd} ")), "{text}");
+        assert!(
+            text.contains("Examples:") && text.contains(&format!("kifu {cmd} ")),
+            "{text}"
+        );
     }
 }
 
@@ -482,14 +397,21 @@ fn html_pages_are_self_contained_and_small() {
     let f = fixture("kif/ok/shogihome-1-record.kifu");
     let out = dir.path().join("g.html");
     let o = run(&["html", &f, "-o", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let page = std::fs::read_to_string(&out).unwrap();
     assert!(page.len() < 200 * 1024, "{} bytes", page.len());
     for external in ["src=", "href=", "http://", "https://", "@import", "url("] {
         let hits: Vec<&str> = page.matches(external).collect();
         // The SVG namespace is the only URL in the page.
         assert!(
-            hits.is_empty() || (external == "http://" && page.matches("http://www.w3.org/2000/svg").count() == hits.len()),
+            hits.is_empty()
+                || (external == "http://"
+                    && page.matches("http://www.w3.org/2000/svg").count() == hits.len()),
             "{external} in the page"
         );
     }
@@ -515,9 +437,18 @@ fn html_out_dir_names_and_invalid_games() {
     std::fs::create_dir(&input).unwrap();
     std::fs::copy(fixture("examples/two-games.csa"), input.join("two.csa")).unwrap();
     std::fs::copy(fixture("examples/variations.jkf"), input.join("one.jkf")).unwrap();
-    std::fs::write(input.join("bad.csa"), "V2.2\nPI\n+\n+7776FU\n-3334FU\n+0055FU\n").unwrap();
+    std::fs::write(
+        input.join("bad.csa"),
+        "V2.2\nPI\n+\n+7776FU\n-3334FU\n+0055FU\n",
+    )
+    .unwrap();
     let out = dir.path().join("out");
-    let o = run(&["html", input.to_str().unwrap(), "--out-dir", out.to_str().unwrap()]);
+    let o = run(&[
+        "html",
+        input.to_str().unwrap(),
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(1), "the bad game fails the run");
     assert!(String::from_utf8_lossy(&o.stderr).contains("error[not-in-hand]"));
     let mut names: Vec<String> = std::fs::read_dir(&out)
@@ -528,7 +459,12 @@ fn html_out_dir_names_and_invalid_games() {
     assert_eq!(names, ["one.html", "two-0001.html", "two-0002.html"]);
     // Several games into one -o: the first is written, the rest refused.
     let one = dir.path().join("x.html");
-    let o = run(&["html", &fixture("examples/two-games.csa"), "-o", one.to_str().unwrap()]);
+    let o = run(&[
+        "html",
+        &fixture("examples/two-games.csa"),
+        "-o",
+        one.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(Path::new(&one).exists());
 }

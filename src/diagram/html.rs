@@ -490,9 +490,9 @@ pub fn html(record: &Record, opts: &HtmlOptions) -> Result<String, HtmlError> {
         );
     }
     o.push_str("</dl>\n</header>\n<main class=\"kifu-viewer\">\n");
-    let _ = write!(
+    let _ = writeln!(
         o,
-        "<div id=\"board\" class=\"kifu-board-wrap\" data-sfen=\"{}\" data-node=\"0\" data-ply=\"0\">{first}</div>\n",
+        "<div id=\"board\" class=\"kifu-board-wrap\" data-sfen=\"{}\" data-node=\"0\" data-ply=\"0\">{first}</div>",
         esc(&data.nodes[0].s)
     );
     let (first_t, prev_t, next_t, last_t, flip_t) = match opts.notation {
