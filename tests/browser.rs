@@ -35,7 +35,7 @@ fn on_path(name: &str) -> Option<PathBuf> {
 
 fn chromium() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("KIFU_CHROMIUM") {
-        return Some(PathBuf::from(p));
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
     }
     [
         "chromium",
@@ -158,11 +158,11 @@ fn plan_page(name: &str, rec: &Record, out: &Path) -> (Plan, bool) {
         p.read(&id("branch"), &main[i + 1], false, h(i + 1));
         p.key("ArrowDown", 1);
         p.read(&id("alt-key"), &vpos[1], false, None);
+        p.actions
+            .push(json!({ "screenshot": out.join(format!("{name}-variation.png")) }));
         let j = (vpos.len() - 2).min(2);
         p.key("ArrowRight", j);
         p.read(&id("in-variation"), &vpos[1 + j], false, None);
-        p.actions
-            .push(json!({ "screenshot": out.join(format!("{name}-variation.png")) }));
         p.click("#back");
         p.read(&id("back"), &main[i + 1], false, h(i + 1));
         p.click("#alts button[data-alt=\"1\"]");
