@@ -468,3 +468,27 @@ fn html_out_dir_names_and_invalid_games() {
     assert_eq!(o.status.code(), Some(1));
     assert!(Path::new(&one).exists());
 }
+
+#[test]
+fn board_reads_standard_input_and_neutralises_control_characters() {
+    use std::io::Write;
+    let mut child = kifu()
+        .args(["board", "-", "--from", "csa", "--color", "always"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"V2.2\nN+\x1b[2Jevil\nPI\n+\n+7776FU\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    // The player's name cannot send escapes to the terminal.
+    assert!(text.contains("☗ 先手  [2Jevil  持駒：なし"), "{text}");
+    assert!(!text.contains("\u{1b}[2J"));
+    assert!(text.contains("1手目 ▲７六歩"));
+}
