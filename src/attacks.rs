@@ -265,7 +265,7 @@ const fn build_diagonals() -> [[Diagonal; 2]; 81] {
             // Walk back towards lower indices to the first square.
             let dr = if d == 0 { 1 } else { -1 };
             let mut k = 0;
-            while f - k - 1 >= 0 && r - dr * (k + 1) >= 0 && r - dr * (k + 1) < 9 {
+            while f - k > 0 && r - dr * (k + 1) >= 0 && r - dr * (k + 1) < 9 {
                 k += 1;
             }
             let (f0, r0) = (f - k, r - dr * k);

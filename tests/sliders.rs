@@ -78,7 +78,11 @@ fn sliders_match_a_ray_walk_for_every_line_occupancy() {
         // them, with random pieces elsewhere (which must not matter).
         let noise = random_board(&mut seed);
         let rook_lines = rook_pseudo_attacks(sq).0;
-        assert_eq!(rook_lines, walk(sq, 0, &ROOK_DIRS, 9, 9), "rook rays of {sq}");
+        assert_eq!(
+            rook_lines,
+            walk(sq, 0, &ROOK_DIRS, 9, 9),
+            "rook rays of {sq}"
+        );
         for occ in subsets(rook_lines, noise) {
             let want = walk(sq, occ, &ROOK_DIRS, 9, 9);
             assert_eq!(
