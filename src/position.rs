@@ -1180,36 +1180,40 @@ struct Targets<'a> {
 }
 
 impl Targets<'_> {
-    /// The targets of a piece on `from` whose moves are `moves`, kept on
-    /// the line through the king if it is pinned.
-    #[inline(always)]
-    fn of(&self, from: Square, moves: Bitboard) -> Bitboard {
+    /// The targets of a pinned piece on `from` whose moves are `moves`:
+    /// only along the line through the king.
+    #[inline(never)]
+    fn pinned_targets(&self, from: Square, moves: Bitboard) -> Bitboard {
         let t = moves & self.target;
-        if self.pinned.contains(from) {
-            match self
-                .king
-                .and_then(|k| direction(k, from).map(|d| ray(d, k)))
-            {
-                Some(line) => t & line,
-                None => t,
-            }
-        } else {
-            t
+        match self.king.and_then(|k| direction(k, from).map(|d| ray(d, k))) {
+            Some(line) => t & line,
+            None => t,
         }
     }
 
-    /// Every piece of `role`, whose moves from a square `moves` gives.
+    /// Every piece of `role`, whose moves from a square `moves` gives:
+    /// free pieces (those that can promote: first those in the zone, then
+    /// the others), then pinned ones.
     #[inline(always)]
     fn each<S: MoveSink>(&self, role: Role, sink: &mut S, moves: impl Fn(Square) -> Bitboard) {
         let pieces = self.ours & self.pos.by_role[role.index()];
         if pieces.is_empty() || sink.full() {
             return;
         }
+        let free = pieces & !self.pinned;
         let rules = self.pos.rules();
         if rules.can_promote(role) {
             let dead = rules.dead_squares(self.us, role);
-            for from in pieces {
-                let t = self.of(from, moves(from));
+            for from in free & self.zone {
+                let t = moves(from) & self.target;
+                sink.piece(from, t, t & !dead);
+            }
+            for from in free & !self.zone {
+                let t = moves(from) & self.target;
+                sink.piece(from, t & self.zone, t & !dead);
+            }
+            for from in pieces & self.pinned {
+                let t = self.pinned_targets(from, moves(from));
                 let promote = if self.zone.contains(from) {
                     t
                 } else {
@@ -1218,8 +1222,11 @@ impl Targets<'_> {
                 sink.piece(from, promote, t & !dead);
             }
         } else {
-            for from in pieces {
-                sink.piece(from, Bitboard::EMPTY, self.of(from, moves(from)));
+            for from in free {
+                sink.piece(from, Bitboard::EMPTY, moves(from) & self.target);
+            }
+            for from in pieces & self.pinned {
+                sink.piece(from, Bitboard::EMPTY, self.pinned_targets(from, moves(from)));
             }
         }
     }
@@ -1239,8 +1246,12 @@ impl Targets<'_> {
             return;
         }
         // Doubutsu's hen is a promoted pawn that moves like a gold too.
-        for from in golds {
-            let t = self.of(from, step_attacks(self.us, Role::Gold, from));
+        for from in golds & !self.pinned {
+            let t = step_attacks(self.us, Role::Gold, from) & self.target;
+            sink.piece(from, Bitboard::EMPTY, t);
+        }
+        for from in golds & self.pinned {
+            let t = self.pinned_targets(from, step_attacks(self.us, Role::Gold, from));
             sink.piece(from, Bitboard::EMPTY, t);
         }
     }
@@ -1271,7 +1282,7 @@ impl Targets<'_> {
         };
         sink.shifted(delta, to & promote_mask, to & !dead);
         for from in pawns & self.pinned {
-            let t = self.of(from, step_attacks(self.us, Role::Pawn, from));
+            let t = self.pinned_targets(from, step_attacks(self.us, Role::Pawn, from));
             sink.piece(from, promote_mask & t, t & !dead);
         }
     }
