@@ -110,7 +110,40 @@ const fn build_rays() -> [[u128; 81]; 8] {
     t
 }
 
+/// The squares at most 2 files and 3 ranks away (the square itself
+/// excluded): every square from which a one-step piece (a knight included)
+/// can reach a square next to the centre.
+const fn build_neighbourhoods() -> [u128; 81] {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let (f, r) = ((sq / 9) as i32, (sq % 9) as i32);
+        let mut df = -2;
+        while df <= 2 {
+            let mut dr = -3;
+            while dr <= 3 {
+                let (g, s) = (f + df, r + dr);
+                if (df != 0 || dr != 0) && g >= 0 && g < 9 && s >= 0 && s < 9 {
+                    t[sq] |= 1u128 << (g * 9 + s);
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
 static STEPS: [[[u128; 81]; 16]; 2] = build_steps();
+static NEIGHBOURHOODS: [u128; 81] = build_neighbourhoods();
+
+/// Squares from which a one-step piece (a knight included) of either colour
+/// might attack a square next to `sq`: at most 2 files and 3 ranks away.
+#[inline]
+pub fn king_neighbourhood(sq: Square) -> Bitboard {
+    Bitboard(NEIGHBOURHOODS[sq.index()])
+}
 static RAYS: [[u128; 81]; 8] = build_rays();
 
 /// Squares a non-sliding piece (or the step part of a horse or dragon)

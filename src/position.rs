@@ -474,6 +474,47 @@ impl Position {
             && (attacks::rook_attacks(sq, occ) & rooks).any()
     }
 
+    /// The squares of `steps` (next to the side to move's king on `k`) that
+    /// no enemy piece attacks once the king has left `k`.
+    #[inline]
+    fn safe_king_steps(&self, k: Square, steps: Bitboard) -> Bitboard {
+        if steps.is_empty() {
+            return steps;
+        }
+        let them = !self.turn;
+        let theirs = self.by_color[them.index()];
+        // The one-step attacks of the enemy pieces near enough to reach a
+        // square next to the king (the one-step part of horse and dragon
+        // too; a lance, bishop or rook has none).
+        let mut safe = steps;
+        for sq in theirs & attacks::king_neighbourhood(k) {
+            let role = self.board[sq.index()].expect("enemy piece").role;
+            safe &= !step_attacks(them, role, sq);
+        }
+        if safe.is_empty() {
+            return safe;
+        }
+        // Sliders, with the king gone from `k` so that it does not shadow
+        // the square behind it.
+        let occ = self.occupied() ^ Bitboard::from_square(k);
+        for sq in theirs & self.by_role[Role::Lance.index()] {
+            if (attacks::lance_pseudo_attacks(them, sq) & safe).any() {
+                safe &= !attacks::lance_attacks(them, sq, occ);
+            }
+        }
+        for sq in theirs & self.bishops() {
+            if (attacks::bishop_pseudo_attacks(sq) & safe).any() {
+                safe &= !attacks::bishop_attacks(sq, occ);
+            }
+        }
+        for sq in theirs & self.rooks() {
+            if (attacks::rook_pseudo_attacks(sq) & safe).any() {
+                safe &= !attacks::rook_attacks(sq, occ);
+            }
+        }
+        safe
+    }
+
     /// Pieces of either colour that would attack `sq` by one step if they
     /// were of colour `by` (the caller keeps `by`'s own).
     #[inline(always)]
@@ -648,14 +689,7 @@ impl Position {
             if rules.self_check_allowed {
                 sink.piece(k, Bitboard::EMPTY, steps);
             } else {
-                let occ_wo_king = occ ^ Bitboard::from_square(k);
-                let mut safe = Bitboard::EMPTY;
-                for to in steps {
-                    if !self.is_attacked(to, !us, occ_wo_king) {
-                        safe.insert(to);
-                    }
-                }
-                sink.piece(k, Bitboard::EMPTY, safe);
+                sink.piece(k, Bitboard::EMPTY, self.safe_king_steps(k, steps));
                 let checkers = self.checkers;
                 if checkers.more_than_one() || sink.full() {
                     return;
@@ -851,7 +885,7 @@ impl Position {
                 };
                 if piece.role == Role::King {
                     let occ2 = occ ^ Bitboard::from_square(from);
-                    if self.attackers_to(to, !us, occ2).any() {
+                    if self.is_attacked(to, !us, occ2) {
                         return Err(IllegalMove::SelfCheck);
                     }
                     return Ok(());
