@@ -422,11 +422,7 @@ impl State<'_> {
         };
         self.single_games += 1;
         match self.single.as_mut() {
-            Some(Single::Stdout(o)) => {
-                if !o.bytes(&bytes) {
-                    self.stop = true;
-                }
-            }
+            Some(Single::Stdout(o)) => self.stop = !o.bytes(&bytes),
             Some(Single::File(f)) => {
                 if let Err(e) = f.write_all(&bytes) {
                     progress.println(&format!("{}: error[io]: {e}", f.display()));
