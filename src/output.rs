@@ -657,9 +657,9 @@ impl OutDirPlan {
             let path = file_of(d, stem);
             if FileId::of_path(&path).is_ok_and(|id| inputs_set.contains(id)) {
                 errors.push(format!(
-                    "{} would be written over an input ({}); refusing",
-                    inputs[i].display,
-                    path.display()
+                    "{}, the output of {}, is one of the inputs; refusing to overwrite it",
+                    path.display(),
+                    inputs[i].display
                 ));
             }
         }
