@@ -321,11 +321,30 @@ impl Workers {
         let mut n = wanted;
         let mut failed = None;
         loop {
+            // Threads are started here so that, when one cannot be, those
+            // already started are joined before trying with fewer (they
+            // hold their stacks until they exit).
+            let started = Arc::new(Mutex::new(Vec::new()));
+            let handles = started.clone();
             let built = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
-                .stack_size(WORKER_STACK)
                 .thread_name(|i| format!("kifu-worker-{i}"))
+                .spawn_handler(move |thread| {
+                    let mut b = std::thread::Builder::new().stack_size(WORKER_STACK);
+                    if let Some(name) = thread.name() {
+                        b = b.name(name.to_owned());
+                    }
+                    let h = b.spawn(move || thread.run())?;
+                    handles.lock().unwrap_or_else(|e| e.into_inner()).push(h);
+                    Ok(())
+                })
                 .build();
+            if built.is_err() {
+                let hs: Vec<_> = std::mem::take(&mut *started.lock().unwrap_or_else(|e| e.into_inner()));
+                for h in hs {
+                    let _ = h.join();
+                }
+            }
             match built {
                 Ok(pool) => {
                     if n < wanted {

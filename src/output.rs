@@ -48,10 +48,15 @@ impl FileId {
     /// The identity and metadata of what the standard stream `fd` (0, 1 or
     /// 2) is open on.
     pub fn of_fd(fd: i32) -> Option<(FileId, Metadata)> {
-        // `/dev/fd/N` is how Linux and the BSDs name an open descriptor.
-        let m = std::fs::metadata(format!("/dev/fd/{fd}"))
-            .or_else(|_| std::fs::metadata(format!("/proc/self/fd/{fd}")))
-            .ok()?;
+        use std::os::fd::AsFd;
+        let owned = match fd {
+            0 => io::stdin().as_fd().try_clone_to_owned(),
+            1 => io::stdout().as_fd().try_clone_to_owned(),
+            2 => io::stderr().as_fd().try_clone_to_owned(),
+            _ => return None,
+        }
+        .ok()?;
+        let m = File::from(owned).metadata().ok()?;
         Some((FileId::of_metadata(&m), m))
     }
 }
@@ -135,12 +140,7 @@ impl Claims {
     /// option name). Fails, naming the earlier owner, if another output of
     /// this run is already that file.
     pub fn claim(&mut self, dest: &Destination, owner: &str) -> Result<(), String> {
-        let mut keys = vec![claim_key(dest)];
-        if let Destination::Stdout = dest {
-            if let Some((id, _)) = FileId::of_fd(1) {
-                keys.push(ClaimKey::Id(id));
-            }
-        }
+        let keys = claim_keys(dest);
         for k in &keys {
             if let Some(earlier) = self.keys.get(k) {
                 return Err(format!(
@@ -156,14 +156,30 @@ impl Claims {
     }
 }
 
-fn claim_key(dest: &Destination) -> ClaimKey {
-    match dest {
-        Destination::Stdout => ClaimKey::Stdout,
-        Destination::Path(p) => match FileId::of_path(p) {
-            Ok(id) => ClaimKey::Id(id),
-            Err(_) => ClaimKey::Path(normalize(p)),
+/// What `dest` is, for telling whether two outputs are one file. Character
+/// devices (`/dev/null`, a terminal) have no key but `-`: writing twice
+/// into one loses nothing.
+fn claim_keys(dest: &Destination) -> Vec<ClaimKey> {
+    let mut keys = Vec::new();
+    let found = match dest {
+        Destination::Stdout => {
+            keys.push(ClaimKey::Stdout);
+            FileId::of_fd(1)
+        }
+        Destination::Path(p) => match std::fs::metadata(p) {
+            Ok(m) => Some((FileId::of_metadata(&m), m)),
+            Err(_) => {
+                keys.push(ClaimKey::Path(normalize(p)));
+                None
+            }
         },
+    };
+    if let Some((id, m)) = found {
+        if !m.file_type().is_char_device() {
+            keys.push(ClaimKey::Id(id));
+        }
     }
+    keys
 }
 
 /// An absolute form of `p` for comparing paths that do not exist yet: the
