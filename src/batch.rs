@@ -340,7 +340,8 @@ impl Workers {
                 })
                 .build();
             if built.is_err() {
-                let hs: Vec<_> = std::mem::take(&mut *started.lock().unwrap_or_else(|e| e.into_inner()));
+                let hs: Vec<_> =
+                    std::mem::take(&mut *started.lock().unwrap_or_else(|e| e.into_inner()));
                 for h in hs {
                     let _ = h.join();
                 }

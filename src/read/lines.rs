@@ -8,6 +8,19 @@ use std::io::{self, BufRead, Read};
 /// The longest line kept (longer lines are cut and reported).
 pub const MAX_LINE_BYTES: usize = 64 << 20;
 
+/// Bytes kept of a line longer than [`MAX_LINE_BYTES`] (its start, for the
+/// report).
+const TOO_LONG_KEPT: usize = 1024;
+
+/// A line over the cap: only its start is kept (for the report), and the
+/// memory of the rest is given back.
+fn cut_too_long(raw: &mut Vec<u8>) {
+    if raw.capacity() > TOO_LONG_KEPT {
+        raw.truncate(TOO_LONG_KEPT);
+        raw.shrink_to_fit();
+    }
+}
+
 /// What went wrong on one line.
 #[derive(Debug)]
 pub enum LineError {
@@ -257,9 +270,10 @@ impl<R: BufRead> LineReader<R> {
             match memchr::memchr2(b'\n', b'\r', &buf[start..]) {
                 Some(i) => {
                     let end = start + i;
-                    if self.raw.len() + (end - start) <= MAX_LINE_BYTES {
+                    if !too_long && self.raw.len() + (end - start) <= MAX_LINE_BYTES {
                         self.raw.extend_from_slice(&buf[start..end]);
                     } else {
+                        cut_too_long(&mut self.raw);
                         too_long = true;
                     }
                     let is_cr = buf[end] == b'\r';
@@ -282,9 +296,10 @@ impl<R: BufRead> LineReader<R> {
                 }
                 None => {
                     let n = buf.len();
-                    if self.raw.len() + (n - start) <= MAX_LINE_BYTES {
+                    if !too_long && self.raw.len() + (n - start) <= MAX_LINE_BYTES {
                         self.raw.extend_from_slice(&buf[start..]);
                     } else {
+                        cut_too_long(&mut self.raw);
                         too_long = true;
                     }
                     self.inner.consume(n);
