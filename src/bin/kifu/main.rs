@@ -28,6 +28,11 @@ fn handle_signals() {
         });
 }
 
+/// An exit code from a command that returns it as `i32`.
+fn code(c: i32) -> u8 {
+    u8::try_from(c).unwrap_or(out::FAILURE)
+}
+
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     handle_signals();
@@ -36,6 +41,8 @@ fn main() -> ExitCode {
         args::Command::Validate(a) => cmd::validate::run(a),
         args::Command::Stats(a) => cmd::stats::run(a),
         args::Command::Convert(a) => cmd::convert::run(a),
+        args::Command::Board(a) => Ok(code(cmd::board::run(a))),
+        args::Command::Html(a) => Ok(code(cmd::html::run(a))),
     };
     ExitCode::from(out::exit_code(result))
 }
