@@ -214,28 +214,37 @@ pub fn normalize(p: &Path) -> PathBuf {
     out
 }
 
-/// Temporary files not yet renamed or removed, for [`remove_temporaries`].
-static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Temporary files not yet renamed or removed, for [`remove_temporaries`];
+/// `closed` once they were removed, so that no new one appears after.
+struct Temporaries {
+    paths: Vec<PathBuf>,
+    closed: bool,
+}
 
-fn register(p: &Path) {
-    TEMPORARIES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(p.to_path_buf());
+static TEMPORARIES: Mutex<Temporaries> = Mutex::new(Temporaries {
+    paths: Vec::new(),
+    closed: false,
+});
+
+fn temporaries() -> std::sync::MutexGuard<'static, Temporaries> {
+    TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn unregister(p: &Path) {
-    let mut t = TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = t.iter().position(|x| x == p) {
-        t.swap_remove(i);
+    let mut t = temporaries();
+    if let Some(i) = t.paths.iter().position(|x| x == p) {
+        t.paths.swap_remove(i);
     }
 }
 
-/// Removes every temporary file this process has open for an output (for
-/// a signal handler that then exits). Returns how many were removed.
+/// Removes every temporary file this process has open for an output, and
+/// refuses to create new ones from then on (for a signal handler that then
+/// exits). Returns how many were removed.
 pub fn remove_temporaries() -> usize {
-    let mut t = TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner());
+    let mut t = temporaries();
+    t.closed = true;
     let n = t
+        .paths
         .drain(..)
         .filter(|p| std::fs::remove_file(p).is_ok())
         .count();
@@ -278,12 +287,22 @@ impl AtomicFile {
             _ => PathBuf::from("."),
         };
         std::fs::create_dir_all(&dir)?;
+        // Created and registered under the lock, so that a signal handler
+        // removing the temporaries never misses one.
+        let mut t = temporaries();
+        if t.closed {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "interrupted; no new output is started",
+            ));
+        }
         let tmp = tempfile::Builder::new()
             .prefix(".kifu-")
             .suffix(".tmp")
             .permissions(Permissions::from_mode(0o666))
             .tempfile_in(&dir)?;
-        register(tmp.path());
+        t.paths.push(tmp.path().to_path_buf());
+        drop(t);
         Ok(AtomicFile {
             tmp: Some(tmp),
             path: path.to_path_buf(),
