@@ -1219,7 +1219,10 @@ impl Targets<'_> {
     #[inline(never)]
     fn pinned_targets(&self, from: Square, moves: Bitboard) -> Bitboard {
         let t = moves & self.target;
-        match self.king.and_then(|k| direction(k, from).map(|d| ray(d, k))) {
+        match self
+            .king
+            .and_then(|k| direction(k, from).map(|d| ray(d, k)))
+        {
             Some(line) => t & line,
             None => t,
         }
@@ -1260,7 +1263,11 @@ impl Targets<'_> {
                 sink.piece(from, Bitboard::EMPTY, moves(from) & self.target);
             }
             for from in pieces & self.pinned {
-                sink.piece(from, Bitboard::EMPTY, self.pinned_targets(from, moves(from)));
+                sink.piece(
+                    from,
+                    Bitboard::EMPTY,
+                    self.pinned_targets(from, moves(from)),
+                );
             }
         }
     }
