@@ -161,22 +161,25 @@ pub fn ray(dir: usize, sq: Square) -> Bitboard {
 
 // ---------------------------------------------------------------- sliders
 //
-// Sliding attacks use multiply-gather lookups ("kindergarten" bitboards,
-// adapted to the 81-square board in a `u128`): the occupancy of the one
-// line (file, rank or diagonal) through the slider is gathered into a 7-bit
-// index (the line's inner squares; its two end squares never block anything
-// beyond themselves), and a small table gives the attacked squares along the
-// line for each position on it. A file is 9 consecutive bits, so its inner
-// squares are one shift and mask away. A rank or a diagonal has its squares
-// every 9 (rank), 10 (diagonal towards file 9, rank 9) or 8 (diagonal
-// towards file 9, rank 1) bits; after a shift its inner squares sit at
-// `stride * k` (k = 0..7, all below bit 64), and one 64-bit multiplication
-// by a constant with bits at `57 - (stride - 1) * k` moves bit `stride * k`
-// to bit `57 + k` without carries (every other partial product lands at a
-// distinct position below bit 57 or beyond bit 63), so the top 7 bits are
-// the index. Tables: 2.3 KB for files, 18 KB each for ranks and the two
-// diagonal directions, built at compile time. `tests/sliders.rs` checks
-// every slider against a ray walk, exhaustively over each line's occupancy.
+// Two techniques, each where it measured fastest (`cargo bench --bench
+// engine -- slider_attacks`; `tests/sliders.rs` checks every slider against
+// a ray walk, exhaustively over each line's occupancy):
+//
+// - Along a file (rook, lance) the squares are 9 consecutive bits, so the
+//   file's 7 inner squares (its two end squares never block anything beyond
+//   themselves) are one shift and mask away: a 7-bit index into a 2.3 KB
+//   table of attack patterns by rank ("kindergarten" bitboards).
+// - Along ranks and diagonals (rook, bishop) every square of a ray lies in
+//   a different byte of the `u128` (the squares are 8, 9 or 10 bits apart).
+//   A ray towards higher indices stops at its lowest occupied square `b`:
+//   with `x = ray & occ`, `x ^ (x - 1)` is every bit up to `b`, so the
+//   attacks are `ray & (x ^ (x - 1))` (all of the ray when `x` is 0). A ray
+//   towards lower indices becomes one towards higher indices once the bytes
+//   of the board are reversed (`swap_bytes`, two `bswap` instructions), its
+//   squares being in different bytes: the same subtraction then works on the
+//   swapped occupancy and a swapped ray mask. This is the "Qugiy" idea
+//   (YaneuraOu) on one `u128`; it needs only the four rays of the square,
+//   one 64-byte line per square.
 
 /// Attacks along a 9-square line from position `p` (0..9) on it, for an
 /// inner occupancy `idx` (bit `i` = square `i + 1` of the line occupied),
@@ -217,103 +220,31 @@ const fn build_file_patterns() -> [[u16; 128]; 9] {
     t
 }
 
-/// [`line_pattern`] with pattern bit `k` moved to bit `stride * k`.
-const fn build_spread_patterns(stride: usize) -> [[u128; 128]; 9] {
-    let mut t = [[0u128; 128]; 9];
-    let mut p = 0;
-    while p < 9 {
-        let mut idx = 0;
-        while idx < 128 {
-            let pat = line_pattern(p, idx);
-            let mut bb = 0u128;
-            let mut k = 0;
-            while k < 9 {
-                if pat >> k & 1 != 0 {
-                    bb |= 1u128 << (stride * k);
-                }
-                k += 1;
-            }
-            t[p][idx] = bb;
-            idx += 1;
-        }
-        p += 1;
-    }
-    t
-}
-
-/// Bits `stride * k` for k = 0..7: the inner squares of a line after the
-/// shift that puts its second square on bit 0.
-const fn gather_mask(stride: u32) -> u64 {
-    let mut m = 0u64;
-    let mut k = 0;
-    while k < 7 {
-        m |= 1 << (stride * k);
-        k += 1;
-    }
-    m
-}
-
-/// The multiplier moving bit `stride * k` to bit `57 + k` (k = 0..7).
-const fn gather_magic(stride: u32) -> u64 {
-    let mut m = 0u64;
-    let mut k = 0;
-    while k < 7 {
-        m |= 1 << (57 - (stride - 1) * k);
-        k += 1;
-    }
-    m
-}
-
-/// The 7-bit index of a line's inner squares: `bits` holds them at
-/// `stride * k` (other bits set in `bits` are ignored).
-#[inline(always)]
-const fn gather(bits: u64, stride: u32) -> usize {
-    ((bits & gather_mask(stride)).wrapping_mul(gather_magic(stride)) >> 57) as usize
-}
-
-/// One diagonal through a square: its squares, the index of its first
-/// (lowest) square, and the square's position on it.
+/// Rays of a square for the subtraction trick: those towards higher
+/// indices as they are, those towards lower indices with their bytes
+/// reversed.
 #[derive(Clone, Copy)]
-struct Diagonal {
-    line: u128,
-    start: u8,
-    pos: u8,
+#[repr(C, align(64))]
+struct Rays<const N: usize> {
+    up: [u128; N],
+    down_swapped: [u128; N],
 }
 
-/// The diagonals through each square: `[0]` runs with stride 10 (file and
-/// rank grow together), `[1]` with stride 8 (file grows, rank falls).
-const fn build_diagonals() -> [[Diagonal; 2]; 81] {
-    let empty = Diagonal {
-        line: 0,
-        start: 0,
-        pos: 0,
-    };
-    let mut t = [[empty; 2]; 81];
+/// For every square, the rays in directions `up` (towards higher indices)
+/// and `down` (towards lower ones).
+const fn build_swapped_rays<const N: usize>(up: [usize; N], down: [usize; N]) -> [Rays<N>; 81] {
+    let rays = build_rays();
+    let mut t = [Rays {
+        up: [0; N],
+        down_swapped: [0; N],
+    }; 81];
     let mut sq = 0;
     while sq < 81 {
-        let f = (sq / 9) as i32;
-        let r = (sq % 9) as i32;
-        let mut d = 0;
-        while d < 2 {
-            // Walk back towards lower indices to the first square.
-            let dr = if d == 0 { 1 } else { -1 };
-            let mut k = 0;
-            while f - k > 0 && r - dr * (k + 1) >= 0 && r - dr * (k + 1) < 9 {
-                k += 1;
-            }
-            let (f0, r0) = (f - k, r - dr * k);
-            let mut line = 0u128;
-            let mut i = 0;
-            while f0 + i < 9 && r0 + dr * i >= 0 && r0 + dr * i < 9 {
-                line |= 1u128 << ((f0 + i) * 9 + r0 + dr * i);
-                i += 1;
-            }
-            t[sq][d] = Diagonal {
-                line,
-                start: (f0 * 9 + r0) as u8,
-                pos: k as u8,
-            };
-            d += 1;
+        let mut i = 0;
+        while i < N {
+            t[sq].up[i] = rays[up[i]][sq];
+            t[sq].down_swapped[i] = rays[down[i]][sq].swap_bytes();
+            i += 1;
         }
         sq += 1;
     }
@@ -337,12 +268,21 @@ const fn build_pseudo(dirs: &[usize]) -> [u128; 81] {
 }
 
 static FILE_PATTERNS: [[u16; 128]; 9] = build_file_patterns();
-static RANK_PATTERNS: [[u128; 128]; 9] = build_spread_patterns(9);
-static DIAG10_PATTERNS: [[u128; 128]; 9] = build_spread_patterns(10);
-static DIAG8_PATTERNS: [[u128; 128]; 9] = build_spread_patterns(8);
-static DIAGONALS: [[Diagonal; 2]; 81] = build_diagonals();
+/// Rank rays: towards higher files (direction 3) and lower files (2).
+static RANK_RAYS: [Rays<1>; 81] = build_swapped_rays([3], [2]);
+/// Diagonal rays: up by 10 and by 8 (directions 5, 7), down by 10 and by 8
+/// (4, 6).
+static DIAGONAL_RAYS: [Rays<2>; 81] = build_swapped_rays([5, 7], [4, 6]);
 static ROOK_PSEUDO: [u128; 81] = build_pseudo(&[0, 1, 2, 3]);
 static BISHOP_PSEUDO: [u128; 81] = build_pseudo(&[4, 5, 6, 7]);
+
+/// Attacks along a ray towards higher indices: up to and including its
+/// first occupied square.
+#[inline(always)]
+const fn ray_up(ray: u128, occ: u128) -> u128 {
+    let x = ray & occ;
+    ray & (x ^ x.wrapping_sub(1))
+}
 
 /// Attacks along the file of `sq` (both directions).
 #[inline(always)]
@@ -355,16 +295,8 @@ fn file_attacks(sq: Square, occ: u128) -> u128 {
 /// Attacks along the rank of `sq` (both directions).
 #[inline(always)]
 fn rank_attacks(sq: Square, occ: u128) -> u128 {
-    let rank = sq.index() % 9;
-    let idx = gather((occ >> (rank + 9)) as u64, 9);
-    RANK_PATTERNS[sq.index() / 9][idx] << rank
-}
-
-#[inline(always)]
-fn diagonal_attacks(d: &Diagonal, stride: u32, table: &[[u128; 128]; 9], occ: u128) -> u128 {
-    let bits = (occ & d.line) >> (d.start as u32 + stride);
-    let idx = gather(bits as u64, stride);
-    (table[d.pos as usize][idx] << d.start) & d.line
+    let r = &RANK_RAYS[sq.index()];
+    ray_up(r.up[0], occ) | ray_up(r.down_swapped[0], occ.swap_bytes()).swap_bytes()
 }
 
 /// Direction index for the lance of `color` (forward).
@@ -379,7 +311,12 @@ pub const fn forward_dir(color: Color) -> usize {
 /// Attacks of a lance of `color` on `sq` with occupancy `occ`.
 #[inline]
 pub fn lance_attacks(color: Color, sq: Square, occ: Bitboard) -> Bitboard {
-    Bitboard(file_attacks(sq, occ.0) & RAYS[forward_dir(color)][sq.index()])
+    let ray = RAYS[forward_dir(color)][sq.index()];
+    Bitboard(match color {
+        // Towards rank 1: lower indices, within one byte or two.
+        Color::Black => file_attacks(sq, occ.0) & ray,
+        Color::White => ray_up(ray, occ.0),
+    })
 }
 
 /// Rook attacks from `sq` with occupancy `occ`.
@@ -391,11 +328,11 @@ pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 /// Bishop attacks from `sq` with occupancy `occ`.
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let [a, b] = &DIAGONALS[sq.index()];
-    Bitboard(
-        diagonal_attacks(a, 10, &DIAG10_PATTERNS, occ.0)
-            | diagonal_attacks(b, 8, &DIAG8_PATTERNS, occ.0),
-    )
+    let r = &DIAGONAL_RAYS[sq.index()];
+    let occ = occ.0;
+    let swapped = occ.swap_bytes();
+    let down = ray_up(r.down_swapped[0], swapped) | ray_up(r.down_swapped[1], swapped);
+    Bitboard(ray_up(r.up[0], occ) | ray_up(r.up[1], occ) | down.swap_bytes())
 }
 
 /// Lance attacks on an empty grid (the lance's whole forward ray).
