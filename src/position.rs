@@ -850,105 +850,117 @@ impl Position {
 
     /// Checks one move; `Err` names the rule it breaks.
     pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
+        match m {
+            Move::Normal { from, to, promote } => self.check_board_move(from, to, promote),
+            Move::Drop { role, to } => self.check_drop(role, to),
+        }
+    }
+
+    #[inline]
+    fn check_board_move(&self, from: Square, to: Square, promote: bool) -> Result<(), IllegalMove> {
         let rules = self.rules();
         let us = self.turn;
-        let ours = self.by_color[us.index()];
         let occ = self.occupied();
-        match m {
-            Move::Normal { from, to, promote } => {
-                let piece = match self.board[from.index()] {
-                    Some(p) if p.color == us && rules.board.contains(from) => p,
-                    _ => return Err(IllegalMove::NoPiece),
-                };
-                if !(attacks(us, piece.role, from, occ) & rules.board).contains(to) {
-                    return Err(IllegalMove::IllegalMovement);
+        let from_bb = Bitboard::from_square(from);
+        let to_bb = Bitboard::from_square(to);
+        let piece = match self.board[from.index()] {
+            Some(p) if p.color == us && (rules.board & from_bb).any() => p,
+            _ => return Err(IllegalMove::NoPiece),
+        };
+        if (attacks(us, piece.role, from, occ) & rules.board & to_bb).is_empty() {
+            return Err(IllegalMove::IllegalMovement);
+        }
+        if (self.by_color[us.index()] & to_bb).any() {
+            return Err(IllegalMove::Occupied);
+        }
+        let zone = rules.zone[us.index()];
+        if promote {
+            if !rules.can_promote(piece.role) || (zone & (from_bb | to_bb)).is_empty() {
+                return Err(IllegalMove::IllegalPromotion);
+            }
+        } else if rules.can_promote(piece.role)
+            && (rules.dead_squares(us, piece.role) & to_bb).any()
+        {
+            return Err(IllegalMove::MustPromote);
+        }
+        if rules.self_check_allowed {
+            return Ok(());
+        }
+        let Some(k) = self.king(us) else {
+            return Ok(());
+        };
+        if piece.role == Role::King {
+            if self.is_attacked(to, !us, occ ^ from_bb) {
+                return Err(IllegalMove::SelfCheck);
+            }
+            return Ok(());
+        }
+        let checkers = self.checkers;
+        if checkers.any() {
+            if checkers.more_than_one() {
+                return Err(IllegalMove::SelfCheck);
+            }
+            let c = checkers.first().expect("one checker");
+            if ((between(k, c) | checkers) & to_bb).is_empty() {
+                return Err(IllegalMove::SelfCheck);
+            }
+        }
+        // Leaving the line through the king can only expose it if the piece
+        // stands on one of the king's lines at all.
+        let lines = attacks::rook_pseudo_attacks(k) | attacks::bishop_pseudo_attacks(k);
+        if (lines & from_bb).any() {
+            if let Some(d) = direction(k, from) {
+                if (ray(d, k) & to_bb).is_empty() && self.pinned_along(k, from, d) {
+                    return Err(IllegalMove::SelfCheck);
                 }
-                if ours.contains(to) {
-                    return Err(IllegalMove::Occupied);
-                }
-                let zone = rules.zone[us.index()];
-                if promote {
-                    if !rules.can_promote(piece.role) || !(zone.contains(from) || zone.contains(to))
-                    {
-                        return Err(IllegalMove::IllegalPromotion);
-                    }
-                } else if rules.can_promote(piece.role)
-                    && rules.dead_squares(us, piece.role).contains(to)
-                {
-                    return Err(IllegalMove::MustPromote);
-                }
-                if rules.self_check_allowed {
-                    return Ok(());
-                }
-                let Some(k) = self.king(us) else {
-                    return Ok(());
-                };
-                if piece.role == Role::King {
-                    let occ2 = occ ^ Bitboard::from_square(from);
-                    if self.is_attacked(to, !us, occ2) {
-                        return Err(IllegalMove::SelfCheck);
-                    }
-                    return Ok(());
-                }
-                let checkers = self.checkers;
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn check_drop(&self, role: Role, to: Square) -> Result<(), IllegalMove> {
+        let rules = self.rules();
+        let us = self.turn;
+        if self.hands[us.index()].count(role) == 0
+            || HAND_MASKS[rules.variant as usize] >> role.index() & 1 == 0
+        {
+            return Err(IllegalMove::NotInHand);
+        }
+        let to_bb = Bitboard::from_square(to);
+        if (rules.board & to_bb).is_empty() {
+            return Err(IllegalMove::IllegalMovement);
+        }
+        if (self.occupied() & to_bb).any() {
+            return Err(IllegalMove::Occupied);
+        }
+        if rules.dead_drops && (rules.dead_squares(us, role) & to_bb).any() {
+            return Err(IllegalMove::DeadDrop);
+        }
+        let pawn_rules = role == Role::Pawn && rules.pawn_drop_rules;
+        if pawn_rules && (self.pawn_files(us) & to_bb).any() {
+            return Err(IllegalMove::Nifu);
+        }
+        let checkers = self.checkers;
+        if !rules.self_check_allowed && checkers.any() {
+            if let Some(k) = self.king(us) {
                 if checkers.more_than_one() {
                     return Err(IllegalMove::SelfCheck);
                 }
-                if let Some(c) = checkers.first() {
-                    if !(between(k, c) | Bitboard::from_square(c)).contains(to) {
-                        return Err(IllegalMove::SelfCheck);
-                    }
+                let c = checkers.first().expect("one checker");
+                if (between(k, c) & to_bb).is_empty() {
+                    return Err(IllegalMove::SelfCheck);
                 }
-                if let Some(d) = direction(k, from) {
-                    let line = ray(d, k);
-                    if !line.contains(to) && self.pinned_along(k, from, d) {
-                        return Err(IllegalMove::SelfCheck);
-                    }
-                }
-                Ok(())
-            }
-            Move::Drop { role, to } => {
-                if !rules.hand_roles.contains(&role) || self.hands[us.index()].count(role) == 0 {
-                    return Err(IllegalMove::NotInHand);
-                }
-                if !rules.board.contains(to) {
-                    return Err(IllegalMove::IllegalMovement);
-                }
-                if occ.contains(to) {
-                    return Err(IllegalMove::Occupied);
-                }
-                if rules.dead_drops && rules.dead_squares(us, role).contains(to) {
-                    return Err(IllegalMove::DeadDrop);
-                }
-                let pawn_rules = role == Role::Pawn && rules.pawn_drop_rules;
-                if pawn_rules && self.pawn_files(us).contains(to) {
-                    return Err(IllegalMove::Nifu);
-                }
-                if !rules.self_check_allowed {
-                    if let Some(k) = self.king(us) {
-                        let checkers = self.checkers;
-                        if checkers.more_than_one() {
-                            return Err(IllegalMove::SelfCheck);
-                        }
-                        if let Some(c) = checkers.first() {
-                            if !between(k, c).contains(to) {
-                                return Err(IllegalMove::SelfCheck);
-                            }
-                        }
-                    }
-                }
-                if pawn_rules {
-                    if let Some(k) = self.king(!us) {
-                        if step_attacks(!us, Role::Pawn, k).contains(to)
-                            && self.is_pawn_drop_mate(to)
-                        {
-                            return Err(IllegalMove::Uchifuzume);
-                        }
-                    }
-                }
-                Ok(())
             }
         }
+        if pawn_rules {
+            if let Some(k) = self.king(!us) {
+                if (step_attacks(!us, Role::Pawn, k) & to_bb).any() && self.is_pawn_drop_mate(to) {
+                    return Err(IllegalMove::Uchifuzume);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Whether `m` is legal.
@@ -1340,3 +1352,27 @@ impl Default for Position {
         Position::new(Variant::Standard)
     }
 }
+
+/// Roles each variant lets a player hold ([`Rules::hand_roles`]), as bits
+/// by role index, by variant.
+const fn hand_mask(variant: Variant) -> u16 {
+    let roles = variant.rules().hand_roles;
+    let mut mask = 0u16;
+    let mut i = 0;
+    while i < roles.len() {
+        mask |= 1 << roles[i].index();
+        i += 1;
+    }
+    mask
+}
+
+static HAND_MASKS: [u16; 3] = {
+    let mut t = [0u16; 3];
+    let mut i = 0;
+    while i < Variant::ALL.len() {
+        let v = Variant::ALL[i];
+        t[v as usize] = hand_mask(v);
+        i += 1;
+    }
+    t
+};
