@@ -774,7 +774,9 @@ impl Position {
         !after.has_legal_move()
     }
 
-    /// Appends every legal move to `list`.
+    /// Appends every legal move to `list`: the king's moves, then the other
+    /// pieces role by role, drops last. The order is the same for the same
+    /// position, otherwise unspecified.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
         self.generate(&mut ListSink(list));
     }
