@@ -138,6 +138,10 @@ pub struct Position {
     /// Pieces giving check to the side to move, kept up to date by every
     /// change of the position.
     checkers: Bitboard,
+    /// Pieces of the side to move pinned to its king (the only piece
+    /// between it and an enemy slider that moves along that line), kept up
+    /// to date likewise.
+    pinned: Bitboard,
 }
 
 const fn splitmix(mut x: u64) -> (u64, u64) {
@@ -241,6 +245,7 @@ impl Position {
             board_key: 0,
             hand_key: 0,
             checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
         };
         for sq in Square::all() {
             if let Some(p) = setup.board[sq.index()] {
@@ -259,7 +264,7 @@ impl Position {
         if pos.turn == Color::White {
             pos.board_key ^= ZOBRIST.2;
         }
-        pos.checkers = pos.compute_checkers();
+        pos.update_king_safety();
         pos
     }
 
@@ -558,74 +563,42 @@ impl Position {
         self.checkers
     }
 
-    fn compute_checkers(&self) -> Bitboard {
-        match self.king(self.turn) {
-            Some(k) => self.attackers_to(k, !self.turn, self.occupied()),
-            None => Bitboard::EMPTY,
-        }
-    }
-
     /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
         self.checkers().any()
     }
 
-    /// Whether the piece on `from`, which lies in direction `d` from the
-    /// king, is pinned (the first piece beyond it on that ray is an enemy
-    /// slider that moves along the ray).
-    fn pinned_along(&self, king: Square, from: Square, d: usize) -> bool {
-        let occ = self.occupied().0;
-        let nearest = |bits: u128| -> Option<Square> {
-            if bits == 0 {
-                None
-            } else if d & 1 == 1 {
-                Square::from_index(bits.trailing_zeros() as usize)
-            } else {
-                Square::from_index(127 - bits.leading_zeros() as usize)
-            }
-        };
-        if nearest(ray(d, king).0 & occ) != Some(from) {
-            return false;
-        }
-        let Some(s) = nearest(ray(d, from).0 & occ & self.rules().board.0) else {
-            return false;
-        };
-        let Some(p) = self.board[s.index()] else {
-            return false;
-        };
-        if p.color == self.turn {
-            return false;
-        }
-        match p.role {
-            Role::Rook | Role::Dragon => d < 4,
-            Role::Bishop | Role::Horse => d >= 4,
-            Role::Lance => d == attacks::forward_dir(self.turn),
-            _ => false,
-        }
-    }
-
-    /// Pieces of the side to move pinned to its king.
-    fn pinned(&self, king: Square) -> Bitboard {
+    /// Sets `checkers` and `pinned` for the side to move: one-step checkers
+    /// from the tables; for every enemy slider on a line through the king,
+    /// nothing between means check, one own piece between means a pin.
+    fn update_king_safety(&mut self) {
         let us = self.turn;
+        let Some(k) = self.king(us) else {
+            self.checkers = Bitboard::EMPTY;
+            self.pinned = Bitboard::EMPTY;
+            return;
+        };
         let theirs = self.by_color[(!us).index()];
-        let snipers = ((attacks::rook_pseudo_attacks(king) & self.rooks())
-            | (attacks::bishop_pseudo_attacks(king) & self.bishops())
-            | (attacks::lance_pseudo_attacks(us, king) & self.by_role[Role::Lance.index()]))
-            & theirs
-            & self.rules().board;
+        let mut checkers = self.step_attackers(k, !us) & theirs;
         let mut pinned = Bitboard::EMPTY;
-        if snipers.is_empty() {
-            return pinned;
-        }
-        let occ = self.occupied();
-        for s in snipers {
-            let b = between(king, s) & occ;
-            if !b.more_than_one() {
-                pinned |= b & self.by_color[us.index()];
+        let snipers = ((attacks::rook_pseudo_attacks(k) & self.rooks())
+            | (attacks::bishop_pseudo_attacks(k) & self.bishops())
+            | (attacks::lance_pseudo_attacks(us, k) & self.by_role[Role::Lance.index()]))
+            & theirs;
+        if snipers.any() {
+            let occ = self.occupied();
+            for s in snipers {
+                let b = between(k, s) & occ;
+                if b.is_empty() {
+                    checkers.insert(s);
+                } else if !b.more_than_one() {
+                    pinned |= b & self.by_color[us.index()];
+                }
             }
         }
-        pinned
+        self.checkers = checkers;
+        self.pinned = pinned;
     }
 
     /// Files (as a mask of whole files) holding an unpromoted pawn of `color`.
@@ -698,7 +671,7 @@ impl Position {
                     drop_target = between(k, c);
                     g.target = drop_target | Bitboard::from_square(c);
                 }
-                g.pinned = self.pinned(k);
+                g.pinned = self.pinned;
             }
         }
         if g.target.any() {
@@ -907,12 +880,10 @@ impl Position {
                 return Err(IllegalMove::SelfCheck);
             }
         }
-        // Leaving the line through the king can only expose it if the piece
-        // stands on one of the king's lines at all.
-        let lines = attacks::rook_pseudo_attacks(k) | attacks::bishop_pseudo_attacks(k);
-        if (lines & from_bb).any() {
+        // A pinned piece must stay on the line through the king.
+        if (self.pinned & from_bb).any() {
             if let Some(d) = direction(k, from) {
-                if (ray(d, k) & to_bb).is_empty() && self.pinned_along(k, from, d) {
+                if (ray(d, k) & to_bb).is_empty() {
                     return Err(IllegalMove::SelfCheck);
                 }
             }
@@ -1012,7 +983,7 @@ impl Position {
         self.turn = !self.turn;
         self.board_key ^= ZOBRIST.2;
         self.ply = self.ply.saturating_add(1);
-        self.checkers = self.compute_checkers();
+        self.update_king_safety();
     }
 
     /// Checks and plays a move.
