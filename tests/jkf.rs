@@ -1,6 +1,8 @@
 //! JKF: round trips against json-kifu-format's expected files, schema
 //! validation, minimal JKF, fixtures and the corpus.
 
+mod common;
+
 use kifu::jkf::{self, WriteOptions};
 use kifu::read::{lines_from_bytes, Game, ReadOptions, Severity};
 use kifu::record::{Line, Record};
@@ -282,9 +284,13 @@ fn json_files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 
 /// Reads a JKF file, writes it back, and compares the JSON values.
 fn round_trip_file(path: &Path) -> Result<(), String> {
-    let bytes = std::fs::read(path).unwrap();
-    let original: Value = serde_json::from_slice(&bytes).unwrap();
-    let g = read(&bytes);
+    round_trip_bytes(&std::fs::read(path).unwrap())
+}
+
+/// Reads JKF bytes, writes them back, and compares the JSON values.
+fn round_trip_bytes(bytes: &[u8]) -> Result<(), String> {
+    let original: Value = serde_json::from_slice(bytes).unwrap();
+    let g = read(bytes);
     if !errors(&g).is_empty() {
         return Err(format!("read errors {:?}", errors(&g)));
     }
@@ -328,6 +334,31 @@ fn fixtures_round_trip_exactly() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Checks a JKF record against `.expect` lines.
+fn check_expect(what: &str, bytes: &[u8], text: &str) {
+    let g = read(bytes);
+    let r = &g.record;
+    for l in text.lines() {
+        let (k, v) = l.split_once(' ').unwrap();
+        let what = format!("{what}: {k}");
+        match k {
+            "plies" => assert_eq!(r.main.moves.len().to_string(), v, "{what}"),
+            "usi" => {
+                let got: Vec<String> = r.main.moves.iter().map(|n| n.mv.to_string()).collect();
+                assert_eq!(got.join(" "), v, "{what}")
+            }
+            "variations" => assert_eq!(r.variation_count().to_string(), v, "{what}"),
+            "comments" => assert_eq!(r.comment_count().to_string(), v, "{what}"),
+            "terminal" => assert_eq!(
+                format!("{:?}", r.main.terminal.as_ref().map(|t| &t.kind)).to_lowercase(),
+                format!("some({v})"),
+                "{what}"
+            ),
+            _ => panic!("{what}: unknown expectation"),
+        }
+    }
+}
+
 #[test]
 fn fixtures_expectations() {
     let mut files = Vec::new();
@@ -344,28 +375,31 @@ fn fixtures_expectations() {
         } else {
             exp.with_extension("jkf")
         };
-        let g = read(&std::fs::read(&src).unwrap());
-        let r = &g.record;
-        for l in std::fs::read_to_string(&exp).unwrap().lines() {
-            let (k, v) = l.split_once(' ').unwrap();
-            let what = format!("{}: {k}", src.display());
-            match k {
-                "plies" => assert_eq!(r.main.moves.len().to_string(), v, "{what}"),
-                "usi" => {
-                    let got: Vec<String> = r.main.moves.iter().map(|n| n.mv.to_string()).collect();
-                    assert_eq!(got.join(" "), v, "{what}")
-                }
-                "variations" => assert_eq!(r.variation_count().to_string(), v, "{what}"),
-                "comments" => assert_eq!(r.comment_count().to_string(), v, "{what}"),
-                "terminal" => assert_eq!(
-                    format!("{:?}", r.main.terminal.as_ref().map(|t| &t.kind)).to_lowercase(),
-                    format!("some({v})"),
-                    "{what}"
-                ),
-                _ => panic!("{what}: unknown expectation"),
-            }
-        }
+        check_expect(
+            &src.display().to_string(),
+            &std::fs::read(&src).unwrap(),
+            &std::fs::read_to_string(&exp).unwrap(),
+        );
     }
+}
+
+/// The real JKF files that were fixtures: they still round-trip exactly and
+/// meet their expectations, read from the shared corpus (skips without it).
+#[test]
+fn corpus_expectations() {
+    let Some(entries) = common::corpus_expectations("jkf") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for e in &entries {
+        let what = format!("{} ({})", e.name, e.path);
+        if let Err(err) = round_trip_bytes(&e.bytes) {
+            failures.push(format!("{what}: {err}"));
+        }
+        check_expect(&what, &e.bytes, &e.expect);
+    }
+    println!("jkf: {} real files checked", entries.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
