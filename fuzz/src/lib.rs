@@ -42,6 +42,7 @@ pub fn read_target(data: &[u8], format: Option<Format>) {
         encoding: None,
         error: None,
         bytes: data.len() as u64,
+        ..FileMeta::default()
     };
     let stats = kifu::stats::StatsOptions {
         opening_plies: 16,
