@@ -144,6 +144,7 @@ static NEIGHBOURHOODS: [u128; 81] = build_neighbourhoods();
 pub fn king_neighbourhood(sq: Square) -> Bitboard {
     Bitboard(NEIGHBOURHOODS[sq.index()])
 }
+
 static RAYS: [[u128; 81]; 8] = build_rays();
 
 /// Squares a non-sliding piece (or the step part of a horse or dragon)
@@ -313,7 +314,8 @@ pub const fn forward_dir(color: Color) -> usize {
 pub fn lance_attacks(color: Color, sq: Square, occ: Bitboard) -> Bitboard {
     let ray = RAYS[forward_dir(color)][sq.index()];
     Bitboard(match color {
-        // Towards rank 1: lower indices, within one byte or two.
+        // Towards rank 1, i.e. lower indices within the file's bytes,
+        // where byte swapping does not reverse the order: the file table.
         Color::Black => file_attacks(sq, occ.0) & ray,
         Color::White => ray_up(ray, occ.0),
     })
