@@ -3,7 +3,7 @@
 
 use super::resolve::LineCursor;
 use super::visitor::{Flow, MoveEvent, Visitor, CONTINUE};
-use super::{Finding, Game, Rule};
+use super::{Finding, Game};
 use crate::record::{
     written, HeaderKey, Line, Location, MoveTime, Node, Record, ResultClaim, Start, Terminal,
     TerminalKind,
@@ -126,12 +126,8 @@ impl Visitor for RecordBuilder {
 
     fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
         let start = self.cursor.top().start_ply;
-        if self.cursor.begin_variation(ply).is_err() {
-            self.findings.push(Finding::error(
-                Rule::Syntax,
-                at,
-                format!("a variation of move {ply}, which its line does not have"),
-            ));
+        if let Err(f) = self.cursor.begin_variation(ply, at) {
+            self.findings.push(*f);
         }
         self.open.push(OpenLine {
             line: Line::default(),

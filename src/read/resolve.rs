@@ -263,10 +263,11 @@ impl LineCursor {
         }
     }
 
-    /// Opens a variation replacing move `ply` of the current line. `Err`
-    /// when the line has no such move (the variation is then opened
-    /// stopped, so that its moves are ignored and `end_variation` matches).
-    pub fn begin_variation(&mut self, ply: u32) -> Result<(), ()> {
+    /// Opens a variation replacing move `ply` of the current line. When the
+    /// line has no such move, the variation is opened stopped (its moves
+    /// are ignored and `end_variation` still matches) and the finding is
+    /// returned.
+    pub fn begin_variation(&mut self, ply: u32, at: Location) -> Result<(), Box<Finding>> {
         let top = self.top();
         let idx = ply.checked_sub(top.start_ply).map(|i| i as usize);
         match idx {
@@ -284,7 +285,11 @@ impl LineCursor {
                 let mut l = CursorLine::new(ply, top.pos, top.last_to);
                 l.stopped = true;
                 self.lines.push(l);
-                Err(())
+                Err(Box::new(Finding::error(
+                    Rule::Syntax,
+                    at,
+                    format!("a variation of move {ply}, which its line does not have"),
+                )))
             }
         }
     }

@@ -171,11 +171,26 @@ pub trait Visitor {
 ///
 /// [`Game`]: crate::read::Game
 pub fn visit_game<V: Visitor + ?Sized>(game: &crate::read::Game, v: &mut V) -> V::Output {
-    let _ = emit_game(game, v);
+    visit_parts(game.index, &game.findings, &game.record, v)
+}
+
+/// Like [`visit_game`], from the parts of a game.
+pub fn visit_parts<V: Visitor + ?Sized>(
+    index: usize,
+    findings: &[Finding],
+    record: &crate::record::Record,
+    v: &mut V,
+) -> V::Output {
+    let _ = emit_game(index, findings, record, v);
     v.end_game()
 }
 
-fn emit_game<V: Visitor + ?Sized>(game: &crate::read::Game, v: &mut V) -> Flow {
+fn emit_game<V: Visitor + ?Sized>(
+    index: usize,
+    findings: &[Finding],
+    rec: &crate::record::Record,
+    v: &mut V,
+) -> Flow {
     use crate::record::Line;
     fn line<V: Visitor + ?Sized>(l: &Line, first_ply: u32, v: &mut V) -> Flow {
         for (i, node) in l.moves.iter().enumerate() {
@@ -214,11 +229,10 @@ fn emit_game<V: Visitor + ?Sized>(game: &crate::read::Game, v: &mut V) -> Flow {
         }
         CONTINUE
     }
-    v.begin_game(game.index)?;
-    for f in &game.findings {
+    v.begin_game(index)?;
+    for f in findings {
         v.finding(f.clone())?;
     }
-    let rec = &game.record;
     for (k, val) in &rec.header.entries {
         v.header(k, val, Location::default())?;
     }
