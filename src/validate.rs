@@ -252,6 +252,7 @@ impl Validator {
 
     /// Judges the terminal of the current line; returns the outcome it
     /// implies.
+    #[allow(clippy::collapsible_match)]
     fn judge_line(&mut self, suffix: &str) -> Option<(Outcome, String)> {
         let line = self.lines.last().expect("main line");
         let failed = line.failed.is_some();
