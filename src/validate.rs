@@ -51,13 +51,11 @@ pub struct GameReport {
     pub result: GameResult,
     /// Every finding, reader's and validator's, in source order.
     pub findings: Vec<Finding>,
-    /// Main-line facts gathered during the replay (for statistics).
-    pub replayed: Vec<PlyInfo>,
 }
 
-/// Facts about one replayed main-line move.
+/// What a legal move did (see [`Validator::last_played`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlyInfo {
+pub struct Played {
     /// The move.
     pub mv: Move,
     /// Who moved.
@@ -134,7 +132,6 @@ enum LastMain {
 #[derive(Debug)]
 pub struct Validator {
     opts: ValidateOptions,
-    collect: bool,
     index: usize,
     findings: Vec<Finding>,
     cursor: LineCursor,
@@ -149,8 +146,7 @@ pub struct Validator {
     last_main: LastMain,
     last_node_at: Location,
     totals: [Option<u64>; 2],
-    replayed: Vec<PlyInfo>,
-    last: Option<PlyInfo>,
+    last: Option<Played>,
 }
 
 impl Validator {
@@ -158,7 +154,6 @@ impl Validator {
     pub fn new(opts: ValidateOptions) -> Validator {
         Validator {
             opts,
-            collect: false,
             index: 0,
             findings: Vec::new(),
             cursor: LineCursor::default(),
@@ -173,22 +168,14 @@ impl Validator {
             last_main: LastMain::Nothing,
             last_node_at: Location::default(),
             totals: [Some(0), Some(0)],
-            replayed: Vec::new(),
             last: None,
         }
-    }
-
-    /// Also gathers the facts of every main-line move into
-    /// [`GameReport::replayed`].
-    pub fn collecting(mut self, collect: bool) -> Validator {
-        self.collect = collect;
-        self
     }
 
     /// The move the last event played legally (main line or variation),
     /// with what it did; `None` when the last move event was not played
     /// (illegal, skipped, or not a move).
-    pub fn last_played(&self) -> Option<&PlyInfo> {
+    pub fn last_played(&self) -> Option<&Played> {
         self.last.as_ref()
     }
 
@@ -443,7 +430,6 @@ impl Visitor for Validator {
         self.last_main = LastMain::Nothing;
         self.last_node_at = Location::default();
         self.totals = [Some(0), Some(0)];
-        self.replayed.clear();
         self.last = None;
         CONTINUE
     }
@@ -557,7 +543,7 @@ impl Visitor for Validator {
         let after = &self.cursor.top().pos;
         let check = after.in_check();
         self.history.push(after, check);
-        let info = PlyInfo {
+        let info = Played {
             mv: r.mv,
             color: mover,
             role,
@@ -566,9 +552,6 @@ impl Visitor for Validator {
         };
         if main {
             self.plies += 1;
-            if self.collect {
-                self.replayed.push(info);
-            }
         }
         self.last = Some(info);
         CONTINUE
@@ -650,7 +633,6 @@ impl Visitor for Validator {
             final_sfen: final_pos.sfen(),
             result,
             findings,
-            replayed: std::mem::take(&mut self.replayed),
         }
     }
 }
@@ -660,20 +642,14 @@ pub fn validate(game: &Game, opts: &ValidateOptions) -> GameReport {
     visitor::visit_game(game, &mut Validator::new(*opts))
 }
 
-/// Validates a game and also returns per-move facts of the main line.
-pub fn validate_with_moves(game: &Game, opts: &ValidateOptions) -> GameReport {
-    visitor::visit_game(game, &mut Validator::new(*opts).collecting(true))
-}
-
 /// Validates a record; `reader_findings` are carried into the report.
 pub fn validate_record(
     record: &Record,
     index: usize,
     reader_findings: &[Finding],
     opts: &ValidateOptions,
-    collect: bool,
 ) -> GameReport {
-    let mut v = Validator::new(*opts).collecting(collect);
+    let mut v = Validator::new(*opts);
     visitor::visit_parts(index, reader_findings, record, &mut v)
 }
 

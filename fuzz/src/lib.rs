@@ -3,10 +3,9 @@
 //! also be replayed from a plain test (`tests/robustness.rs` runs
 //! `fixtures/regressions/` through the same public API).
 
-use kifu::batch::FileMeta;
 use kifu::read::{self, Format, Game, ReadOptions, Severity};
 use kifu::record::{Line, Record};
-use kifu::validate::{validate_with_moves, ValidateOptions};
+use kifu::validate::ValidateOptions;
 use kifu::write::{Output, WriteError};
 use kifu::{Color, Handicap, Move, Position, Role, Square, Status, Variant, Waivers};
 use std::collections::HashSet;
@@ -23,25 +22,15 @@ pub fn write(record: &Record, format: Format) -> Result<Output, WriteError> {
     }
 }
 
-fn notation() -> kifu::stats::Notation {
-    kifu::stats::Notation {
-        psn: |pos, m| m.usi(pos.variant()).to_string(),
-        kif: |pos, m, prev| kifu::kif::move_text(pos, m, prev).unwrap_or_default(),
-    }
-}
-
 /// `read_<fmt>` and `sniff`: read, validate, build the stats rows, convert
 /// to every format. Nothing may panic.
 pub fn read_target(data: &[u8], format: Option<Format>) {
     let games = read::read_all(data, format, &ReadOptions::default());
     assert!(!games.is_empty(), "every input yields at least one game");
-    let meta = FileMeta {
-        input: 0,
-        display: "fuzz".into(),
+    let source = kifu::stats::Source {
+        path: "fuzz".into(),
         format,
         encoding: None,
-        error: None,
-        bytes: data.len() as u64,
     };
     let stats = kifu::stats::StatsOptions {
         opening_plies: 16,
@@ -49,9 +38,7 @@ pub fn read_target(data: &[u8], format: Option<Format>) {
         moves: true,
     };
     for g in &games {
-        let report = validate_with_moves(g, &ValidateOptions::default());
-        let _ = kifu::stats::game_row(&meta, g, &report, &stats);
-        let _ = kifu::stats::move_rows(&meta, g, &report, &stats, &notation());
+        let _ = kifu::stats::collect(&source, g, &stats, &ValidateOptions::default());
         for f in Format::ALL {
             let _ = write(&g.record, f);
         }

@@ -6,8 +6,8 @@ use crate::progress::Progress;
 use kifu::batch::{self, Event, FileMeta};
 use kifu::output::AtomicFile;
 use kifu::replay::ImpasseRule;
-use kifu::stats::{game_row, move_rows, GameRow, MoveRow, StatsOptions, Summary};
-use kifu::validate::{validate_with_moves, ValidateOptions};
+use kifu::stats::{collect, GameRow, MoveRow, Source, StatsOptions, Summary};
+use kifu::validate::ValidateOptions;
 use std::io::Write;
 
 enum Sink {
@@ -67,7 +67,6 @@ pub fn run(a: StatsArgs) -> i32 {
             Err(e) => return fail(&e.to_string()),
         },
     };
-    let notation = common::notation();
     let mut summary = Summary::default();
     let mut progress = Progress::new(inputs.len() as u64, true);
     let mut write_error: Option<String> = None;
@@ -79,14 +78,12 @@ pub fn run(a: StatsArgs) -> i32 {
         common::jobs(&a.input),
         &read_opts,
         |meta: &FileMeta, game| -> (GameRow, Vec<MoveRow>) {
-            let report = validate_with_moves(&game, &vopts);
-            let row = game_row(meta, &game, &report, &opts);
-            let moves = if opts.moves {
-                move_rows(meta, &game, &report, &opts, &notation)
-            } else {
-                Vec::new()
+            let source = Source {
+                path: meta.display.clone(),
+                format: meta.format,
+                encoding: meta.encoding,
             };
-            (row, moves)
+            collect(&source, &game, &opts, &vopts)
         },
         |ev| match ev {
             Event::Game(_, index, (mut row, mut moves)) => {
