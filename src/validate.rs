@@ -482,7 +482,12 @@ impl Visitor for Validator {
         let pos = self.cursor.top().pos;
         let ply = self.cursor.top().next_ply();
         let r = match self.cursor.resolve(&ev.raw, ev.written, ev.at) {
-            Ok(r) => r,
+            Ok((r, warning)) => {
+                if self.top().judged {
+                    self.findings.extend(warning);
+                }
+                r
+            }
             Err(f) => {
                 if self.top().judged {
                     self.findings.push(*f);

@@ -95,7 +95,8 @@ impl Visitor for RecordBuilder {
             return CONTINUE;
         }
         match self.cursor.resolve(&ev.raw, ev.written, ev.at) {
-            Ok(r) => {
+            Ok((r, warning)) => {
+                self.findings.extend(warning);
                 self.cursor.play(r.mv);
                 let mut node = Node::new(r.mv, ev.at);
                 node.role = r.role;

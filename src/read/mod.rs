@@ -565,8 +565,8 @@ impl<R: std::io::BufRead> Reader<R> {
     pub fn read_game<V: Visitor + ?Sized>(&mut self, visitor: &mut V) -> Option<V::Output> {
         let game = match &mut self.inner {
             Inner::Csa(r) => return r.read_game(visitor),
-            Inner::Kif(r, _) => r.next(),
-            Inner::Ki2(r, _) => r.next(),
+            Inner::Kif(r, _) => return r.read_game(visitor),
+            Inner::Ki2(r, _) => return r.read_game(visitor),
             Inner::Psn(r, _) => r.next(),
             Inner::Jkf(r, _) => r.next(),
             Inner::Usi(r, _) => r.next(),

@@ -7,6 +7,7 @@
 use super::{Finding, Rule};
 use crate::color::Color;
 use crate::csa::grammar::CsaMove;
+use crate::kif::grammar::{Dest, MoveText, Origin};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::record::Location;
@@ -19,6 +20,10 @@ use crate::square::Square;
 pub enum RawMove {
     /// CSA: sign, origin, destination and the piece *after* the move.
     Csa(CsaMove),
+    /// KIF and KI2 (Japanese notation): destination or `同`, the piece,
+    /// promotion, origin square or `打`, relative marks; and the side mark
+    /// when one was written (KI2 ▲△).
+    Japanese(MoveText, Option<Color>),
     /// USI: a complete move.
     Usi(Move),
     /// A move already resolved (a record being replayed): what the record
@@ -43,6 +48,9 @@ pub struct Resolved {
     pub role: Option<Role>,
     /// The side the record says moves, when it names one.
     pub color: Option<Color>,
+    /// Only legality told the candidates apart: the relative mark written
+    /// was not enough by the pseudo-legal rule (a `dialect` warning).
+    pub by_legality: bool,
 }
 
 impl RawMove {
@@ -53,7 +61,6 @@ impl RawMove {
         pos: &Position,
         last_to: Option<Square>,
     ) -> Result<Resolved, (Rule, String)> {
-        let _ = last_to;
         Ok(match *self {
             RawMove::Csa(m) => {
                 let (mv, role) = match m.from {
@@ -92,14 +99,71 @@ impl RawMove {
                     mv,
                     role: Some(role),
                     color: Some(m.color),
+                    by_legality: false,
+                }
+            }
+            RawMove::Japanese(m, color) => {
+                let to = match m.dest {
+                    Dest::Square(sq) => sq,
+                    Dest::Same => last_to.ok_or((
+                        Rule::Syntax,
+                        "`同` needs a previous move, but this is the first move".to_string(),
+                    ))?,
+                };
+                let promote = m.promote == Some(true);
+                let (mv, by_legality) = match m.origin {
+                    Origin::Square(from) => (Move::Normal { from, to, promote }, false),
+                    Origin::Drop => (Move::Drop { role: m.role, to }, false),
+                    Origin::None => {
+                        use crate::ki2::notation::{resolve, ResolveError};
+                        match resolve(pos, to, m.role, m.mark, promote) {
+                            Ok(r) => (r.mv, r.by_legality),
+                            Err(ResolveError::NoPiece) => {
+                                return Err((
+                                    Rule::NoPiece,
+                                    format!(
+                                        "no {} of the side to move can move to {to} as `{{written}}` says",
+                                        m.role
+                                    ),
+                                ))
+                            }
+                            Err(ResolveError::Ambiguous(sqs)) => {
+                                let list = sqs
+                                    .iter()
+                                    .map(|s| {
+                                        let mut t = String::new();
+                                        crate::japanese::push_square(*s, &mut t);
+                                        format!("{t} ({s})")
+                                    })
+                                    .collect::<Vec<_>>()
+                                    .join(", ");
+                                return Err((
+                                    Rule::Ambiguous,
+                                    format!("`{{written}}` fits {} pieces: {list}", sqs.len()),
+                                ));
+                            }
+                        }
+                    }
+                };
+                Resolved {
+                    mv,
+                    role: Some(m.role),
+                    color,
+                    by_legality,
                 }
             }
             RawMove::Usi(mv) => Resolved {
                 mv,
                 role: None,
                 color: None,
+                by_legality: false,
             },
-            RawMove::Resolved { mv, role, color } => Resolved { mv, role, color },
+            RawMove::Resolved { mv, role, color } => Resolved {
+                mv,
+                role,
+                color,
+                by_legality: false,
+            },
         })
     }
 }
@@ -223,12 +287,13 @@ impl LineCursor {
 
     /// Checks that a move may be added to the current line and resolves it.
     /// `Err` is a finding (with ply, move and position) and stops the line.
+    /// A move resolved only by legality comes with a `dialect` warning.
     pub fn resolve(
         &mut self,
         raw: &RawMove,
         written: &str,
         at: Location,
-    ) -> Result<Resolved, Box<Finding>> {
+    ) -> Result<(Resolved, Option<Finding>), Box<Finding>> {
         let top = self.top_mut();
         let ply = top.next_ply();
         let fail = |rule, msg: String, pos: &Position| {
@@ -243,10 +308,21 @@ impl LineCursor {
             ));
         }
         match raw.to_move(&top.pos, top.last_to) {
-            Ok(r) => Ok(r),
+            Ok(r) => {
+                let warning = r.by_legality.then(|| {
+                    Finding::warning(
+                        Rule::Dialect,
+                        at,
+                        format!(
+                            "`{written}` fits several pieces; only one of them can move there legally"
+                        ),
+                    )
+                });
+                Ok((r, warning))
+            }
             Err((rule, msg)) => {
                 top.stopped = true;
-                Err(fail(rule, msg, &top.pos))
+                Err(fail(rule, msg.replace("{written}", written), &top.pos))
             }
         }
     }
@@ -284,7 +360,12 @@ impl LineCursor {
             _ => {
                 let mut l = CursorLine::new(ply, top.pos, top.last_to);
                 l.stopped = true;
+                let parent_stopped = top.stopped;
                 self.lines.push(l);
+                if parent_stopped {
+                    // The error that stopped the line was reported.
+                    return Ok(());
+                }
                 Err(Box::new(Finding::error(
                     Rule::Syntax,
                     at,
