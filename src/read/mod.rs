@@ -569,7 +569,7 @@ impl<R: std::io::BufRead> Reader<R> {
             Inner::Ki2(r, _) => return r.read_game(visitor),
             Inner::Psn(r, _) => r.next(),
             Inner::Jkf(r, _) => r.next(),
-            Inner::Usi(r, _) => r.next(),
+            Inner::Usi(r, _) => return r.read_game(visitor),
         }?;
         Some(visit_game(&game, visitor))
     }
