@@ -567,7 +567,7 @@ impl<R: std::io::BufRead> Reader<R> {
             Inner::Csa(r) => return r.read_game(visitor),
             Inner::Kif(r, _) => return r.read_game(visitor),
             Inner::Ki2(r, _) => return r.read_game(visitor),
-            Inner::Psn(r, _) => r.next(),
+            Inner::Psn(r, _) => return r.read_game(visitor),
             Inner::Jkf(r, _) => r.next(),
             Inner::Usi(r, _) => return r.read_game(visitor),
         }?;

@@ -24,6 +24,8 @@ pub enum RawMove {
     /// promotion, origin square or `打`, relative marks; and the side mark
     /// when one was written (KI2 ▲△).
     Japanese(MoveText, Option<Color>),
+    /// PSN: international notation (origin only when needed).
+    Psn(crate::psn::PsnMove),
     /// USI: a complete move.
     Usi(Move),
     /// A move already resolved (a record being replayed): what the record
@@ -150,6 +152,24 @@ impl RawMove {
                     role: Some(m.role),
                     color,
                     by_legality,
+                }
+            }
+            RawMove::Psn(m) => {
+                use crate::psn::ResolveError;
+                let mv = m.to_move(pos, false).map_err(|e| {
+                    let rule = match e {
+                        ResolveError::Ambiguous(_) => Rule::Ambiguous,
+                        ResolveError::NoPiece => Rule::NoPiece,
+                        ResolveError::NotDroppable => Rule::NotInHand,
+                        ResolveError::OffBoard => Rule::Syntax,
+                    };
+                    (rule, format!("cannot play `{{written}}`: {e}"))
+                })?;
+                Resolved {
+                    mv,
+                    role: Some(m.role()),
+                    color: None,
+                    by_legality: false,
                 }
             }
             RawMove::Usi(mv) => Resolved {
