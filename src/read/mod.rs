@@ -492,6 +492,7 @@ pub struct Reader<R: std::io::BufRead> {
     inner: Inner<R>,
 }
 
+#[allow(clippy::large_enum_variant)]
 enum Inner<R: std::io::BufRead> {
     Csa(crate::csa::CsaReader<R>),
     /// Formats whose reader still builds records itself; their games reach
