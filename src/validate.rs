@@ -147,6 +147,8 @@ pub struct Validator {
     last_node_at: Location,
     totals: [Option<u64>; 2],
     last: Option<Played>,
+    /// The cursor and history stand at the game's start position.
+    started: bool,
 }
 
 impl Validator {
@@ -169,6 +171,7 @@ impl Validator {
             last_node_at: Location::default(),
             totals: [Some(0), Some(0)],
             last: None,
+            started: false,
         }
     }
 
@@ -187,6 +190,16 @@ impl Validator {
     /// The position the next move of the current line is played in.
     pub fn position(&self) -> &Position {
         &self.cursor.top().pos
+    }
+
+    /// Places the cursor at the default start when the reader sent none.
+    fn ensure_started(&mut self) {
+        if !self.started {
+            self.started = true;
+            self.cursor.reset(&self.start.setup, None);
+            self.history
+                .reset(Position::from_setup_unchecked(&self.start.setup).hash());
+        }
     }
 
     fn suffix(&self) -> &'static str {
@@ -419,9 +432,7 @@ impl Visitor for Validator {
         self.lines.clear();
         self.lines.push(VLine::new(true));
         self.start = Start::default();
-        self.cursor.reset(&self.start.setup, None);
-        self.history
-            .reset(Position::from_setup_unchecked(&self.start.setup).hash());
+        self.started = false;
         self.white_bonus = 0;
         self.rule24 = false;
         self.claim = None;
@@ -449,6 +460,7 @@ impl Visitor for Validator {
     }
 
     fn start(&mut self, start: &Start) -> Flow {
+        self.started = true;
         self.start = start.clone();
         let loc = start.location.unwrap_or_default();
         let pos = match Position::from_setup(start.setup.clone(), default_waivers()) {
@@ -474,6 +486,7 @@ impl Visitor for Validator {
     }
 
     fn movement(&mut self, ev: &MoveEvent<'_>) -> Flow {
+        self.ensure_started();
         self.last = None;
         if self.cursor.top().stopped {
             return CONTINUE;
@@ -490,7 +503,7 @@ impl Visitor for Validator {
             }
             Err(f) => {
                 if self.top().judged {
-                    self.findings.push(*f);
+                    self.findings.extend(f.map(|f| *f));
                 }
                 return CONTINUE;
             }
@@ -563,6 +576,7 @@ impl Visitor for Validator {
     }
 
     fn time(&mut self, time: MoveTime, _at: Location) -> Flow {
+        self.ensure_started();
         if self.lines.len() == 1 && self.last_main == LastMain::Move && !self.cursor.top().stopped {
             self.time_check(time);
             self.last_main = LastMain::Nothing;
@@ -571,6 +585,7 @@ impl Visitor for Validator {
     }
 
     fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
+        self.ensure_started();
         self.last = None;
         let parent = self.lines.last().expect("main line");
         let judged = parent.judged
@@ -604,6 +619,7 @@ impl Visitor for Validator {
     }
 
     fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
+        self.ensure_started();
         self.last = None;
         let top = self.cursor.top_mut();
         if top.stopped || top.terminal {
@@ -623,6 +639,7 @@ impl Visitor for Validator {
     }
 
     fn end_game(&mut self) -> GameReport {
+        self.ensure_started();
         while self.lines.len() > 1 {
             let _ = self.end_variation();
         }

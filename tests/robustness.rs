@@ -543,3 +543,36 @@ fn stopping_a_visitor_keeps_the_readers_place() {
         }
     }
 }
+
+/// A game beyond the size limit is reported once (rule `limit`), read up
+/// to the limit, and the next game is read as usual.
+#[test]
+fn games_beyond_the_size_limit_are_reported() {
+    let max = kifu::read::MAX_GAME_MOVES as usize;
+    let mut csa = b"PI\n+\n".to_vec();
+    let shuffle = ["+5958OU\n", "-5152OU\n", "+5859OU\n", "-5251OU\n"];
+    for k in 0..max + 10 {
+        csa.extend_from_slice(shuffle[k % 4].as_bytes());
+    }
+    csa.extend_from_slice(b"/\nPI\n+\n+7776FU\n");
+    let games = read::read_all(&csa, Some(Format::Csa), &ReadOptions::default());
+    assert_eq!(games.len(), 2);
+    let limits: Vec<_> = games[0]
+        .findings
+        .iter()
+        .filter(|f| f.rule.id() == "limit")
+        .collect();
+    assert_eq!(limits.len(), 1, "{:?}", limits);
+    assert_eq!(limits[0].line as usize, 3 + max);
+    assert_eq!(games[0].record.main.moves.len(), max);
+    assert_eq!(games[1].record.main.moves.len(), 1);
+    let report = validate(&games[0], &ValidateOptions::default());
+    assert_eq!(
+        report
+            .findings
+            .iter()
+            .filter(|f| f.rule.id() == "limit")
+            .count(),
+        1
+    );
+}

@@ -649,11 +649,6 @@ impl<R: BufRead> CsaReader<R> {
         }
     }
 
-    /// The encoding in use.
-    pub fn encoding(&self) -> crate::read::Encoding {
-        self.lines.encoding()
-    }
-
     /// Reads the next game into `v`; `None` at the end of the input.
     pub fn read_game<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
         if self.done {

@@ -30,12 +30,22 @@ pub struct RecordBuilder {
     findings: Vec<Finding>,
     cursor: LineCursor,
     open: Vec<OpenLine>,
+    /// The cursor stands at the game's start position.
+    started: bool,
 }
 
 impl RecordBuilder {
     /// A builder.
     pub fn new() -> RecordBuilder {
         RecordBuilder::default()
+    }
+
+    /// Places the cursor at the default start when the reader sent none.
+    fn ensure_started(&mut self) {
+        if !self.started {
+            self.started = true;
+            self.cursor.reset(&self.record.start.setup, None);
+        }
     }
 
     fn line(&mut self) -> &mut Line {
@@ -54,7 +64,7 @@ impl Visitor for RecordBuilder {
         self.record = Record::default();
         self.findings.clear();
         self.open.clear();
-        self.cursor.reset(&self.record.start.setup, None);
+        self.started = false;
         CONTINUE
     }
 
@@ -71,6 +81,7 @@ impl Visitor for RecordBuilder {
     fn start(&mut self, start: &Start) -> Flow {
         self.record.start = start.clone();
         self.cursor.reset(&start.setup, None);
+        self.started = true;
         CONTINUE
     }
 
@@ -91,6 +102,7 @@ impl Visitor for RecordBuilder {
     }
 
     fn movement(&mut self, ev: &MoveEvent<'_>) -> Flow {
+        self.ensure_started();
         if self.cursor.top().stopped {
             return CONTINUE;
         }
@@ -107,12 +119,13 @@ impl Visitor for RecordBuilder {
                 }
                 self.line().moves.push(node);
             }
-            Err(f) => self.findings.push(*f),
+            Err(f) => self.findings.extend(f.map(|f| *f)),
         }
         CONTINUE
     }
 
     fn time(&mut self, time: MoveTime, _at: Location) -> Flow {
+        self.ensure_started();
         if self.cursor.top().stopped {
             return CONTINUE;
         }
@@ -126,6 +139,7 @@ impl Visitor for RecordBuilder {
     }
 
     fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
+        self.ensure_started();
         let start = self.cursor.top().start_ply;
         if let Err(f) = self.cursor.begin_variation(ply, at) {
             self.findings.push(*f);
@@ -154,6 +168,7 @@ impl Visitor for RecordBuilder {
     }
 
     fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
+        self.ensure_started();
         let top = self.cursor.top_mut();
         if top.stopped || top.terminal {
             return CONTINUE;

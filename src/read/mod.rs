@@ -11,7 +11,7 @@ pub mod visitor;
 pub use builder::RecordBuilder;
 pub use decode::{DecodeOptions, Encoding};
 pub use lines::LineReader;
-pub use resolve::{RawMove, Resolved};
+pub use resolve::{RawMove, Resolved, MAX_GAME_MOVES};
 pub use visitor::{visit_game, Flow, MoveEvent, Visitor, CONTINUE, SKIP};
 
 use crate::position::IllegalMove;
@@ -76,6 +76,9 @@ pub enum Rule {
     Dialect,
     /// The file could not be read.
     Io,
+    /// A game larger than kifu keeps in memory (see
+    /// [`resolve::MAX_GAME_MOVES`]); the moves beyond are not read.
+    Limit,
 }
 
 impl Rule {
@@ -103,11 +106,12 @@ impl Rule {
             Rule::Ambiguous => "ambiguous",
             Rule::Dialect => "dialect",
             Rule::Io => "io",
+            Rule::Limit => "limit",
         }
     }
 
     /// Every rule, for documentation.
-    pub const ALL: [Rule; 21] = [
+    pub const ALL: [Rule; 22] = [
         Rule::Syntax,
         Rule::Encoding,
         Rule::NoPiece,
@@ -129,6 +133,7 @@ impl Rule {
         Rule::Ambiguous,
         Rule::Dialect,
         Rule::Io,
+        Rule::Limit,
     ];
 
     /// Whether this rule is about an illegal move (the replay stops there).
@@ -489,19 +494,20 @@ pub type Source = Box<dyn std::io::BufRead + Send>;
 /// ```
 pub struct Reader<R: std::io::BufRead> {
     format: Format,
+    encoding: Encoding,
     inner: Inner<R>,
 }
 
+/// The format readers: each turns lines into the events of one game at a
+/// time.
 #[allow(clippy::large_enum_variant)]
 enum Inner<R: std::io::BufRead> {
     Csa(crate::csa::CsaReader<R>),
-    /// Formats whose reader still builds records itself; their games reach
-    /// visitors through [`visit_game`].
-    Kif(crate::kif::Reader<R>, Encoding),
-    Ki2(crate::ki2::Reader<R>, Encoding),
-    Psn(crate::psn::Reader<R>, Encoding),
-    Jkf(crate::jkf::Reader<R>, Encoding),
-    Usi(crate::usi::Reader<R>, Encoding),
+    Kif(crate::kif::Reader<R>),
+    Ki2(crate::ki2::Reader<R>),
+    Psn(crate::psn::Reader<R>),
+    Jkf(crate::jkf::Reader<R>),
+    Usi(crate::usi::Reader<R>),
 }
 
 impl<R: std::io::BufRead> Reader<R> {
@@ -531,16 +537,20 @@ impl<R: std::io::BufRead> Reader<R> {
 
     /// A reader of `format` over decoded lines.
     pub fn from_lines(format: Format, lines: LineReader<R>, opts: &ReadOptions) -> Reader<R> {
-        let enc = lines.encoding();
+        let encoding = lines.encoding();
         let inner = match format {
             Format::Csa => Inner::Csa(crate::csa::CsaReader::new(lines)),
-            Format::Kif => Inner::Kif(crate::kif::Reader::new(lines, opts), enc),
-            Format::Ki2 => Inner::Ki2(crate::ki2::Reader::new(lines, opts), enc),
-            Format::Psn => Inner::Psn(crate::psn::Reader::new(lines, opts), enc),
-            Format::Jkf => Inner::Jkf(crate::jkf::Reader::new(lines, opts), enc),
-            Format::Usi => Inner::Usi(crate::usi::Reader::new(lines, opts), enc),
+            Format::Kif => Inner::Kif(crate::kif::Reader::new(lines, opts)),
+            Format::Ki2 => Inner::Ki2(crate::ki2::Reader::new(lines, opts)),
+            Format::Psn => Inner::Psn(crate::psn::Reader::new(lines, opts)),
+            Format::Jkf => Inner::Jkf(crate::jkf::Reader::new(lines, opts)),
+            Format::Usi => Inner::Usi(crate::usi::Reader::new(lines, opts)),
         };
-        Reader { format, inner }
+        Reader {
+            format,
+            encoding,
+            inner,
+        }
     }
 
     /// The format being read.
@@ -550,29 +560,21 @@ impl<R: std::io::BufRead> Reader<R> {
 
     /// The encoding detected (or chosen).
     pub fn encoding(&self) -> Encoding {
-        match &self.inner {
-            Inner::Csa(r) => r.encoding(),
-            Inner::Kif(_, e)
-            | Inner::Ki2(_, e)
-            | Inner::Psn(_, e)
-            | Inner::Jkf(_, e)
-            | Inner::Usi(_, e) => *e,
-        }
+        self.encoding
     }
 
     /// Reads the next game into `visitor`; `None` when the input has no
     /// more games. An input without any game yields one game with an
     /// `empty` finding; an I/O error ends the input with an `io` finding.
     pub fn read_game<V: Visitor + ?Sized>(&mut self, visitor: &mut V) -> Option<V::Output> {
-        let game = match &mut self.inner {
-            Inner::Csa(r) => return r.read_game(visitor),
-            Inner::Kif(r, _) => return r.read_game(visitor),
-            Inner::Ki2(r, _) => return r.read_game(visitor),
-            Inner::Psn(r, _) => return r.read_game(visitor),
-            Inner::Jkf(r, _) => r.next(),
-            Inner::Usi(r, _) => return r.read_game(visitor),
-        }?;
-        Some(visit_game(&game, visitor))
+        match &mut self.inner {
+            Inner::Csa(r) => r.read_game(visitor),
+            Inner::Kif(r) => r.read_game(visitor),
+            Inner::Ki2(r) => r.read_game(visitor),
+            Inner::Psn(r) => r.read_game(visitor),
+            Inner::Jkf(r) => r.read_game(visitor),
+            Inner::Usi(r) => r.read_game(visitor),
+        }
     }
 
     /// Skips the next game; `false` when there was none.
@@ -588,16 +590,9 @@ impl<R: std::io::BufRead> Reader<R> {
         self.read_game(&mut Skip).is_some()
     }
 
-    /// The next game, built.
+    /// The next game, built ([`RecordBuilder`]).
     pub fn next_game(&mut self) -> Option<Game> {
-        match &mut self.inner {
-            Inner::Csa(r) => r.read_game(&mut RecordBuilder::new()),
-            Inner::Kif(r, _) => r.next(),
-            Inner::Ki2(r, _) => r.next(),
-            Inner::Psn(r, _) => r.next(),
-            Inner::Jkf(r, _) => r.next(),
-            Inner::Usi(r, _) => r.next(),
-        }
+        self.read_game(&mut RecordBuilder::new())
     }
 
     /// The remaining games, built ([`RecordBuilder`]).

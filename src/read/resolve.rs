@@ -26,6 +26,8 @@ pub enum RawMove {
     Japanese(MoveText, Option<Color>),
     /// PSN: international notation (origin only when needed).
     Psn(crate::psn::PsnMove),
+    /// JKF: the move object's fields as written.
+    Jkf(crate::jkf::JkfMove),
     /// USI: a complete move.
     Usi(Move),
     /// A move already resolved (a record being replayed): what the record
@@ -172,6 +174,7 @@ impl RawMove {
                     by_legality: false,
                 }
             }
+            RawMove::Jkf(m) => m.to_move(pos, last_to)?,
             RawMove::Usi(mv) => Resolved {
                 mv,
                 role: None,
@@ -187,6 +190,11 @@ impl RawMove {
         })
     }
 }
+
+/// The most moves (main line and variations together) one game may hold:
+/// a larger game is reported (rule `limit`) and its further moves are not
+/// read, so that memory per game stays bounded whatever the input.
+pub const MAX_GAME_MOVES: u32 = 1 << 20;
 
 /// Moves between two stored positions of a line: a variation replays at
 /// most this many moves to find its start, whatever the length of the line
@@ -256,6 +264,8 @@ impl CursorLine {
 #[derive(Clone, Debug)]
 pub(crate) struct LineCursor {
     lines: Vec<CursorLine>,
+    /// Moves played in the game, all lines together.
+    played: u32,
 }
 
 impl Default for LineCursor {
@@ -270,12 +280,14 @@ impl LineCursor {
         let pos = Position::from_setup_unchecked(setup);
         LineCursor {
             lines: vec![CursorLine::new(1, pos, None)],
+            played: 0,
         }
     }
 
     /// Starts again at `setup` (keeping memory).
     pub fn reset(&mut self, setup: &Setup, last_to: Option<Square>) {
         let pos = Position::from_setup_unchecked(setup);
+        self.played = 0;
         self.lines.truncate(1);
         let l = &mut self.lines[0];
         *l = CursorLine {
@@ -306,14 +318,35 @@ impl LineCursor {
     }
 
     /// Checks that a move may be added to the current line and resolves it.
-    /// `Err` is a finding (with ply, move and position) and stops the line.
-    /// A move resolved only by legality comes with a `dialect` warning.
+    /// `Err` is a finding (with ply, move and position) and stops the line;
+    /// `Err(None)` a move past [`MAX_GAME_MOVES`] after the first. A move
+    /// resolved only by legality comes with a `dialect` warning.
     pub fn resolve(
         &mut self,
         raw: &RawMove,
         written: &str,
         at: Location,
-    ) -> Result<(Resolved, Option<Finding>), Box<Finding>> {
+    ) -> Result<(Resolved, Option<Finding>), Option<Box<Finding>>> {
+        if self.played >= MAX_GAME_MOVES {
+            let first = self.played == MAX_GAME_MOVES;
+            self.played += 1;
+            let top = self.top_mut();
+            top.stopped = true;
+            if !first {
+                return Err(None);
+            }
+            let ply = top.next_ply();
+            return Err(Some(Box::new(
+                Finding::error(
+                    Rule::Limit,
+                    at,
+                    format!(
+                        "the game has more than {MAX_GAME_MOVES} moves (all lines together); the rest is not read"
+                    ),
+                )
+                .at_move(ply, written, top.pos.sfen()),
+            )));
+        }
         let top = self.top_mut();
         let ply = top.next_ply();
         let fail = |rule, msg: String, pos: &Position| {
@@ -321,11 +354,11 @@ impl LineCursor {
         };
         if top.terminal {
             top.stopped = true;
-            return Err(fail(
+            return Err(Some(fail(
                 Rule::AfterEnd,
                 format!("move `{written}` after the terminal"),
                 &top.pos,
-            ));
+            )));
         }
         match raw.to_move(&top.pos, top.last_to) {
             Ok(r) => {
@@ -342,13 +375,18 @@ impl LineCursor {
             }
             Err((rule, msg)) => {
                 top.stopped = true;
-                Err(fail(rule, msg.replace("{written}", written), &top.pos))
+                Err(Some(fail(
+                    rule,
+                    msg.replace("{written}", written),
+                    &top.pos,
+                )))
             }
         }
     }
 
     /// Plays a resolved move on the current line.
     pub fn play(&mut self, mv: Move) {
+        self.played += 1;
         let top = self.top_mut();
         top.pos.play_unchecked(mv);
         top.last_to = Some(mv.to());
