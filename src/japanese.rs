@@ -747,13 +747,30 @@ impl BoardBuilder {
     }
 }
 
+/// What a board diagram says besides the pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BodExtras<'a> {
+    /// The last move as KI2 writes it (`▲７六歩`), for the
+    /// `手数＝N  ▲７六歩  まで` line.
+    pub last_move: Option<&'a str>,
+    /// Name the sides 下手/上手 (handicap games) instead of 先手/後手.
+    pub handicap: bool,
+}
+
 /// Writes a board diagram (hands, frame, rows, turn line), each line ending
-/// in `\n`.
+/// in `\n`, as the KIF writer puts it in a record.
 pub fn write_bod(setup: &Setup, out: &mut String) {
+    write_bod_with(setup, BodExtras::default(), out);
+}
+
+/// Writes a board diagram like [`write_bod`], with the last move in the
+/// `手数＝` line and the handicap side names when `extras` asks for them.
+pub fn write_bod_with(setup: &Setup, extras: BodExtras<'_>, out: &mut String) {
     let rules = setup.variant.rules();
     let files = rules.files;
     let ranks = rules.ranks;
-    write_hand_line(Color::White, &setup.hands[1], false, setup.variant, out);
+    let handicap = extras.handicap;
+    write_hand_line(Color::White, &setup.hands[1], handicap, setup.variant, out);
     out.push('\n');
     out.push(' ');
     for f in (1..=files).rev() {
@@ -784,13 +801,19 @@ pub fn write_bod(setup: &Setup, out: &mut String) {
     out.push('+');
     out.push_str(&frame);
     out.push_str("+\n");
-    write_hand_line(Color::Black, &setup.hands[0], false, setup.variant, out);
+    write_hand_line(Color::Black, &setup.hands[0], handicap, setup.variant, out);
     out.push('\n');
     if setup.ply > 1 {
-        out.push_str(&format!("手数＝{}  まで\n", setup.ply - 1));
+        out.push_str(&format!("手数＝{}  ", setup.ply - 1));
+        if let Some(m) = extras.last_move {
+            out.push_str(m);
+            out.push_str("  ");
+        }
+        out.push_str("まで\n");
     }
     if setup.turn == Color::White {
-        out.push_str("後手番\n");
+        out.push_str(side_name(Color::White, handicap));
+        out.push_str("番\n");
     }
 }
 

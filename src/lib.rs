@@ -68,6 +68,7 @@ pub mod bitboard;
 pub mod color;
 pub mod convert;
 pub mod csa;
+pub mod diagram;
 pub mod hand;
 pub mod handicap;
 pub mod japanese;

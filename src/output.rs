@@ -27,10 +27,15 @@ impl AtomicFile {
             _ => PathBuf::from("."),
         };
         std::fs::create_dir_all(&dir)?;
-        let tmp = tempfile::Builder::new()
-            .prefix(".kifu-")
-            .suffix(".tmp")
-            .tempfile_in(&dir)?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".kifu-").suffix(".tmp");
+        // Outputs are ordinary files (rw-r--r--), not private temporaries.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o644));
+        }
+        let tmp = builder.tempfile_in(&dir)?;
         Ok(AtomicFile {
             tmp,
             path: path.to_path_buf(),

@@ -9,7 +9,7 @@ use kifu::Variant;
     name = "kifu",
     version,
     about = "Read, validate, convert and analyse shogi game records (KIF, KI2, CSA, PSN, JKF, SFEN/USI)",
-    after_help = "Examples:\n  kifu validate fixtures/\n  kifu validate --format json games.csa | jq .\n  kifu perft 5\n\nExit codes: 0 all good, 1 problems found, 2 usage or I/O error."
+    after_help = "Examples:\n  kifu validate fixtures/\n  kifu validate --format json games.csa | jq .\n  kifu board game.kif --ply 40 --to svg -o ply40.svg\n  kifu html games/ --out-dir pages/\n  kifu perft 5\n\nExit codes: 0 all good, 1 problems found, 2 usage or I/O error."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -26,6 +26,10 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Per-game and per-move statistics as CSV.
     Stats(StatsArgs),
+    /// Draw a position: Unicode text, SVG or a KIF board diagram (BOD).
+    Board(BoardArgs),
+    /// Write a self-contained HTML page per game that replays it in a browser.
+    Html(HtmlArgs),
 }
 
 #[derive(Args, Debug)]
@@ -292,3 +296,173 @@ error. Outputs are written to a temporary file and renamed into place; an
 existing file is never overwritten without --force, and an input never.
 A bad input is reported as `kifu validate` would and the others are
 converted. Exit codes: 0 all converted, 1 an input failed, 2 usage or I/O error.";
+
+/// Picture format of `board`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardFormat {
+    /// A Unicode board for terminals.
+    Text,
+    /// A scalable SVG diagram.
+    Svg,
+    /// The KIF board diagram (BOD), readable by any KIF program.
+    Bod,
+}
+
+impl BoardFormat {
+    /// The file extension of the format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            BoardFormat::Text => "txt",
+            BoardFormat::Svg => "svg",
+            BoardFormat::Bod => "bod",
+        }
+    }
+}
+
+/// Coordinate labels of diagrams.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoordsArg {
+    /// Files 9–1, ranks 一–九.
+    Japanese,
+    /// Files 9–1, ranks a–i.
+    Western,
+}
+
+/// Move notation of captions and move lists.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotationArg {
+    /// Japanese (`▲７六歩`, `７六歩(77)`).
+    Kif,
+    /// International (`P-7f`).
+    Psn,
+}
+
+/// When to colour terminal output.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorArg {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always (also into files).
+    Always,
+    /// Never.
+    Never,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = BOARD_HELP)]
+pub struct BoardArgs {
+    /// The record: a file or `-` for standard input (not with --sfen).
+    #[arg(required_unless_present = "sfen", conflicts_with = "sfen")]
+    pub input: Option<String>,
+    /// Which game of the file (1 = the first).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: u32,
+    /// Draw the position after this many moves of the main line (0 = the
+    /// start; default: the final position).
+    #[arg(long)]
+    pub ply: Option<u32>,
+    /// Draw this position instead of a record's (`sfen` prefix optional;
+    /// 9×9, 5×5 minishogi or 3×4 doubutsu).
+    #[arg(long, allow_hyphen_values = true)]
+    pub sfen: Option<String>,
+    /// Picture format (default: from the -o extension, svg with
+    /// --every-ply, else text).
+    #[arg(long, value_enum)]
+    pub to: Option<BoardFormat>,
+    /// Write the picture to this file (default: standard output).
+    #[arg(short = 'o', long, conflicts_with = "every_ply")]
+    pub output: Option<std::path::PathBuf>,
+    /// Write one picture per ply of the main line (`NAME-0000.svg` …) into --out-dir.
+    #[arg(long, requires = "out_dir", conflicts_with_all = ["ply", "sfen"])]
+    pub every_ply: bool,
+    /// The folder for --every-ply.
+    #[arg(long, requires = "every_ply")]
+    pub out_dir: Option<std::path::PathBuf>,
+    /// Coordinate labels.
+    #[arg(long, value_enum, default_value = "japanese")]
+    pub coords: CoordsArg,
+    /// Notation of the caption (the last move).
+    #[arg(long, value_enum, default_value = "kif")]
+    pub notation: NotationArg,
+    /// Caption under the board instead of the last move (`--caption ''` for none).
+    #[arg(long)]
+    pub caption: Option<String>,
+    /// View the board from gote's side.
+    #[arg(long)]
+    pub flip: bool,
+    /// Colour the text board.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorArg,
+    /// Read the input as this format instead of guessing (kif, ki2, csa, psn, jkf, usi).
+    #[arg(long, value_parser = parse_format)]
+    pub from: Option<Format>,
+    /// Encoding to assume when the input has no BOM or declaration.
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
+    /// Replace undecodable bytes with U+FFFD instead of reporting them.
+    #[arg(long)]
+    pub lossy: bool,
+    /// Overwrite existing output files (inputs are never overwritten).
+    #[arg(long)]
+    pub force: bool,
+}
+
+const BOARD_HELP: &str = "Examples:
+  kifu board game.kif                           # the final position, in the terminal
+  kifu board game.kif --ply 0                   # the start position
+  kifu board games.csa --game 3 --ply 40 --to svg -o game3-40.svg
+  kifu board game.kif --ply 41 --to svg --notation psn --flip -o p.svg
+  kifu board game.kif --to bod --ply 60         # paste into any KIF program
+  kifu board --sfen 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'
+  kifu board game.kif --every-ply --out-dir slides/   # slides/game-0000.svg …
+
+Text: `v` marks gote's pieces; colours (gote red, last move on yellow) only on a
+terminal, never when piped or with NO_COLOR or --color never.
+SVG: width/height/viewBox declared (embeds in Markdown); pieces carry
+class=\"piece\" data-color data-role data-square, the last move's squares class=\"hl\".
+Files appear atomically and are never overwritten without --force.
+Exit codes: 0 drawn, 1 the record is invalid up to that ply or the output exists,
+2 usage or I/O error.";
+
+#[derive(Args, Debug)]
+#[command(after_help = HTML_HELP)]
+pub struct HtmlArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Encoding to assume when a file has no BOM or declaration.
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
+    /// Write the page to this file (one game; default: standard output).
+    #[arg(short = 'o', long, conflicts_with = "out_dir")]
+    pub output: Option<std::path::PathBuf>,
+    /// Write one page per game into this folder, mirroring the input tree
+    /// (`game.html`, or `games-0001.html` … for files of several games).
+    #[arg(long)]
+    pub out_dir: Option<std::path::PathBuf>,
+    /// Notation of the move list (kif: Japanese page, psn: English page).
+    #[arg(long, value_enum, default_value = "kif")]
+    pub notation: NotationArg,
+    /// Coordinate labels.
+    #[arg(long, value_enum, default_value = "japanese")]
+    pub coords: CoordsArg,
+    /// Open the pages with the board seen from gote's side.
+    #[arg(long)]
+    pub flip: bool,
+    /// Overwrite existing output files (inputs are never overwritten).
+    #[arg(long)]
+    pub force: bool,
+}
+
+const HTML_HELP: &str = "Examples:
+  kifu html game.kif -o game.html
+  kifu html db/ --out-dir pages/                # one page per game, mirroring db/
+  kifu html games.psn --notation psn --out-dir pages/
+
+Each page is one self-contained file (inline SVG, CSS and script; no network)
+that works from file://. In the page: arrow keys or buttons step, Home/End jump,
+Up/Down switch between alternative moves, Escape returns from a variation,
+f flips the board, a click on a move goes there; `page.html#ply=N` opens after
+N moves. The board element (#board) exposes the shown position as data-sfen.
+Games with an illegal move are reported as `kifu validate` would and skipped.
+Exit codes: 0 all written, 1 a game was invalid or an output exists, 2 usage
+or I/O error.";

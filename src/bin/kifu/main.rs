@@ -14,6 +14,8 @@ fn main() {
         args::Command::Validate(a) => cmd::validate::run(a),
         args::Command::Stats(a) => cmd::stats::run(a),
         args::Command::Convert(a) => cmd::convert::run(a),
+        args::Command::Board(a) => cmd::board::run(a),
+        args::Command::Html(a) => cmd::html::run(a),
     };
     std::process::exit(code);
 }

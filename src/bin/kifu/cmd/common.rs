@@ -141,3 +141,40 @@ pub fn human_lines(
     }
     out
 }
+
+/// Starts an output file that is never one of `inputs` and never an
+/// existing file unless `force` (see [`kifu::output::AtomicFile`]).
+pub fn create_output(
+    path: &std::path::Path,
+    force: bool,
+    inputs: &std::collections::HashSet<std::path::PathBuf>,
+) -> std::io::Result<kifu::output::AtomicFile> {
+    if let Ok(c) = path.canonicalize() {
+        if inputs.contains(&c) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!(
+                    "{} is one of the inputs; refusing to overwrite it",
+                    path.display()
+                ),
+            ));
+        }
+    }
+    kifu::output::AtomicFile::create(path, force)
+}
+
+/// The library's notation for a `--notation` value.
+pub fn notation_of(n: crate::args::NotationArg) -> kifu::diagram::Notation {
+    match n {
+        crate::args::NotationArg::Kif => kifu::diagram::Notation::Kif,
+        crate::args::NotationArg::Psn => kifu::diagram::Notation::Psn,
+    }
+}
+
+/// The library's coordinates for a `--coords` value.
+pub fn coords_of(c: crate::args::CoordsArg) -> kifu::diagram::Coords {
+    match c {
+        crate::args::CoordsArg::Japanese => kifu::diagram::Coords::Japanese,
+        crate::args::CoordsArg::Western => kifu::diagram::Coords::Western,
+    }
+}

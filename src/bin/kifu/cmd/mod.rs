@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
+pub mod board;
 pub mod common;
 pub mod convert;
+pub mod html;
 pub mod perft;
 pub mod stats;
 pub mod validate;

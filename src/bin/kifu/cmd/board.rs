@@ -1,0 +1,350 @@
+//! `kifu board`: draws one position (or every position) of a game.
+
+use crate::args::{BoardArgs, BoardFormat, ColorArg};
+use crate::cmd::common;
+use kifu::batch::{self, FileMeta};
+use kifu::diagram::{self, Notation, Options};
+use kifu::read::{DecodeOptions, Game, ReadOptions, Severity};
+use kifu::record::{HeaderKey, Record};
+use kifu::validate::{validate, ValidateOptions};
+use kifu::{Handicap, Move, Position, Square};
+use std::collections::HashSet;
+use std::io::{BufReader, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// A game read from the input, and what is needed to report on it.
+struct Loaded {
+    game: Game,
+    meta: FileMeta,
+    inputs: HashSet<PathBuf>,
+    stem: String,
+}
+
+pub fn run(a: BoardArgs) -> i32 {
+    let format = a.to.unwrap_or_else(|| default_format(&a));
+    if let Some(sfen) = &a.sfen {
+        let setup = match kifu::sfen::parse_sfen(sfen, None) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("kifu board: --sfen: {e}");
+                return 2;
+            }
+        };
+        let pos = Position::from_setup_unchecked(&setup);
+        let opts = Options {
+            caption: a.caption.clone().filter(|c| !c.is_empty()),
+            coords: common::coords_of(a.coords),
+            flip: a.flip,
+            ..Options::default()
+        };
+        return emit(&a, format, &pos, opts, &HashSet::new());
+    }
+    let Some(input) = a.input.as_deref() else {
+        eprintln!("kifu board: give an INPUT or --sfen");
+        return 2;
+    };
+    let loaded = match load(&a, input) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let rec = &loaded.game.record;
+    let len = rec.main.moves.len() as u32;
+    let target = if a.every_ply {
+        len
+    } else {
+        a.ply.unwrap_or(len)
+    };
+    if target > len {
+        eprintln!(
+            "kifu board: {}: game {} has {len} moves; --ply {target} is past its end",
+            loaded.meta.display, a.game
+        );
+        return 2;
+    }
+    // Positions before each move up to the target, checked move by move.
+    let mut positions = Vec::with_capacity(target as usize + 1);
+    let mut pos = Position::from_setup_unchecked(&rec.start.setup);
+    positions.push(pos);
+    let mut illegal = loaded.game.has_errors();
+    for node in rec.main.moves.iter().take(target as usize) {
+        if illegal || pos.play(node.mv).is_err() {
+            illegal = true;
+            break;
+        }
+        positions.push(pos);
+    }
+    if illegal {
+        report_invalid(&loaded);
+        return 1;
+    }
+    if a.every_ply {
+        return every_ply(&a, format, &loaded, &positions);
+    }
+    let opts = options_at(&a, rec, &positions, target as usize);
+    emit(
+        &a,
+        format,
+        &positions[target as usize],
+        opts,
+        &loaded.inputs,
+    )
+}
+
+fn default_format(a: &BoardArgs) -> BoardFormat {
+    let ext = a
+        .output
+        .as_ref()
+        .and_then(|p| p.extension())
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("svg") => BoardFormat::Svg,
+        Some("bod" | "kif" | "kifu") => BoardFormat::Bod,
+        Some(_) => BoardFormat::Text,
+        None if a.every_ply => BoardFormat::Svg,
+        None => BoardFormat::Text,
+    }
+}
+
+/// Reads game `--game` of `input`.
+fn load(a: &BoardArgs, input: &str) -> Result<Loaded, i32> {
+    let d = batch::discover(&[input.to_string()], &[], a.from);
+    for (path, msg) in &d.errors {
+        eprintln!("{path}: error[io]: {msg}");
+    }
+    if !d.errors.is_empty() {
+        return Err(2);
+    }
+    let [inp] = &d.inputs[..] else {
+        eprintln!("kifu board: {input}: expected one record file (or - for standard input)");
+        return Err(2);
+    };
+    let source: kifu::read::Source = match &inp.path {
+        None => Box::new(BufReader::new(std::io::stdin())),
+        Some(p) => match std::fs::File::open(p) {
+            Ok(f) => Box::new(BufReader::with_capacity(1 << 20, f)),
+            Err(e) => {
+                eprintln!("{}: error[io]: {e}", inp.display);
+                return Err(2);
+            }
+        },
+    };
+    let opts = ReadOptions {
+        decode: DecodeOptions {
+            encoding: a.encoding,
+            lossy: a.lossy,
+        },
+    };
+    let (format, encoding, games) = match kifu::read::open(source, inp.format, &opts) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{}: error[io]: {e}", inp.display);
+            return Err(2);
+        }
+    };
+    let wanted = a.game as usize - 1;
+    let mut count = 0;
+    let mut found = None;
+    for g in games {
+        if count == wanted {
+            found = Some(g);
+            break;
+        }
+        count += 1;
+    }
+    let Some(game) = found else {
+        eprintln!(
+            "kifu board: {}: {count} game{} in the file; --game {} is not there",
+            inp.display,
+            if count == 1 { "" } else { "s" },
+            a.game
+        );
+        return Err(2);
+    };
+    let meta = FileMeta {
+        input: 0,
+        display: inp.display.clone(),
+        format: Some(format),
+        encoding: Some(encoding),
+        error: None,
+        bytes: inp.size,
+    };
+    let inputs = inp
+        .path
+        .as_ref()
+        .and_then(|p| p.canonicalize().ok())
+        .into_iter()
+        .collect();
+    let stem = inp
+        .path
+        .as_ref()
+        .and_then(|p| p.file_stem())
+        .map_or_else(|| "board".to_string(), |s| s.to_string_lossy().into_owned());
+    Ok(Loaded {
+        game,
+        meta,
+        inputs,
+        stem,
+    })
+}
+
+/// Prints what makes the game unreadable up to the requested ply, as
+/// `kifu validate` does.
+fn report_invalid(l: &Loaded) {
+    let report = validate(&l.game, &ValidateOptions::default());
+    let mut sources = common::SourceLines::default();
+    let mut shown = 0;
+    for f in report.findings.iter().filter(|f| {
+        f.severity == Severity::Error
+            && !matches!(
+                f.rule,
+                kifu::read::Rule::ClaimMismatch
+                    | kifu::read::Rule::AfterEnd
+                    | kifu::read::Rule::Time
+            )
+    }) {
+        eprintln!(
+            "{}",
+            common::human_lines(&l.meta, &report, f, &mut sources).join("\n")
+        );
+        shown += 1;
+    }
+    if shown == 0 {
+        eprintln!(
+            "{}: error: game {} cannot be replayed up to that ply",
+            l.meta.display,
+            l.game.index + 1
+        );
+    }
+}
+
+fn handicap(rec: &Record) -> bool {
+    matches!(rec.start.handicap, Some(h) if h != Handicap::Even)
+}
+
+/// Options for the position after `k` moves of the main line.
+fn options_at(a: &BoardArgs, rec: &Record, positions: &[Position], k: usize) -> Options {
+    let notation = common::notation_of(a.notation);
+    let mut opts = Options {
+        coords: common::coords_of(a.coords),
+        flip: a.flip,
+        handicap: handicap(rec),
+        names: [
+            rec.header.get(&HeaderKey::Sente).map(str::to_string),
+            rec.header.get(&HeaderKey::Gote).map(str::to_string),
+        ],
+        ..Options::default()
+    };
+    if k > 0 {
+        let mv: Move = rec.main.moves[k - 1].mv;
+        let prev_to: Option<Square> = (k >= 2).then(|| rec.main.moves[k - 2].mv.to());
+        let before = &positions[k - 1];
+        opts.last_move = Some(mv);
+        // The BOD line names the square (not 同): a reader resolves a
+        // following 同 from it.
+        opts.last_move_ki2 = Some(diagram::move_text(before, mv, None, Notation::Kif));
+        opts.caption = Some(diagram::caption(before, mv, prev_to, notation));
+    }
+    if let Some(c) = &a.caption {
+        opts.caption = (!c.is_empty()).then(|| c.clone());
+    }
+    opts
+}
+
+fn render(format: BoardFormat, pos: &Position, opts: &Options) -> String {
+    match format {
+        BoardFormat::Text => diagram::text(pos, opts),
+        BoardFormat::Svg => diagram::svg(pos, opts),
+        BoardFormat::Bod => diagram::bod(pos, opts),
+    }
+}
+
+/// Writes `bytes` to `path` atomically; returns the exit code on failure.
+fn write_file(
+    path: &Path,
+    bytes: &[u8],
+    force: bool,
+    inputs: &HashSet<PathBuf>,
+) -> Result<(), i32> {
+    let result = common::create_output(path, force, inputs).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.commit()
+    });
+    match result {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            eprintln!("kifu board: {e}");
+            Err(1)
+        }
+        Err(e) => {
+            eprintln!("{}: error[io]: {e}", path.display());
+            Err(2)
+        }
+    }
+}
+
+fn emit(
+    a: &BoardArgs,
+    format: BoardFormat,
+    pos: &Position,
+    mut opts: Options,
+    inputs: &HashSet<PathBuf>,
+) -> i32 {
+    if let Some(path) = &a.output {
+        opts.color = a.color == ColorArg::Always;
+        let text = render(format, pos, &opts);
+        return match write_file(path, text.as_bytes(), a.force, inputs) {
+            Ok(()) => 0,
+            Err(code) => code,
+        };
+    }
+    opts.color = format == BoardFormat::Text && a.color != ColorArg::Never;
+    let text = render(format, pos, &opts);
+    let choice = match a.color {
+        ColorArg::Auto => anstream::ColorChoice::Auto,
+        ColorArg::Always => anstream::ColorChoice::Always,
+        ColorArg::Never => anstream::ColorChoice::Never,
+    };
+    let mut out = anstream::AutoStream::new(std::io::stdout().lock(), choice);
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return 0;
+        }
+        eprintln!("kifu board: cannot write output: {e}");
+        return 2;
+    }
+    0
+}
+
+fn every_ply(a: &BoardArgs, format: BoardFormat, l: &Loaded, positions: &[Position]) -> i32 {
+    let dir = a.out_dir.as_ref().expect("clap requires --out-dir");
+    let bar = progress_bar(positions.len() as u64);
+    for (k, pos) in positions.iter().enumerate() {
+        let mut opts = options_at(a, &l.game.record, positions, k);
+        opts.color = a.color == ColorArg::Always;
+        let text = render(format, pos, &opts);
+        let path = dir.join(format!("{}-{k:04}.{}", l.stem, format.extension()));
+        if let Err(code) = write_file(&path, text.as_bytes(), a.force, &l.inputs) {
+            bar.abandon();
+            return code;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    0
+}
+
+/// A bar over the pictures, on standard error only when it is a terminal.
+fn progress_bar(n: u64) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(n);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} pictures  [{elapsed_precise}]",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}

@@ -1,0 +1,228 @@
+//! `kifu html`: one self-contained replay page per game.
+
+use crate::args::HtmlArgs;
+use crate::cmd::common;
+use crate::progress::Progress;
+use kifu::batch::{self, Event, FileMeta, Input};
+use kifu::diagram::html::{html, HtmlOptions};
+use kifu::read::Severity;
+use kifu::validate::{validate, GameReport, ValidateOptions};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// What a worker hands back for one game.
+struct PageOut {
+    report: GameReport,
+    page: Result<Option<String>, String>,
+}
+
+struct State<'a> {
+    a: &'a HtmlArgs,
+    inputs_canon: HashSet<PathBuf>,
+    /// Pages written to -o or standard output so far.
+    single_written: usize,
+    /// The first page of the current input, held until we know whether the
+    /// file has more games (which decides its name).
+    first: Option<(usize, String)>,
+    /// Games seen in the current input, valid or not.
+    file_games: usize,
+    failed_inputs: usize,
+    io_errors: usize,
+    input_failed: bool,
+}
+
+pub fn run(a: HtmlArgs) -> i32 {
+    let (inputs, io_errors) = common::discover(&a.input);
+    let inputs_canon: HashSet<PathBuf> = inputs
+        .iter()
+        .filter_map(|i| i.path.as_ref().and_then(|p| p.canonicalize().ok()))
+        .collect();
+    let opts = HtmlOptions {
+        notation: common::notation_of(a.notation),
+        coords: common::coords_of(a.coords),
+        flip: a.flip,
+    };
+    let mut st = State {
+        a: &a,
+        inputs_canon,
+        single_written: 0,
+        first: None,
+        file_games: 0,
+        failed_inputs: 0,
+        io_errors: io_errors.len(),
+        input_failed: false,
+    };
+    let mut progress = Progress::new(inputs.len() as u64, true);
+    for (path, msg) in &io_errors {
+        progress.println(&format!("{path}: error[io]: {msg}"));
+    }
+    let vopts = ValidateOptions::default();
+    let read_opts = common::read_options(&a.input, a.encoding);
+    let mut sources = common::SourceLines::default();
+    batch::run(
+        &inputs,
+        common::jobs(&a.input),
+        &read_opts,
+        |_meta: &FileMeta, game| {
+            let report = validate(&game, &vopts);
+            let page = if report.ok {
+                html(&game.record, &opts)
+                    .map(Some)
+                    .map_err(|e| e.to_string())
+            } else {
+                Ok(None)
+            };
+            PageOut { report, page }
+        },
+        |ev| match ev {
+            Event::Game(meta, index, mut g) => {
+                g.report.index = index;
+                progress.game();
+                st.game(&meta, &inputs, g, &progress, &mut sources);
+            }
+            Event::FileDone(meta) => {
+                progress.file();
+                st.file_done(&meta, &inputs, &progress);
+            }
+        },
+    );
+    progress.finish();
+    if st.io_errors > 0 {
+        2
+    } else if st.failed_inputs > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+impl State<'_> {
+    fn fail(&mut self, meta: &FileMeta, progress: &Progress, msg: &str) {
+        progress.println(&format!("{}: error: {msg}", meta.display));
+        self.input_failed = true;
+    }
+
+    fn out_path(&self, input: &Input, n: Option<usize>) -> PathBuf {
+        let dir = self.a.out_dir.as_ref().expect("out-dir mode");
+        let mut rel = input.rel.clone();
+        let stem = rel
+            .file_stem()
+            .map_or_else(|| "game".to_string(), |s| s.to_string_lossy().into_owned());
+        let name = match n {
+            Some(n) => format!("{stem}-{:04}.html", n + 1),
+            None => format!("{stem}.html"),
+        };
+        rel.set_file_name(name);
+        dir.join(rel)
+    }
+
+    fn write(&mut self, path: &std::path::Path, page: &str, meta: &FileMeta, progress: &Progress) {
+        let result =
+            common::create_output(path, self.a.force, &self.inputs_canon).and_then(|mut f| {
+                f.write_all(page.as_bytes())?;
+                f.commit()
+            });
+        match result {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                self.fail(meta, progress, &e.to_string())
+            }
+            Err(e) => {
+                progress.println(&format!("{}: error[io]: {e}", path.display()));
+                self.io_errors += 1;
+                self.input_failed = true;
+            }
+        }
+    }
+
+    fn game(
+        &mut self,
+        meta: &FileMeta,
+        inputs: &[Input],
+        g: PageOut,
+        progress: &Progress,
+        sources: &mut common::SourceLines,
+    ) {
+        let index = g.report.index;
+        self.file_games += 1;
+        if self.a.out_dir.is_some() && self.file_games == 2 {
+            // The file has several games: numbered names for all.
+            if let Some((i, first)) = self.first.take() {
+                let p = self.out_path(&inputs[meta.input], Some(i));
+                self.write(&p, &first, meta, progress);
+            }
+        }
+        if !g.report.ok {
+            for f in g
+                .report
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+            {
+                progress.println(&common::human_lines(meta, &g.report, f, sources).join("\n"));
+            }
+            self.input_failed = true;
+            return;
+        }
+        let page = match g.page {
+            Ok(Some(p)) => p,
+            Ok(None) => return,
+            Err(e) => {
+                return self.fail(meta, progress, &format!("game {}: {e}", g.report.index + 1))
+            }
+        };
+        if self.a.out_dir.is_none() {
+            if self.single_written > 0 {
+                return self.fail(
+                    meta,
+                    progress,
+                    &format!(
+                        "game {}: one page per game; use --out-dir for several games",
+                        index + 1
+                    ),
+                );
+            }
+            self.single_written += 1;
+            match &self.a.output {
+                Some(path) => {
+                    let path = path.clone();
+                    self.write(&path, &page, meta, progress);
+                }
+                None => {
+                    let mut out = std::io::stdout().lock();
+                    if let Err(e) = out.write_all(page.as_bytes()).and_then(|()| out.flush()) {
+                        if e.kind() == std::io::ErrorKind::BrokenPipe {
+                            std::process::exit(0);
+                        }
+                        progress.println(&format!("kifu html: cannot write output: {e}"));
+                        self.io_errors += 1;
+                    }
+                }
+            }
+            return;
+        }
+        if self.file_games == 1 {
+            self.first = Some((index, page));
+            return;
+        }
+        let p = self.out_path(&inputs[meta.input], Some(index));
+        self.write(&p, &page, meta, progress);
+    }
+
+    fn file_done(&mut self, meta: &FileMeta, inputs: &[Input], progress: &Progress) {
+        if let Some(err) = &meta.error {
+            progress.println(&format!("{}: error[io]: {err}", meta.display));
+            self.io_errors += 1;
+        }
+        if let Some((_, first)) = self.first.take() {
+            let p = self.out_path(&inputs[meta.input], None);
+            self.write(&p, &first, meta, progress);
+        }
+        if self.input_failed {
+            self.failed_inputs += 1;
+        }
+        self.file_games = 0;
+        self.input_failed = false;
+    }
+}

@@ -1,0 +1,322 @@
+//! The HTML viewer in a real browser: headless Chromium (driven by
+//! tests/browser/drive.js with playwright-core) opens pages that `kifu html`
+//! wrote for several fixture games, steps through them with the keyboard,
+//! the buttons and clicks on moves, into a variation and back, opens
+//! `#ply=N`, flips the board, and reads the shown position from
+//! `#board[data-sfen]`; every read is compared with kifu's own replay. The
+//! browser-rendered SVG is checked like `kifu board`'s, and a screenshot and
+//! the SVG of each page are kept under `target/browser/` (CI artefacts).
+//!
+//! Needs `chromium` (or `KIFU_CHROMIUM=/path`), `node` and
+//! `npm ci --prefix tests/browser`; without them it prints `SKIPPED: …`
+//! and passes. `.ci/run` installs all three.
+
+#[path = "support/svg_check.rs"]
+mod svg_check;
+
+use kifu::read::{read_all, Format};
+use kifu::record::{Line, Record};
+use kifu::{Move, Position};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("KIFU_CHROMIUM") {
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
+    }
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .find_map(|n| on_path(n))
+}
+
+/// Why the test cannot run here, if it cannot.
+fn missing() -> Option<String> {
+    if chromium().is_none() {
+        return Some("no chromium (apt-get install chromium, or set KIFU_CHROMIUM)".into());
+    }
+    if on_path("node").is_none() {
+        return Some("no node".into());
+    }
+    if !root()
+        .join("tests/browser/node_modules/playwright-core/package.json")
+        .is_file()
+    {
+        return Some("playwright-core is not installed (npm ci --prefix tests/browser)".into());
+    }
+    None
+}
+
+/// Positions after each move of `line` from `pos` (index 0 = `pos`).
+fn positions(line: &Line, mut pos: Position) -> Vec<Position> {
+    let mut v = vec![pos];
+    for n in &line.moves {
+        pos.play(n.mv).unwrap();
+        v.push(pos);
+    }
+    v
+}
+
+struct Plan {
+    actions: Vec<Value>,
+    /// Read id → (SFEN, flipped, expected hash if any).
+    expect: HashMap<String, (String, bool, Option<String>)>,
+    /// SVG file → (SFEN, last move) for the browser-drawn pictures.
+    svgs: Vec<(PathBuf, String, Option<Move>)>,
+}
+
+impl Plan {
+    fn read(&mut self, id: &str, pos: &Position, flip: bool, hash: Option<String>) {
+        self.actions.push(json!({ "read": id }));
+        self.expect.insert(id.to_string(), (pos.sfen(), flip, hash));
+    }
+    fn key(&mut self, key: &str, times: usize) {
+        self.actions.push(json!({ "key": key, "times": times }));
+    }
+    fn click(&mut self, selector: &str) {
+        self.actions.push(json!({ "click": selector }));
+    }
+}
+
+fn plan_page(name: &str, rec: &Record, out: &Path) -> (Plan, bool) {
+    let start = Position::from_setup_unchecked(&rec.start.setup);
+    let main = positions(&rec.main, start);
+    let len = main.len() - 1;
+    let mut p = Plan {
+        actions: Vec::new(),
+        expect: HashMap::new(),
+        svgs: Vec::new(),
+    };
+    let id = |s: &str| format!("{name}:{s}");
+    let h = |k: usize| Some(format!("#ply={k}"));
+    p.read(&id("open"), &main[0], false, None);
+    let n1 = len.min(7);
+    p.key("ArrowRight", n1);
+    p.read(&id("right"), &main[n1], false, h(n1));
+    if n1 >= 2 {
+        p.key("ArrowLeft", 2);
+        p.read(&id("left"), &main[n1 - 2], false, h(n1 - 2));
+    }
+    p.key("End", 1);
+    p.read(&id("end"), &main[len], false, h(len));
+    p.key("Home", 1);
+    p.read(&id("home"), &main[0], false, h(0));
+    let m = len.min(12);
+    p.click(&format!("#moves li:nth-child({})", m + 1));
+    p.read(&id("click-move"), &main[m], false, h(m));
+    p.click("#next");
+    p.click("#next");
+    let a = (m + 2).min(len);
+    p.read(&id("next"), &main[a], false, None);
+    p.click("#prev");
+    p.read(&id("prev"), &main[a.saturating_sub(1)], false, None);
+    p.click("#last");
+    p.read(&id("last"), &main[len], false, None);
+    p.click("#first");
+    p.read(&id("first"), &main[0], false, None);
+    let k = len / 2;
+    p.actions.push(json!({ "goto": format!("#ply={k}") }));
+    p.read(&id("hash"), &main[k], false, h(k));
+    // Flip: same position, the board seen from gote's side.
+    p.key("f", 1);
+    p.read(&id("flip"), &main[k], true, None);
+    let svg = out.join(format!("{name}.svg"));
+    p.actions.push(json!({ "save_svg": svg }));
+    p.svgs.push((
+        svg,
+        main[k].sfen(),
+        (k > 0).then(|| rec.main.moves[k - 1].mv),
+    ));
+    p.actions
+        .push(json!({ "screenshot": out.join(format!("{name}.png")) }));
+    p.key("f", 1);
+    p.read(&id("unflip"), &main[k], false, None);
+    // Variations: the first main-line move that has alternatives.
+    let mut has_variation = false;
+    if let Some(i) = rec.main.moves.iter().position(|n| !n.variations.is_empty()) {
+        has_variation = true;
+        let var = &rec.main.moves[i].variations[0];
+        let vpos = positions(var, main[i]);
+        p.actions.push(json!({ "goto": format!("#ply={}", i + 1) }));
+        p.read(&id("branch"), &main[i + 1], false, h(i + 1));
+        p.key("ArrowDown", 1);
+        p.read(&id("alt-key"), &vpos[1], false, None);
+        p.actions
+            .push(json!({ "screenshot": out.join(format!("{name}-variation.png")) }));
+        let j = (vpos.len() - 2).min(2);
+        p.key("ArrowRight", j);
+        p.read(&id("in-variation"), &vpos[1 + j], false, None);
+        p.click("#back");
+        p.read(&id("back"), &main[i + 1], false, h(i + 1));
+        p.click("#alts button[data-alt=\"1\"]");
+        p.read(&id("alt-click"), &vpos[1], false, None);
+        p.key("ArrowLeft", 1);
+        p.read(&id("alt-left"), &main[i], false, h(i));
+        p.key("ArrowRight", 1);
+        p.read(&id("alt-right"), &main[i + 1], false, h(i + 1));
+        p.key("ArrowDown", 1);
+        p.key("Escape", 1);
+        p.read(&id("escape"), &main[i + 1], false, h(i + 1));
+    }
+    (p, has_variation)
+}
+
+#[test]
+fn viewer_in_headless_chromium() {
+    if let Some(why) = missing() {
+        println!("SKIPPED: browser test: {why}");
+        return;
+    }
+    let out = root().join("target/browser");
+    std::fs::create_dir_all(&out).unwrap();
+    let pages = [
+        ("variations-jkf", "examples/variations.jkf", "kif"),
+        ("forks-kif", "kif/ok/forks.kif", "kif"),
+        ("lance-handicap", "examples/lance-handicap.kif", "kif"),
+        (
+            "european-psn",
+            "examples/comments-and-variations.psn",
+            "psn",
+        ),
+        ("minishogi", "psn/ok/minishogi.psn", "kif"),
+        ("doubutsu", "psn/ok/doubutsu.psn", "psn"),
+        ("long-commented", "kif/ok/shogihome-1-record.kifu", "kif"),
+    ];
+    let mut plan_pages = Vec::new();
+    let mut all = Plan {
+        actions: Vec::new(),
+        expect: HashMap::new(),
+        svgs: Vec::new(),
+    };
+    let mut variations = 0;
+    for (name, fixture, notation) in pages {
+        let input = root().join("fixtures").join(fixture);
+        let html = out.join(format!("{name}.html"));
+        let o = Command::new(env!("CARGO_BIN_EXE_kifu"))
+            .args(["html", "--force", "--notation", notation, "-o"])
+            .arg(&html)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let games = read_all(
+            &std::fs::read(&input).unwrap(),
+            Format::from_path(&input),
+            &Default::default(),
+        );
+        let (plan, has_variation) = plan_page(name, &games[0].record, &out);
+        variations += has_variation as usize;
+        plan_pages.push(json!({
+            "name": name,
+            "url": format!("file://{}", html.display()),
+            "actions": plan.actions,
+        }));
+        all.expect.extend(plan.expect);
+        all.svgs.extend(plan.svgs);
+    }
+    assert!(variations >= 2, "pages with variations: {variations}");
+    let plan_file = out.join("plan.json");
+    std::fs::write(
+        &plan_file,
+        serde_json::to_string_pretty(&json!({ "pages": plan_pages })).unwrap(),
+    )
+    .unwrap();
+    let o = Command::new("node")
+        .current_dir(root().join("tests/browser"))
+        .arg("drive.js")
+        .arg(&plan_file)
+        .arg(chromium().unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "drive.js failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let result: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(result["errors"], json!([]), "script errors in the pages");
+    assert_eq!(
+        result["requests"],
+        json!([]),
+        "the pages reached the network"
+    );
+    let reads = result["reads"].as_array().unwrap();
+    assert_eq!(reads.len(), all.expect.len());
+    let mut problems = Vec::new();
+    for r in reads {
+        let id = r["id"].as_str().unwrap();
+        let (sfen, flip, hash) = &all.expect[id];
+        let got = r["sfen"].as_str().unwrap_or("");
+        if got != sfen {
+            problems.push(format!("{id}: shows {got}, kifu replays {sfen}"));
+        }
+        if r["svg_sfen"] != r["sfen"] {
+            problems.push(format!(
+                "{id}: the SVG shows {} but the board says {got}",
+                r["svg_sfen"]
+            ));
+        }
+        if r["flip"] != json!(flip.to_string()) {
+            problems.push(format!("{id}: flip {} (expected {flip})", r["flip"]));
+        }
+        let pieces: u32 = svg_check::parse_sfen(sfen).board.values().sum();
+        if r["pieces"] != json!(pieces) {
+            problems.push(format!(
+                "{id}: {} pieces drawn, {pieces} on the board",
+                r["pieces"]
+            ));
+        }
+        if r["current"] != json!(r["node"].to_string()) {
+            problems.push(format!(
+                "{id}: move list highlights {} not {}",
+                r["current"], r["node"]
+            ));
+        }
+        if let Some(h) = hash {
+            if r["hash"] != json!(h) {
+                problems.push(format!("{id}: hash {} (expected {h})", r["hash"]));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The pictures the browser drew are the pictures kifu draws.
+    for (svg, sfen, last) in &all.svgs {
+        let text = std::fs::read_to_string(svg).unwrap();
+        svg_check::check_svg(&text, sfen, *last, true, &svg.display().to_string());
+        let png = svg.with_extension("png");
+        let bytes = std::fs::read(&png).unwrap();
+        assert!(
+            bytes.starts_with(b"\x89PNG") && bytes.len() > 5000,
+            "{}",
+            png.display()
+        );
+    }
+    println!(
+        "browser test: {} reads over {} pages agree with kifu; screenshots in {}",
+        reads.len(),
+        plan_pages.len(),
+        out.display()
+    );
+}

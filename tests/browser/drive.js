@@ -1,0 +1,82 @@
+// Drives headless Chromium through the pages `kifu html` wrote, following
+// a plan written by tests/browser.rs, and prints what the pages showed as
+// JSON. The Rust test compares it with kifu's own replay.
+//
+// usage: node drive.js PLAN.json CHROMIUM
+// plan: {"pages": [{"name", "url", "actions": [
+//          {"goto": "#ply=3"} | {"key": "ArrowRight", "times": 2} |
+//          {"click": "css selector"} | {"read": "id"} |
+//          {"save_svg": "path"} | {"screenshot": "path"}]}]}
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+async function main() {
+  const plan = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+  const executablePath = process.argv[3] || '/usr/bin/chromium';
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kifu-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    headless: true,
+    viewport: { width: 1100, height: 720 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const out = { reads: [], errors: [], requests: [] };
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(15000);
+    page.on('pageerror', (e) => out.errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') { out.errors.push(m.text()); } });
+    page.on('request', (r) => { if (!r.url().startsWith('file:')) { out.requests.push(r.url()); } });
+    for (const p of plan.pages) {
+      await page.goto(p.url);
+      await page.waitForSelector('html[data-ready="true"]');
+      for (const a of p.actions) {
+        if (a.goto !== undefined) {
+          // A new load (not a same-document hash change): the page must read
+          // the hash when it opens.
+          await page.goto('about:blank');
+          await page.goto(p.url + a.goto);
+          await page.waitForSelector('html[data-ready="true"]');
+        } else if (a.key) {
+          for (let i = 0; i < (a.times || 1); i++) { await page.keyboard.press(a.key); }
+        } else if (a.click) {
+          await page.click(a.click);
+        } else if (a.read) {
+          const r = await page.evaluate(() => {
+            const b = document.getElementById('board');
+            const svg = b.querySelector('svg');
+            const cur = document.querySelector('#moves li.current');
+            return {
+              sfen: b.getAttribute('data-sfen'),
+              node: +b.getAttribute('data-node'),
+              svg_sfen: svg && svg.getAttribute('data-sfen'),
+              flip: svg && svg.getAttribute('data-flip'),
+              pieces: svg ? svg.querySelectorAll('.piece').length : -1,
+              current: cur ? cur.getAttribute('data-node') : null,
+              hash: location.hash,
+            };
+          });
+          r.page = p.name;
+          r.id = a.read;
+          out.reads.push(r);
+        } else if (a.save_svg) {
+          const svg = await page.evaluate(() => new XMLSerializer().serializeToString(document.querySelector('#board svg')));
+          fs.writeFileSync(a.save_svg, svg);
+        } else if (a.screenshot) {
+          await page.screenshot({ path: a.screenshot, fullPage: true });
+        }
+      }
+    }
+  } finally {
+    await context.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+  process.stdout.write(JSON.stringify(out));
+}
+
+const timer = setTimeout(() => { console.error('drive.js: timed out'); process.exit(3); }, 240000);
+main().then(() => clearTimeout(timer), (e) => { console.error(e && e.stack || String(e)); process.exit(1); });
