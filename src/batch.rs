@@ -1,22 +1,51 @@
 //! Batch work over many inputs: finding the files, reading them once, and
 //! processing games on every core while results come out in input order
 //! with bounded memory.
+//!
+//! Every input, whatever it is (a regular file, standard input, a FIFO, a
+//! character device, a `/proc` file whose size reads 0), is read the same
+//! way: at most [`STREAM_THRESHOLD`] bytes are taken into memory; an input
+//! that ends within them is parsed whole by one worker (and its bytes are
+//! kept for quoting source lines); a longer one is streamed, cut into
+//! pieces between games where the format allows it (CSA `/` lines, SFEN/USI
+//! lines), else read game by game, always with the line cap of
+//! [`crate::read::lines::MAX_LINE_BYTES`].
 
+use crate::output::FileId;
 use crate::read::decode::Encoding;
 use crate::read::{self, Format, Game, ReadOptions};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::io::{self, BufReader, Read};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 
-/// Files larger than this are streamed game by game on the reading thread
-/// (their games still spread over the workers); smaller files are read and
-/// processed whole by one worker.
+/// Inputs that end within this many bytes are read whole and parsed by one
+/// worker; longer ones are streamed.
 pub const STREAM_THRESHOLD: u64 = 8 << 20;
 
 /// Games per unit of work when streaming.
 pub const CHUNK: usize = 256;
+
+/// The most worker threads `-j` can ask for; more only cost memory.
+pub const MAX_JOBS: usize = 256;
+
+/// Stack size of a worker thread. Variation trees nest at most
+/// [`crate::record::MAX_VARIATION_DEPTH`] levels, which every recursive walk
+/// handles in far less.
+pub const WORKER_STACK: usize = 16 << 20;
+
+/// Why an input is not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Issue {
+    /// The path does not exist or cannot be listed (an error).
+    Error(String),
+    /// A directory entry that is not a regular file (FIFO, device, socket,
+    /// dangling link): skipped, with a warning.
+    Skipped(String),
+}
 
 /// One input: a file or standard input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,40 +59,98 @@ pub struct Input {
     /// (the file name for a file given directly; `stdin` for `-`), for
     /// mirroring an input tree into an output folder.
     pub rel: PathBuf,
+    /// Index of the command-line argument it was found under.
+    pub arg: usize,
     /// The format, if forced or known from the extension.
     pub format: Option<Format>,
-    /// Size in bytes (0 for standard input).
+    /// Size in bytes of a regular file (0 otherwise).
     pub size: u64,
+    /// Whether it is a regular file (whose size can be trusted).
+    pub regular: bool,
+    /// Why it is not read, if it is not; reported in its place.
+    pub issue: Option<Issue>,
 }
 
-/// Inputs found, and the paths that could not be used.
+impl Input {
+    fn problem(display: String, arg: usize, issue: Issue) -> Input {
+        Input {
+            path: Some(PathBuf::from(&display)),
+            rel: PathBuf::from(&display),
+            display,
+            arg,
+            format: None,
+            size: 0,
+            regular: false,
+            issue: Some(issue),
+        }
+    }
+}
+
+/// Inputs found, in command-line order (directory contents sorted by
+/// name), with the paths that could not be used in their places.
 #[derive(Debug, Default)]
 pub struct Discovery {
-    /// Inputs in command-line order, directory contents sorted by name.
+    /// Everything found, readable or not.
     pub inputs: Vec<Input>,
-    /// `(path, message)` for paths that do not exist or cannot be listed.
-    pub errors: Vec<(String, String)>,
+}
+
+impl Discovery {
+    /// Inputs that will be read.
+    pub fn readable(&self) -> impl Iterator<Item = &Input> {
+        self.inputs.iter().filter(|i| i.issue.is_none())
+    }
+}
+
+/// What a non-regular file is, for reports.
+fn kind_name(ft: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_fifo() {
+        "a FIFO"
+    } else if ft.is_char_device() {
+        "a character device"
+    } else if ft.is_block_device() {
+        "a block device"
+    } else if ft.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// Expands the command-line paths: files as given, directories walked
 /// recursively (following links, loops reported) keeping files whose
 /// extension is in `exts`, `-` for standard input. `forced` overrides the
-/// format of every input.
-pub fn discover(paths: &[String], exts: &[String], forced: Option<Format>) -> Discovery {
+/// format of every input. Folders in `exclude` (e.g. the output folder of
+/// a conversion) are not walked. A path given directly is read whatever it
+/// is (FIFO, device); inside a folder, only regular files are, and other
+/// entries with a wanted extension are reported as skipped.
+pub fn discover(
+    paths: &[String],
+    exts: &[String],
+    forced: Option<Format>,
+    exclude: &[PathBuf],
+) -> Discovery {
     let mut d = Discovery::default();
     let wanted = |p: &Path| {
         p.extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
     };
-    for arg in paths {
+    let excluded: HashSet<FileId> = exclude
+        .iter()
+        .filter_map(|p| FileId::of_path(p).ok())
+        .collect();
+    for (arg_index, arg) in paths.iter().enumerate() {
         if arg == "-" {
             d.inputs.push(Input {
                 display: "-".into(),
                 path: None,
                 rel: PathBuf::from("stdin"),
+                arg: arg_index,
                 format: forced,
                 size: 0,
+                regular: false,
+                issue: None,
             });
             continue;
         }
@@ -71,60 +158,119 @@ pub fn discover(paths: &[String], exts: &[String], forced: Option<Format>) -> Di
         let meta = match std::fs::metadata(&path) {
             Ok(m) => m,
             Err(e) => {
-                d.errors.push((arg.clone(), e.to_string()));
+                let msg = if path.is_symlink() {
+                    format!("dangling symbolic link ({e})")
+                } else {
+                    e.to_string()
+                };
+                d.inputs
+                    .push(Input::problem(arg.clone(), arg_index, Issue::Error(msg)));
                 continue;
             }
         };
-        if meta.is_dir() {
-            let walker = walkdir::WalkDir::new(&path)
-                .follow_links(true)
-                .sort_by_file_name();
-            for entry in walker {
-                match entry {
-                    Ok(e) => {
-                        if e.file_type().is_file() && wanted(e.path()) {
-                            let size = e.metadata().map(|m| m.len()).unwrap_or(0);
-                            d.inputs.push(Input {
-                                display: e.path().to_string_lossy().into_owned(),
-                                path: Some(e.path().to_path_buf()),
-                                rel: e
-                                    .path()
-                                    .strip_prefix(&path)
-                                    .map_or_else(|_| e.path().to_path_buf(), Path::to_path_buf),
-                                format: forced.or_else(|| Format::from_path(e.path())),
-                                size,
-                            });
-                        }
-                    }
-                    Err(e) => {
-                        let p = e
-                            .path()
-                            .map_or_else(|| arg.clone(), |p| p.to_string_lossy().into_owned());
-                        let msg = if e.loop_ancestor().is_some() {
-                            "directory loop through a symbolic link; not followed".to_string()
-                        } else {
-                            e.io_error()
-                                .map_or_else(|| e.to_string(), |io| io.to_string())
-                        };
-                        d.errors.push((p, msg));
-                    }
-                }
-            }
-        } else {
+        if !meta.is_dir() {
             d.inputs.push(Input {
                 display: arg.clone(),
                 path: Some(path.clone()),
                 rel: path.file_name().map_or_else(|| path.clone(), PathBuf::from),
+                arg: arg_index,
                 format: forced.or_else(|| Format::from_path(&path)),
-                size: meta.len(),
+                size: if meta.is_file() { meta.len() } else { 0 },
+                regular: meta.is_file(),
+                issue: None,
             });
+            continue;
+        }
+        let walker = walkdir::WalkDir::new(&path)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| {
+                e.depth() == 0
+                    || !e.file_type().is_dir()
+                    || excluded.is_empty()
+                    || e.metadata()
+                        .map(|m| !excluded.contains(&FileId::of_metadata(&m)))
+                        .unwrap_or(true)
+            });
+        for entry in walker {
+            match entry {
+                Ok(e) => {
+                    let ft = e.file_type();
+                    if ft.is_dir() || !wanted(e.path()) {
+                        continue;
+                    }
+                    let display = e.path().to_string_lossy().into_owned();
+                    if !ft.is_file() {
+                        let why = format!(
+                            "skipped: {} (only regular files are read from folders)",
+                            kind_name(&ft)
+                        );
+                        d.inputs
+                            .push(Input::problem(display, arg_index, Issue::Skipped(why)));
+                        continue;
+                    }
+                    let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+                    d.inputs.push(Input {
+                        display,
+                        path: Some(e.path().to_path_buf()),
+                        rel: e
+                            .path()
+                            .strip_prefix(&path)
+                            .map_or_else(|_| e.path().to_path_buf(), Path::to_path_buf),
+                        arg: arg_index,
+                        format: forced.or_else(|| Format::from_path(e.path())),
+                        size,
+                        regular: true,
+                        issue: None,
+                    });
+                }
+                Err(e) => {
+                    let p = e
+                        .path()
+                        .map_or_else(|| arg.clone(), |p| p.to_string_lossy().into_owned());
+                    let dangling = e.io_error().is_some_and(|io| {
+                        io.kind() == io::ErrorKind::NotFound
+                            && e.path().is_some_and(|p| p.is_symlink())
+                    });
+                    if dangling {
+                        if e.path().is_some_and(wanted) {
+                            d.inputs.push(Input::problem(
+                                p,
+                                arg_index,
+                                Issue::Skipped("skipped: dangling symbolic link".into()),
+                            ));
+                        }
+                        continue;
+                    }
+                    let msg = if e.loop_ancestor().is_some() {
+                        "directory loop through a symbolic link; not followed".to_string()
+                    } else {
+                        e.io_error()
+                            .map_or_else(|| e.to_string(), |io| io.to_string())
+                    };
+                    d.inputs
+                        .push(Input::problem(p, arg_index, Issue::Error(msg)));
+                }
+            }
         }
     }
     d
 }
 
+/// The bytes a game was read from, kept so that reports can quote source
+/// lines without reading the input again (inputs read whole, and the pieces
+/// of large CSA and SFEN/USI files).
+#[derive(Debug, PartialEq, Eq)]
+pub struct SourceBytes {
+    /// The bytes (with the byte-order mark when `first_line` is 0).
+    pub bytes: Arc<[u8]>,
+    /// Lines of the input before these bytes.
+    pub first_line: u32,
+}
+
 /// What is known about one input once it is opened.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileMeta {
     /// Index into the input list.
     pub input: usize,
@@ -134,10 +280,14 @@ pub struct FileMeta {
     pub format: Option<Format>,
     /// The encoding detected.
     pub encoding: Option<Encoding>,
-    /// Why the file could not be read, if it could not.
+    /// Why the input could not be read, if it could not.
     pub error: Option<String>,
-    /// Bytes in the file.
+    /// Why the input was skipped, if it was (a warning).
+    pub skipped: Option<String>,
+    /// Bytes in the file (0 when not a regular file).
     pub bytes: u64,
+    /// The bytes the games of this batch came from, when kept.
+    pub source: Option<Arc<SourceBytes>>,
 }
 
 /// What the sink receives, in input order.
@@ -147,8 +297,97 @@ pub enum Event<T> {
     /// large file are read in pieces, so use this index, not the one the
     /// reader gave).
     Game(Arc<FileMeta>, usize, T),
-    /// An input is finished (after all its games).
+    /// An input is finished (after all its games), or could not be read
+    /// (`error`), or was skipped (`skipped`).
     FileDone(Arc<FileMeta>),
+}
+
+/// The worker threads of a run.
+pub struct Workers {
+    pool: Option<rayon::ThreadPool>,
+    threads: usize,
+}
+
+impl Workers {
+    /// Starts `wanted` worker threads (at most [`MAX_JOBS`]). When the
+    /// system refuses threads, fewer are started (down to none: the work is
+    /// then done on the calling thread); the message says so.
+    pub fn new(wanted: usize) -> (Workers, Option<String>) {
+        let asked = wanted.max(1);
+        let wanted = asked.min(MAX_JOBS);
+        let mut note = (asked > wanted).then(|| {
+            format!("-j {asked} is more than the {MAX_JOBS} threads kifu starts; using {MAX_JOBS}")
+        });
+        let mut n = wanted;
+        let mut failed = None;
+        loop {
+            // Threads are started here so that, when one cannot be, those
+            // already started are joined before trying with fewer (they
+            // hold their stacks until they exit).
+            let started = Arc::new(Mutex::new(Vec::new()));
+            let handles = started.clone();
+            let built = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .thread_name(|i| format!("kifu-worker-{i}"))
+                .spawn_handler(move |thread| {
+                    let mut b = std::thread::Builder::new().stack_size(WORKER_STACK);
+                    if let Some(name) = thread.name() {
+                        b = b.name(name.to_owned());
+                    }
+                    let h = b.spawn(move || thread.run())?;
+                    handles.lock().unwrap_or_else(|e| e.into_inner()).push(h);
+                    Ok(())
+                })
+                .build();
+            if built.is_err() {
+                let hs: Vec<_> =
+                    std::mem::take(&mut *started.lock().unwrap_or_else(|e| e.into_inner()));
+                for h in hs {
+                    let _ = h.join();
+                }
+            }
+            match built {
+                Ok(pool) => {
+                    if n < wanted {
+                        note = Some(format!(
+                            "could start only {n} of {wanted} worker threads ({}); going on with {n}",
+                            failed.unwrap_or_else(|| "refused".to_string())
+                        ));
+                    }
+                    return (
+                        Workers {
+                            pool: Some(pool),
+                            threads: n,
+                        },
+                        note,
+                    );
+                }
+                Err(e) => {
+                    failed = Some(e.to_string());
+                    if n == 1 {
+                        let msg = format!(
+                            "could not start worker threads ({}); working on one thread",
+                            failed.unwrap_or_default()
+                        );
+                        return (
+                            Workers {
+                                pool: None,
+                                threads: 0,
+                            },
+                            Some(msg),
+                        );
+                    }
+                    n /= 2;
+                }
+            }
+        }
+    }
+
+    /// Worker threads running (0 when the work is done on the calling
+    /// thread).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
 }
 
 struct Batch<T> {
@@ -176,208 +415,465 @@ impl Semaphore {
     }
 }
 
-fn open_source(input: &Input) -> io::Result<read::Source> {
+/// A byte stream of one input.
+type Stream = Box<dyn Read + Send>;
+
+fn open_stream(input: &Input) -> io::Result<Stream> {
     match &input.path {
-        None => Ok(Box::new(BufReader::with_capacity(1 << 20, io::stdin()))),
-        Some(p) if input.size > STREAM_THRESHOLD => Ok(Box::new(BufReader::with_capacity(
-            1 << 20,
-            std::fs::File::open(p)?,
-        ))),
-        Some(p) => {
-            let mut bytes = Vec::with_capacity(input.size as usize + 1);
-            std::fs::File::open(p)?.read_to_end(&mut bytes)?;
-            Ok(Box::new(io::Cursor::new(bytes)))
-        }
+        None => Ok(Box::new(io::stdin())),
+        Some(p) => Ok(Box::new(std::fs::File::open(p)?)),
     }
 }
 
-fn opened_meta(i: usize, input: &Input, format: Format, encoding: Encoding) -> FileMeta {
+/// Reads at most `limit + 1` bytes: `(bytes, true)` if the stream ended
+/// within `limit`.
+fn read_prefix(r: &mut Stream, limit: u64, size_hint: u64) -> io::Result<(Vec<u8>, bool)> {
+    let mut buf = Vec::with_capacity(size_hint.min(limit) as usize + 1);
+    r.by_ref().take(limit + 1).read_to_end(&mut buf)?;
+    let complete = buf.len() as u64 <= limit;
+    Ok((buf, complete))
+}
+
+fn meta_for(i: usize, input: &Input) -> FileMeta {
     FileMeta {
         input: i,
         display: input.display.clone(),
-        format: Some(format),
-        encoding: Some(encoding),
-        error: None,
+        format: input.format,
         bytes: input.size,
+        ..FileMeta::default()
     }
 }
 
 fn error_meta(i: usize, input: &Input, e: &io::Error) -> FileMeta {
     FileMeta {
-        input: i,
-        display: input.display.clone(),
-        format: input.format,
-        encoding: None,
         error: Some(e.to_string()),
-        bytes: input.size,
+        ..meta_for(i, input)
     }
 }
 
-/// Reports an input that could not be opened, in its place in the order.
-fn send_error<T>(
-    i: usize,
-    input: &Input,
-    e: &io::Error,
-    permits: &Semaphore,
-    tx: &mpsc::Sender<(u64, Batch<T>)>,
-    seq: &mut u64,
-) {
-    permits.acquire();
-    let batch = Batch {
-        meta: Arc::new(error_meta(i, input, e)),
-        items: Vec::new(),
-        last: true,
-    };
-    let _ = tx.send((*seq, batch));
-    *seq += 1;
+/// Everything the reading side shares.
+struct Ctx<'a, T, F> {
+    opts: &'a ReadOptions,
+    per_game: &'a F,
+    permits: &'a Semaphore,
+    stop: &'a AtomicBool,
+    tx: mpsc::Sender<(u64, Batch<T>)>,
+    seq: u64,
 }
 
-/// Processes every game of every input with `per_game` on `jobs` threads
+impl<'a, T: Send + 'a, F: Fn(&FileMeta, Game) -> T + Sync> Ctx<'a, T, F> {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Reserves the next place in the output order.
+    fn slot(&mut self) -> u64 {
+        self.permits.acquire();
+        let my = self.seq;
+        self.seq += 1;
+        my
+    }
+
+    fn send_now(&mut self, meta: FileMeta) {
+        let my = self.slot();
+        let batch = Batch {
+            meta: Arc::new(meta),
+            items: Vec::new(),
+            last: true,
+        };
+        let _ = self.tx.send((my, batch));
+    }
+}
+
+/// Parses an input held whole in memory.
+fn parse_whole<T, F>(
+    i: usize,
+    input: &Input,
+    bytes: Vec<u8>,
+    opts: &ReadOptions,
+    per_game: &F,
+) -> Batch<T>
+where
+    F: Fn(&FileMeta, Game) -> T,
+{
+    let bytes: Arc<[u8]> = Arc::from(bytes);
+    let source: read::Source = Box::new(io::Cursor::new(bytes.clone()));
+    match read::open(source, input.format, opts) {
+        Err(e) => Batch {
+            meta: Arc::new(error_meta(i, input, &e)),
+            items: Vec::new(),
+            last: true,
+        },
+        Ok((format, encoding, games)) => {
+            let meta = Arc::new(FileMeta {
+                format: Some(format),
+                encoding: Some(encoding),
+                source: Some(Arc::new(SourceBytes {
+                    bytes,
+                    first_line: 0,
+                })),
+                ..meta_for(i, input)
+            });
+            let items = games.map(|g| per_game(&meta, g)).collect();
+            Batch {
+                meta,
+                items,
+                last: true,
+            }
+        }
+    }
+}
+
+/// Processes every game of every input with `per_game` on the `workers`
 /// and hands the results to `sink` in input order (games in file order).
 /// Memory stays bounded: at most a few chunks per thread are in flight.
-pub fn run<T, F, S>(inputs: &[Input], jobs: usize, opts: &ReadOptions, per_game: F, mut sink: S)
+/// When `sink` returns `Break`, reading stops as soon as possible and no
+/// more events are delivered. Returns whether every input was delivered.
+pub fn run<T, F, S>(
+    inputs: &[Input],
+    workers: &Workers,
+    opts: &ReadOptions,
+    per_game: F,
+    mut sink: S,
+) -> bool
 where
     T: Send,
     F: Fn(&FileMeta, Game) -> T + Sync,
-    S: FnMut(Event<T>),
+    S: FnMut(Event<T>) -> ControlFlow<()>,
 {
-    let jobs = jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .stack_size(64 << 20)
-        .build()
-        .expect("thread pool");
+    let Some(pool) = &workers.pool else {
+        return run_here(inputs, opts, &per_game, &mut sink);
+    };
+    let jobs = workers.threads.max(1);
     let permits = Semaphore {
         count: Mutex::new(jobs * 4),
         cv: Condvar::new(),
     };
+    let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(u64, Batch<T>)>();
     let per_game = &per_game;
     let permits = &permits;
+    let stop = &stop;
     std::thread::scope(|ts| {
-        ts.spawn(move || {
-            pool.in_place_scope(|s| {
-                let mut seq = 0u64;
-                for (i, input) in inputs.iter().enumerate() {
-                    let streaming = input.path.is_none() || input.size > STREAM_THRESHOLD;
-                    if !streaming {
-                        permits.acquire();
-                        let my = seq;
-                        seq += 1;
-                        let tx = tx.clone();
-                        s.spawn(move |_| {
-                            let batch = match open_source(input)
-                                .and_then(|src| read::open(src, input.format, opts))
-                            {
-                                Err(e) => Batch {
-                                    meta: Arc::new(error_meta(i, input, &e)),
-                                    items: Vec::new(),
-                                    last: true,
-                                },
-                                Ok((format, encoding, games)) => {
-                                    let meta = Arc::new(opened_meta(i, input, format, encoding));
-                                    let items = games.map(|g| per_game(&meta, g)).collect();
-                                    Batch {
-                                        meta,
-                                        items,
-                                        last: true,
-                                    }
-                                }
-                            };
-                            let _ = tx.send((my, batch));
-                        });
-                        continue;
-                    }
-                    if let Some(path) = &input.path {
-                        match read_in_pieces(
-                            path, i, input, opts, per_game, permits, &tx, &mut seq, s,
-                        ) {
-                            Ok(true) => continue,
-                            Ok(false) => {}
-                            Err(e) => {
-                                send_error(i, input, &e, permits, &tx, &mut seq);
-                                continue;
-                            }
-                        }
-                    }
-                    let opened =
-                        open_source(input).and_then(|src| read::open(src, input.format, opts));
-                    let (format, encoding, games) = match opened {
-                        Ok(x) => x,
-                        Err(e) => {
-                            send_error(i, input, &e, permits, &tx, &mut seq);
-                            continue;
-                        }
+        let reader = std::thread::Builder::new()
+            .name("kifu-reader".into())
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(ts, move || {
+                pool.in_place_scope(|s| {
+                    let mut ctx = Ctx {
+                        opts,
+                        per_game,
+                        permits,
+                        stop,
+                        tx,
+                        seq: 0,
                     };
-                    let meta = Arc::new(opened_meta(i, input, format, encoding));
-                    let mut games = games.peekable();
-                    loop {
-                        let chunk: Vec<Game> = games.by_ref().take(CHUNK).collect();
-                        let last = games.peek().is_none();
-                        permits.acquire();
-                        let my = seq;
-                        seq += 1;
-                        let tx = tx.clone();
-                        let meta = meta.clone();
-                        s.spawn(move |_| {
-                            let items = chunk.into_iter().map(|g| per_game(&meta, g)).collect();
-                            let _ = tx.send((my, Batch { meta, items, last }));
-                        });
-                        if last {
+                    for (i, input) in inputs.iter().enumerate() {
+                        if ctx.stopped() {
                             break;
                         }
+                        read_input(i, input, &mut ctx, s);
                     }
-                }
+                });
             });
-            drop(tx);
-        });
+        if reader.is_err() {
+            // No thread for the reader: do everything here.
+            return run_here(inputs, opts, per_game, &mut sink);
+        }
         let mut pending: BTreeMap<u64, Batch<T>> = BTreeMap::new();
         let mut next = 0u64;
         let mut in_file = 0usize;
+        let mut delivering = true;
         for (seq, batch) in rx {
+            if !delivering {
+                permits.release();
+                continue;
+            }
             pending.insert(seq, batch);
             while let Some(batch) = pending.remove(&next) {
                 next += 1;
-                for item in batch.items {
-                    sink(Event::Game(batch.meta.clone(), in_file, item));
-                    in_file += 1;
-                }
-                if batch.last {
-                    sink(Event::FileDone(batch.meta));
-                    in_file = 0;
-                }
                 permits.release();
+                if !delivering {
+                    continue;
+                }
+                for item in batch.items {
+                    let ev = Event::Game(batch.meta.clone(), in_file, item);
+                    in_file += 1;
+                    if sink(ev).is_break() {
+                        delivering = false;
+                        break;
+                    }
+                }
+                if delivering && batch.last {
+                    in_file = 0;
+                    if sink(Event::FileDone(batch.meta)).is_break() {
+                        delivering = false;
+                    }
+                }
+                if !delivering {
+                    stop.store(true, Ordering::Relaxed);
+                    // Free the places of batches already waiting.
+                    for _ in 0..pending.len() {
+                        permits.release();
+                    }
+                    pending.clear();
+                }
             }
         }
+        delivering
+    })
+}
+
+/// The whole run on the calling thread (when no thread could be started).
+fn run_here<T, F, S>(inputs: &[Input], opts: &ReadOptions, per_game: &F, sink: &mut S) -> bool
+where
+    F: Fn(&FileMeta, Game) -> T,
+    S: FnMut(Event<T>) -> ControlFlow<()>,
+{
+    for (i, input) in inputs.iter().enumerate() {
+        if let Some(meta) = issue_meta(i, input) {
+            if sink(Event::FileDone(Arc::new(meta))).is_break() {
+                return false;
+            }
+            continue;
+        }
+        let opened = open_stream(input).and_then(|mut r| {
+            let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, input.size)?;
+            Ok((prefix, complete, r))
+        });
+        let (prefix, complete, rest) = match opened {
+            Ok(x) => x,
+            Err(e) => {
+                if sink(Event::FileDone(Arc::new(error_meta(i, input, &e)))).is_break() {
+                    return false;
+                }
+                continue;
+            }
+        };
+        if complete {
+            let batch = parse_whole(i, input, prefix, opts, per_game);
+            for (n, item) in batch.items.into_iter().enumerate() {
+                if sink(Event::Game(batch.meta.clone(), n, item)).is_break() {
+                    return false;
+                }
+            }
+            if sink(Event::FileDone(batch.meta)).is_break() {
+                return false;
+            }
+            continue;
+        }
+        let src: read::Source = Box::new(BufReader::with_capacity(
+            1 << 20,
+            io::Cursor::new(prefix).chain(rest),
+        ));
+        let meta;
+        match read::open(src, input.format, opts) {
+            Err(e) => meta = Arc::new(error_meta(i, input, &e)),
+            Ok((format, encoding, games)) => {
+                meta = Arc::new(FileMeta {
+                    format: Some(format),
+                    encoding: Some(encoding),
+                    ..meta_for(i, input)
+                });
+                for (n, g) in games.enumerate() {
+                    if sink(Event::Game(meta.clone(), n, per_game(&meta, g))).is_break() {
+                        return false;
+                    }
+                }
+            }
+        }
+        if sink(Event::FileDone(meta)).is_break() {
+            return false;
+        }
+    }
+    true
+}
+
+fn issue_meta(i: usize, input: &Input) -> Option<FileMeta> {
+    match &input.issue {
+        None => None,
+        Some(Issue::Error(msg)) => Some(FileMeta {
+            error: Some(msg.clone()),
+            ..meta_for(i, input)
+        }),
+        Some(Issue::Skipped(msg)) => Some(FileMeta {
+            skipped: Some(msg.clone()),
+            ..meta_for(i, input)
+        }),
+    }
+}
+
+/// Reads one input on the reading thread, handing its games to workers.
+fn read_input<'scope, T, F>(
+    i: usize,
+    input: &'scope Input,
+    ctx: &mut Ctx<'scope, T, F>,
+    s: &rayon::Scope<'scope>,
+) where
+    T: Send + 'scope,
+    F: Fn(&FileMeta, Game) -> T + Sync,
+{
+    if let Some(meta) = issue_meta(i, input) {
+        ctx.send_now(meta);
+        return;
+    }
+    let small_file =
+        input.path.is_some() && input.regular && input.size > 0 && input.size <= STREAM_THRESHOLD;
+    if small_file {
+        // Read and parse on a worker, so that many small files are read at once.
+        let my = ctx.slot();
+        let tx = ctx.tx.clone();
+        let (opts, per_game, stop) = (ctx.opts, ctx.per_game, ctx.stop);
+        s.spawn(move |_| {
+            let batch = if stop.load(Ordering::Relaxed) {
+                Batch {
+                    meta: Arc::new(meta_for(i, input)),
+                    items: Vec::new(),
+                    last: true,
+                }
+            } else {
+                match open_stream(input).and_then(|mut r| {
+                    let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, input.size)?;
+                    Ok((prefix, complete, r))
+                }) {
+                    Err(e) => Batch {
+                        meta: Arc::new(error_meta(i, input, &e)),
+                        items: Vec::new(),
+                        last: true,
+                    },
+                    Ok((prefix, true, _)) => parse_whole(i, input, prefix, opts, per_game),
+                    Ok((prefix, false, rest)) => {
+                        // The file grew past the threshold since it was listed.
+                        stream_here(i, input, prefix, rest, opts, per_game)
+                    }
+                }
+            };
+            let _ = tx.send((my, batch));
+        });
+        return;
+    }
+    // Standard input, FIFOs, devices, files whose size reads 0 and large
+    // files: see how much there is before deciding.
+    let opened = open_stream(input).and_then(|mut r| {
+        let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, input.size)?;
+        Ok((prefix, complete, r))
     });
+    let (prefix, complete, rest) = match opened {
+        Ok(x) => x,
+        Err(e) => {
+            ctx.send_now(error_meta(i, input, &e));
+            return;
+        }
+    };
+    if complete {
+        let my = ctx.slot();
+        let tx = ctx.tx.clone();
+        let (opts, per_game) = (ctx.opts, ctx.per_game);
+        s.spawn(move |_| {
+            let _ = tx.send((my, parse_whole(i, input, prefix, opts, per_game)));
+        });
+        return;
+    }
+    let result = read_in_pieces(i, input, prefix, rest, ctx, s);
+    if let Err(e) = result {
+        ctx.send_now(error_meta(i, input, &e));
+    }
+}
+
+/// Streams a whole input game by game on the current thread (a worker),
+/// for a small file that turned out to be large.
+fn stream_here<T, F>(
+    i: usize,
+    input: &Input,
+    prefix: Vec<u8>,
+    rest: Stream,
+    opts: &ReadOptions,
+    per_game: &F,
+) -> Batch<T>
+where
+    F: Fn(&FileMeta, Game) -> T,
+{
+    let src: read::Source = Box::new(BufReader::with_capacity(
+        1 << 20,
+        io::Cursor::new(prefix).chain(rest),
+    ));
+    match read::open(src, input.format, opts) {
+        Err(e) => Batch {
+            meta: Arc::new(error_meta(i, input, &e)),
+            items: Vec::new(),
+            last: true,
+        },
+        Ok((format, encoding, games)) => {
+            let meta = Arc::new(FileMeta {
+                format: Some(format),
+                encoding: Some(encoding),
+                ..meta_for(i, input)
+            });
+            let items = games.map(|g| per_game(&meta, g)).collect();
+            Batch {
+                meta,
+                items,
+                last: true,
+            }
+        }
+    }
 }
 
 /// Bytes read at a time when a large file is cut into pieces.
 const PIECE: usize = 4 << 20;
 
-/// Where a piece of a multi-game file may end: after a CSA `/` line or, for
-/// SFEN/USI, after any line. `None` if the buffer holds no such place.
-fn cut_point(format: Format, buf: &[u8]) -> Option<usize> {
-    match format {
-        Format::Usi => memchr::memrchr(b'\n', buf).map(|i| i + 1),
-        Format::Csa => {
-            let mut end = buf.len();
-            while let Some(i) = memchr::memrchr(b'\n', &buf[..end]) {
-                // Is the line ending at i exactly "/" (allowing CR and blanks)?
-                let start = memchr::memrchr2(b'\n', b'\r', &buf[..i]).map_or(0, |j| j + 1);
-                let line = &buf[start..i];
-                if line
+/// A piece grows to at most this many bytes while looking for a place to
+/// cut; past it, the rest of the input is read game by game.
+const MAX_PIECE: usize = 4 * PIECE;
+
+/// Finds the places where a multi-game CSA or SFEN/USI text may be cut
+/// between games, scanning each byte once however the buffer grows.
+struct Cutter {
+    format: Format,
+    /// Where the next scan starts.
+    scanned: usize,
+    /// Start of the line being scanned.
+    line_start: usize,
+    /// The last place found.
+    last: Option<usize>,
+}
+
+impl Cutter {
+    fn new(format: Format) -> Cutter {
+        Cutter {
+            format,
+            scanned: 0,
+            line_start: 0,
+            last: None,
+        }
+    }
+
+    /// Scans what was appended to `buf` since the last call.
+    fn scan(&mut self, buf: &[u8]) {
+        let mut pos = self.scanned;
+        while let Some(j) = memchr::memchr(b'\n', &buf[pos..]) {
+            let nl = pos + j;
+            let is_cut = match self.format {
+                Format::Usi => true,
+                _ => buf[self.line_start..nl]
                     .iter()
                     .filter(|b| !b.is_ascii_whitespace())
-                    .eq(b"/".iter())
-                {
-                    return Some(i + 1);
-                }
-                end = i;
+                    .eq(b"/".iter()),
+            };
+            if is_cut {
+                self.last = Some(nl + 1);
             }
-            None
+            self.line_start = nl + 1;
+            pos = nl + 1;
         }
-        _ => None,
+        self.scanned = buf.len();
+    }
+
+    /// The buffer was cut at `at`: shift what was scanned.
+    fn cut(&mut self, at: usize) {
+        self.scanned -= at;
+        self.line_start = self.line_start.saturating_sub(at);
+        self.last = None;
     }
 }
 
@@ -397,39 +893,33 @@ fn count_lines(bytes: &[u8]) -> u32 {
     n
 }
 
-/// Reads a large multi-game CSA or SFEN/USI file in pieces cut between
-/// games, so that several workers parse and process it at once, with
-/// bounded memory. Returns `Ok(false)` when the file is not of that kind
-/// (the caller then streams it game by game).
-#[allow(clippy::too_many_arguments)]
+/// Reads a large input: a multi-game CSA or SFEN/USI text is cut into
+/// pieces between games, so that several workers parse it at once; the
+/// rest (other formats, encodings that are not ASCII-compatible, or no
+/// place to cut within [`MAX_PIECE`] bytes) is read game by game here, in
+/// chunks handed to the workers. Memory stays bounded either way.
 fn read_in_pieces<'scope, T, F>(
-    path: &Path,
     i: usize,
     input: &'scope Input,
-    opts: &'scope ReadOptions,
-    per_game: &'scope F,
-    permits: &'scope Semaphore,
-    tx: &mpsc::Sender<(u64, Batch<T>)>,
-    seq: &mut u64,
+    mut buf: Vec<u8>,
+    mut rest: Stream,
+    ctx: &mut Ctx<'scope, T, F>,
     s: &rayon::Scope<'scope>,
-) -> io::Result<bool>
+) -> io::Result<()>
 where
     T: Send + 'scope,
     F: Fn(&FileMeta, Game) -> T + Sync,
 {
-    let mut file = std::fs::File::open(path)?;
-    let mut chunk = vec![0u8; PIECE];
-    let n = file.read(&mut chunk)?;
-    let mut buf = chunk[..n].to_vec();
-    let format = match input.format.or_else(|| Format::sniff(&buf)) {
-        Some(f @ (Format::Csa | Format::Usi)) => f,
-        _ => return Ok(false),
+    let opts = ctx.opts;
+    let format = input.format.or_else(|| Format::sniff(&buf));
+    let encoding = crate::read::decode::detect(&buf, false, &opts.decode);
+    let pieces_ok =
+        matches!(format, Some(Format::Csa | Format::Usi)) && encoding.is_ascii_compatible();
+    let base = FileMeta {
+        format,
+        encoding: Some(encoding),
+        ..meta_for(i, input)
     };
-    let encoding = crate::read::decode::detect(&buf, n < PIECE, &opts.decode);
-    if !encoding.is_ascii_compatible() {
-        return Ok(false);
-    }
-    let meta = Arc::new(opened_meta(i, input, format, encoding));
     let piece_opts = ReadOptions {
         decode: crate::read::DecodeOptions {
             encoding: Some(encoding),
@@ -437,59 +927,146 @@ where
         },
     };
     let mut lines_before = 0u32;
-    let mut pieces = 0u32;
-    let mut eof = n == 0;
-    loop {
-        let cut = if eof {
-            Some(buf.len())
-        } else if buf.len() < PIECE {
-            None
-        } else {
-            cut_point(format, &buf)
-        };
-        let Some(cut) = cut else {
-            // Not enough yet, or no place to cut (a very long game): read on.
-            let n = file.read(&mut chunk)?;
-            if n == 0 {
-                eof = true;
+    let mut first = true;
+    if pieces_ok {
+        let format = format.unwrap_or(Format::Csa);
+        let mut cutter = Cutter::new(format);
+        let mut chunk = vec![0u8; PIECE];
+        let mut eof = false;
+        loop {
+            if ctx.stopped() {
+                return Ok(());
             }
-            buf.extend_from_slice(&chunk[..n]);
-            continue;
-        };
-        let rest = buf.split_off(cut);
-        let piece = std::mem::replace(&mut buf, rest);
-        let last = eof && buf.is_empty();
-        let offset = lines_before;
-        lines_before = lines_before.saturating_add(count_lines(&piece));
-        let first = pieces == 0;
-        pieces += 1;
-        permits.acquire();
-        let my = *seq;
-        *seq += 1;
-        let tx = tx.clone();
-        let meta = meta.clone();
-        s.spawn(move |_| {
-            let items = if piece.is_empty() {
-                Vec::new()
+            cutter.scan(&buf);
+            let cut = if eof {
+                Some(buf.len())
+            } else if buf.len() < PIECE {
+                None
             } else {
-                let source: read::Source = Box::new(io::Cursor::new(piece));
-                let o = if first { *opts } else { piece_opts };
-                match read::LineReader::new(source, &o.decode) {
-                    Ok(mut lines) => {
-                        if !first {
-                            lines.set_line_offset(offset);
-                        }
-                        read::games_from_lines(format, lines, &o)
-                            .map(|g| per_game(&meta, g))
-                            .collect()
-                    }
-                    Err(_) => Vec::new(),
-                }
+                cutter.last
             };
+            let Some(cut) = cut else {
+                if buf.len() >= MAX_PIECE {
+                    break; // no place to cut: read the rest game by game
+                }
+                let n = loop {
+                    match rest.read(&mut chunk) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        r => break r?,
+                    }
+                };
+                if n == 0 {
+                    eof = true;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+                continue;
+            };
+            let tail = buf[cut..].to_vec();
+            buf.truncate(cut);
+            let piece = std::mem::replace(&mut buf, tail);
+            cutter.cut(cut);
+            let last = eof && buf.is_empty();
+            let offset = lines_before;
+            lines_before = lines_before.saturating_add(count_lines(&piece));
+            let piece: Arc<[u8]> = Arc::from(piece);
+            let meta = Arc::new(FileMeta {
+                source: Some(Arc::new(SourceBytes {
+                    bytes: piece.clone(),
+                    first_line: offset,
+                })),
+                ..base.clone()
+            });
+            let is_first = first;
+            first = false;
+            let my = ctx.slot();
+            let tx = ctx.tx.clone();
+            let (per_game, stop) = (ctx.per_game, ctx.stop);
+            s.spawn(move |_| {
+                let items = if piece.is_empty() || stop.load(Ordering::Relaxed) {
+                    Vec::new()
+                } else {
+                    let source: read::Source = Box::new(io::Cursor::new(piece));
+                    let o = if is_first { *opts } else { piece_opts };
+                    match read::LineReader::new(source, &o.decode) {
+                        Ok(mut lines) => {
+                            if !is_first {
+                                lines.set_line_offset(offset);
+                            }
+                            read::games_from_lines(format, lines, &o)
+                                .map(|g| per_game(&meta, g))
+                                .collect()
+                        }
+                        Err(_) => Vec::new(),
+                    }
+                };
+                let _ = tx.send((my, Batch { meta, items, last }));
+            });
+            if last {
+                return Ok(());
+            }
+        }
+    }
+    // Game by game: the reader streams, chunks of games go to the workers.
+    let src: read::Source = Box::new(BufReader::with_capacity(
+        1 << 20,
+        io::Cursor::new(buf).chain(rest),
+    ));
+    let (format, encoding, games) = if first {
+        read::open(src, input.format, opts)?
+    } else {
+        let format = format.unwrap_or(Format::Csa);
+        let mut lines = read::LineReader::new(src, &piece_opts.decode)?;
+        lines.set_line_offset(lines_before);
+        (
+            format,
+            encoding,
+            read::games_from_lines(format, lines, &piece_opts),
+        )
+    };
+    let meta = Arc::new(FileMeta {
+        format: Some(format),
+        encoding: Some(encoding),
+        ..meta_for(i, input)
+    });
+    let mut games = games.peekable();
+    loop {
+        if ctx.stopped() {
+            return Ok(());
+        }
+        let chunk: Vec<Game> = games.by_ref().take(CHUNK).collect();
+        let last = games.peek().is_none();
+        let my = ctx.slot();
+        let tx = ctx.tx.clone();
+        let meta = meta.clone();
+        let per_game = ctx.per_game;
+        s.spawn(move |_| {
+            let items = chunk.into_iter().map(|g| per_game(&meta, g)).collect();
             let _ = tx.send((my, Batch { meta, items, last }));
         });
         if last {
-            return Ok(true);
+            return Ok(());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cutter_finds_the_last_slash_line_scanning_once() {
+        let mut c = Cutter::new(Format::Csa);
+        let mut buf = b"PI\n+\n+7776FU\n/\nPI\n".to_vec();
+        c.scan(&buf);
+        assert_eq!(c.last, Some(15));
+        buf.extend_from_slice(b"+\n / \r\nPI");
+        c.scan(&buf);
+        assert_eq!(c.last, Some(25));
+        let tail = buf[25..].to_vec();
+        c.cut(25);
+        buf = tail;
+        buf.extend_from_slice(b"\n/\n");
+        c.scan(&buf);
+        assert_eq!(c.last, Some(5));
     }
 }

@@ -1,45 +1,312 @@
-//! Writing files safely: never over an existing file unless asked, and
-//! atomically (a temporary file in the same folder, renamed into place), so
-//! an interrupted run leaves only complete files.
+//! Writing outputs safely.
+//!
+//! * A new file is written to a temporary file in its folder and renamed
+//!   into place when complete, so an interrupted run leaves only complete
+//!   files under their final names. It gets the permissions that
+//!   `open(O_CREAT, 0666)` gives under the user's umask.
+//! * An existing regular file is replaced only when asked (`--force`), the
+//!   same way, keeping its permission bits (as writing into it would).
+//! * A FIFO or character device (`/dev/stdout`, `/dev/null`, a terminal) is
+//!   written into, never replaced; block devices, sockets and folders are
+//!   refused; a symbolic link is followed, never replaced.
+//! * An input of the run is never an output (compared by device and inode,
+//!   so hard links, symbolic links and `-` for a redirected standard input
+//!   are caught), and two outputs of one run are never one file
+//!   ([`Claims`]).
+//! * Temporary files still open when the process is told to stop (SIGINT,
+//!   SIGTERM) can be removed with [`remove_temporaries`].
 
+use std::collections::HashSet;
+use std::ffi::OsStr;
+use std::fs::{File, Metadata, OpenOptions, Permissions};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
-/// A file being written; it appears under its name only on [`AtomicFile::commit`].
+/// The identity of a file: device and inode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    /// The identity of what `m` describes.
+    pub fn of_metadata(m: &Metadata) -> FileId {
+        FileId {
+            dev: m.dev(),
+            ino: m.ino(),
+        }
+    }
+
+    /// The identity of the file at `path`, following symbolic links.
+    pub fn of_path(path: &Path) -> io::Result<FileId> {
+        std::fs::metadata(path).map(|m| FileId::of_metadata(&m))
+    }
+
+    /// The identity and metadata of what the standard stream `fd` (0, 1 or
+    /// 2) is open on.
+    pub fn of_fd(fd: i32) -> Option<(FileId, Metadata)> {
+        use std::os::fd::AsFd;
+        let owned = match fd {
+            0 => io::stdin().as_fd().try_clone_to_owned(),
+            1 => io::stdout().as_fd().try_clone_to_owned(),
+            2 => io::stderr().as_fd().try_clone_to_owned(),
+            _ => return None,
+        }
+        .ok()?;
+        let m = File::from(owned).metadata().ok()?;
+        Some((FileId::of_metadata(&m), m))
+    }
+}
+
+/// The files a run reads, by identity, so that none of them is written.
+#[derive(Clone, Debug, Default)]
+pub struct InputSet {
+    ids: HashSet<FileId>,
+}
+
+impl InputSet {
+    /// The identities of `paths` (those that exist) and, if `stdin` is
+    /// true, of what standard input is open on when it is a regular file
+    /// (`kifu convert - -o g.csa < g.csa`).
+    pub fn new<'a>(paths: impl IntoIterator<Item = &'a Path>, stdin: bool) -> InputSet {
+        let mut ids: HashSet<FileId> = paths
+            .into_iter()
+            .filter_map(|p| FileId::of_path(p).ok())
+            .collect();
+        if stdin {
+            if let Some((id, m)) = FileId::of_fd(0) {
+                if m.file_type().is_file() || m.file_type().is_fifo() {
+                    ids.insert(id);
+                }
+            }
+        }
+        InputSet { ids }
+    }
+
+    /// Whether `id` is one of the inputs.
+    pub fn contains(&self, id: FileId) -> bool {
+        self.ids.contains(&id)
+    }
+}
+
+/// Where an output goes as the user named it: a path, or `-` for standard
+/// output.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Destination {
+    /// Standard output.
+    Stdout,
+    /// A file, FIFO or device.
+    Path(PathBuf),
+}
+
+impl Destination {
+    /// `-` is standard output; anything else a path.
+    pub fn parse(s: &OsStr) -> Destination {
+        if s == "-" {
+            Destination::Stdout
+        } else {
+            Destination::Path(PathBuf::from(s))
+        }
+    }
+
+    /// How reports name it.
+    pub fn display(&self) -> String {
+        match self {
+            Destination::Stdout => "standard output".to_string(),
+            Destination::Path(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// What makes two outputs the same file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum ClaimKey {
+    Stdout,
+    Id(FileId),
+    Path(PathBuf),
+}
+
+/// The outputs of one run, so that no two of them are one file.
+#[derive(Debug, Default)]
+pub struct Claims {
+    keys: std::collections::HashMap<ClaimKey, String>,
+}
+
+impl Claims {
+    /// Records that `dest` is written on behalf of `owner` (an input or an
+    /// option name). Fails, naming the earlier owner, if another output of
+    /// this run is already that file.
+    pub fn claim(&mut self, dest: &Destination, owner: &str) -> Result<(), String> {
+        let keys = claim_keys(dest);
+        for k in &keys {
+            if let Some(earlier) = self.keys.get(k) {
+                return Err(format!(
+                    "{} would be written twice: for {earlier} and for {owner}",
+                    dest.display()
+                ));
+            }
+        }
+        for k in keys {
+            self.keys.insert(k, owner.to_string());
+        }
+        Ok(())
+    }
+}
+
+/// What `dest` is, for telling whether two outputs are one file. Character
+/// devices (`/dev/null`, a terminal) have no key but `-`: writing twice
+/// into one loses nothing.
+fn claim_keys(dest: &Destination) -> Vec<ClaimKey> {
+    let mut keys = Vec::new();
+    let found = match dest {
+        Destination::Stdout => {
+            keys.push(ClaimKey::Stdout);
+            FileId::of_fd(1)
+        }
+        Destination::Path(p) => match std::fs::metadata(p) {
+            Ok(m) => Some((FileId::of_metadata(&m), m)),
+            Err(_) => {
+                keys.push(ClaimKey::Path(normalize(p)));
+                None
+            }
+        },
+    };
+    if let Some((id, m)) = found {
+        if !m.file_type().is_char_device() {
+            keys.push(ClaimKey::Id(id));
+        }
+    }
+    keys
+}
+
+/// An absolute form of `p` for comparing paths that do not exist yet: the
+/// longest existing ancestor resolved, the rest taken as written (`.`
+/// removed, `..` applied).
+pub fn normalize(p: &Path) -> PathBuf {
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut tail = Vec::new();
+    let mut head = abs.as_path();
+    let base = loop {
+        if let Ok(c) = head.canonicalize() {
+            break c;
+        }
+        match (head.parent(), head.file_name()) {
+            (Some(parent), Some(name)) => {
+                tail.push(name.to_os_string());
+                head = parent;
+            }
+            _ => break head.to_path_buf(),
+        }
+    };
+    let mut out = base;
+    for name in tail.into_iter().rev() {
+        match Path::new(&name).components().next() {
+            Some(Component::CurDir) => {}
+            Some(Component::ParentDir) => {
+                out.pop();
+            }
+            _ => out.push(name),
+        }
+    }
+    out
+}
+
+/// Temporary files not yet renamed or removed, for [`remove_temporaries`];
+/// `closed` once they were removed, so that no new one appears after.
+struct Temporaries {
+    paths: Vec<PathBuf>,
+    closed: bool,
+}
+
+static TEMPORARIES: Mutex<Temporaries> = Mutex::new(Temporaries {
+    paths: Vec::new(),
+    closed: false,
+});
+
+fn temporaries() -> std::sync::MutexGuard<'static, Temporaries> {
+    TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn unregister(p: &Path) {
+    let mut t = temporaries();
+    if let Some(i) = t.paths.iter().position(|x| x == p) {
+        t.paths.swap_remove(i);
+    }
+}
+
+/// Removes every temporary file this process has open for an output, and
+/// refuses to create new ones from then on (for a signal handler that then
+/// exits). Returns how many were removed.
+pub fn remove_temporaries() -> usize {
+    let mut t = temporaries();
+    t.closed = true;
+    let n = t
+        .paths
+        .drain(..)
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .count();
+    n
+}
+
+/// A file being written; it appears under its name only on
+/// [`AtomicFile::commit`], and its temporary file is removed if it is
+/// dropped uncommitted.
 pub struct AtomicFile {
-    tmp: tempfile::NamedTempFile,
+    tmp: Option<tempfile::NamedTempFile>,
     path: PathBuf,
-    overwrite: bool,
+    replace: Option<Permissions>,
 }
 
 impl AtomicFile {
-    /// Starts writing `path`. Fails with `AlreadyExists` if the file exists
-    /// and `overwrite` is false. Creates missing parent folders.
+    /// Starts writing a new regular file at `path` (see [`open`] for the
+    /// rules about existing files). Creates missing parent folders.
     pub fn create(path: &Path, overwrite: bool) -> io::Result<AtomicFile> {
-        if !overwrite && (path.exists() || path.is_symlink()) {
-            return Err(io::Error::new(
+        match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => AtomicFile::start(path, None),
+            Err(e) => Err(e),
+            Ok(m) if m.file_type().is_file() => {
+                if overwrite {
+                    AtomicFile::start(path, Some(m.permissions()))
+                } else {
+                    Err(exists(path))
+                }
+            }
+            Ok(_) => Err(io::Error::new(
                 io::ErrorKind::AlreadyExists,
-                format!("{} exists (use --force to overwrite)", path.display()),
-            ));
+                format!("{} exists and is not a regular file", path.display()),
+            )),
         }
+    }
+
+    fn start(path: &Path, replace: Option<Permissions>) -> io::Result<AtomicFile> {
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
         std::fs::create_dir_all(&dir)?;
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".kifu-").suffix(".tmp");
-        // Outputs are ordinary files (rw-r--r--), not private temporaries.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o644));
+        // Created and registered under the lock, so that a signal handler
+        // removing the temporaries never misses one.
+        let mut t = temporaries();
+        if t.closed {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "interrupted; no new output is started",
+            ));
         }
-        let tmp = builder.tempfile_in(&dir)?;
+        let tmp = tempfile::Builder::new()
+            .prefix(".kifu-")
+            .suffix(".tmp")
+            .permissions(Permissions::from_mode(0o666))
+            .tempfile_in(&dir)?;
+        t.paths.push(tmp.path().to_path_buf());
+        drop(t);
         Ok(AtomicFile {
-            tmp,
+            tmp: Some(tmp),
             path: path.to_path_buf(),
-            overwrite,
+            replace,
         })
     }
 
@@ -48,25 +315,200 @@ impl AtomicFile {
         &self.path
     }
 
-    /// Flushes, syncs and renames the file into place.
+    /// Flushes, syncs and renames the file into place. A new file is never
+    /// renamed over one that appeared meanwhile.
     pub fn commit(mut self) -> io::Result<()> {
-        self.tmp.flush()?;
-        self.tmp.as_file().sync_all()?;
-        let result = if self.overwrite {
-            self.tmp.persist(&self.path).map(|_| ())
-        } else {
-            self.tmp.persist_noclobber(&self.path).map(|_| ())
+        let Some(mut tmp) = self.tmp.take() else {
+            return Ok(());
         };
-        result.map_err(|e| e.error)
+        let tmp_path = tmp.path().to_path_buf();
+        let result = (|| {
+            tmp.flush()?;
+            if let Some(perm) = &self.replace {
+                tmp.as_file()
+                    .set_permissions(Permissions::from_mode(perm.mode() & 0o7777))?;
+            }
+            tmp.as_file().sync_all()?;
+            let persisted = if self.replace.is_some() {
+                tmp.persist(&self.path).map(|_| ())
+            } else {
+                tmp.persist_noclobber(&self.path).map(|_| ())
+            };
+            persisted.map_err(|e| {
+                if e.error.kind() == io::ErrorKind::AlreadyExists {
+                    exists(&self.path)
+                } else {
+                    e.error
+                }
+            })
+        })();
+        unregister(&tmp_path);
+        result
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            unregister(tmp.path());
+        }
     }
 }
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.tmp.write(buf)
+        match &mut self.tmp {
+            Some(t) => t.write(buf),
+            None => Err(io::Error::other("output already committed")),
+        }
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.tmp.flush()
+        match &mut self.tmp {
+            Some(t) => t.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+fn exists(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("{} exists (use --force to overwrite)", path.display()),
+    )
+}
+
+fn refuse(path: &Path, what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{} {what}; refusing to write to it", path.display()),
+    )
+}
+
+fn is_input(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!(
+            "{} is one of the inputs; refusing to overwrite it",
+            path.display()
+        ),
+    )
+}
+
+/// An output being written: standard output, a file written atomically,
+/// or a FIFO or device written into.
+pub enum Sink {
+    /// Standard output.
+    Stdout(io::Stdout),
+    /// A regular file, renamed into place by [`Sink::commit`].
+    File(AtomicFile),
+    /// A FIFO or character device, written into directly.
+    Stream(File, PathBuf),
+}
+
+impl Sink {
+    /// Flushes and, for a file, renames it into place.
+    pub fn commit(self) -> io::Result<()> {
+        match self {
+            Sink::Stdout(mut s) => s.flush(),
+            Sink::File(f) => f.commit(),
+            Sink::Stream(mut f, _) => f.flush(),
+        }
+    }
+
+    /// How reports name it.
+    pub fn display(&self) -> String {
+        match self {
+            Sink::Stdout(_) => "standard output".to_string(),
+            Sink::File(f) => f.path().display().to_string(),
+            Sink::Stream(_, p) => p.display().to_string(),
+        }
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::Stdout(s) => s.write(buf),
+            Sink::File(f) => f.write(buf),
+            Sink::Stream(f, _) => f.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Stdout(s) => s.flush(),
+            Sink::File(f) => f.flush(),
+            Sink::Stream(f, _) => f.flush(),
+        }
+    }
+}
+
+/// Opens an output by the rules of this module. `force` allows replacing
+/// an existing regular file; an input (see [`InputSet`]) is refused even
+/// then. Errors name the path and say why.
+pub fn open(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Sink> {
+    let path = match dest {
+        Destination::Stdout => {
+            if let Some((id, m)) = FileId::of_fd(1) {
+                if m.file_type().is_file() && inputs.contains(id) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::AlreadyExists,
+                        "standard output is one of the inputs; refusing to write to it",
+                    ));
+                }
+            }
+            return Ok(Sink::Stdout(io::stdout()));
+        }
+        Destination::Path(p) => p,
+    };
+    let lmeta = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return AtomicFile::start(path, None).map(Sink::File);
+        }
+        Err(e) => return Err(e),
+        Ok(m) => m,
+    };
+    // Follow a symbolic link to what it names; the link itself stays.
+    let (target, meta) = if lmeta.file_type().is_symlink() {
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(refuse(path, "is a dangling symbolic link"))
+            }
+            Err(e) => return Err(e),
+        };
+        let target = if meta.file_type().is_file() {
+            path.canonicalize()?
+        } else {
+            path.to_path_buf()
+        };
+        (target, meta)
+    } else {
+        (path.to_path_buf(), lmeta)
+    };
+    let ft = meta.file_type();
+    let id = FileId::of_metadata(&meta);
+    if ft.is_file() {
+        if inputs.contains(id) {
+            return Err(is_input(path));
+        }
+        if !force {
+            return Err(exists(path));
+        }
+        AtomicFile::start(&target, Some(meta.permissions())).map(Sink::File)
+    } else if ft.is_fifo() || ft.is_char_device() {
+        if ft.is_fifo() && inputs.contains(id) {
+            return Err(is_input(path));
+        }
+        let f = OpenOptions::new().write(true).open(path)?;
+        Ok(Sink::Stream(f, path.to_path_buf()))
+    } else if ft.is_dir() {
+        Err(refuse(path, "is a folder"))
+    } else if ft.is_block_device() {
+        Err(refuse(path, "is a block device"))
+    } else if ft.is_socket() {
+        Err(refuse(path, "is a socket"))
+    } else {
+        Err(refuse(path, "is not a regular file"))
     }
 }
 
@@ -75,4 +517,215 @@ pub fn write_file(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()> 
     let mut f = AtomicFile::create(path, overwrite)?;
     f.write_all(bytes)?;
     f.commit()
+}
+
+/// Where each input of a conversion goes under an output folder.
+///
+/// The naming rule:
+/// * With one command-line argument, its tree is mirrored directly in the
+///   folder: `db/x/a.csa` → `OUT/x/a.kif`; a file argument gives
+///   `OUT/a.kif`; standard input `OUT/stdin.kif`.
+/// * With several arguments, each directory argument is mirrored under its
+///   own name (`db1/a.csa` → `OUT/db1/a.kif`, `db2/a.csa` →
+///   `OUT/db2/a.kif`); file arguments go to `OUT/NAME.kif`.
+/// * Names are built from the bytes of the input names, so names that
+///   differ only in bytes that are not UTF-8 stay different.
+/// * Inputs of one folder that differ only by their extension (`a.csa`,
+///   `a.kif`) keep it in the output name: `a.csa.kif`, `a.kif.kif`.
+/// * A multi-game input split into one file per game gives
+///   `STEM-0001.kif`, `STEM-0002.kif`, … (the game's number in the input);
+///   a single game keeps `STEM.kif`.
+///
+/// Whatever the rule cannot keep apart (the same file or folder name given
+/// twice, an input `x-0001.csa` beside a `x.csa` that may be split into
+/// `x-0001.kif`, an output that is an input) is refused by
+/// [`OutDirPlan::new`] before anything is written, naming both inputs.
+#[derive(Debug)]
+pub struct OutDirPlan {
+    ext: String,
+    /// Per input: the folder and stem of its output, `None` for inputs not
+    /// read.
+    entries: Vec<Option<(PathBuf, std::ffi::OsString)>>,
+}
+
+impl OutDirPlan {
+    /// Plans the outputs of `inputs` (found from the command-line `args`)
+    /// in `out_dir` with extension `ext`. `split` says whether multi-game
+    /// inputs may be split into numbered files. `inputs_set` are the
+    /// inputs by identity. Errors: one message per collision.
+    pub fn new(
+        out_dir: &Path,
+        args: &[String],
+        inputs: &[crate::batch::Input],
+        ext: &str,
+        split: bool,
+        inputs_set: &InputSet,
+    ) -> Result<OutDirPlan, Vec<String>> {
+        use std::collections::HashMap;
+        use std::ffi::OsString;
+        let several = args.len() > 1;
+        let root_name = |k: usize| -> Option<OsString> {
+            let arg = args.get(k)?;
+            let p = Path::new(arg);
+            if !several || arg == "-" || !p.is_dir() {
+                return None;
+            }
+            let name = match p.file_name() {
+                Some(n) => n.to_os_string(),
+                None => p
+                    .canonicalize()
+                    .ok()
+                    .and_then(|c| c.file_name().map(|n| n.to_os_string()))
+                    .unwrap_or_else(|| OsString::from("root")),
+            };
+            Some(name)
+        };
+        // Folder (relative to out_dir) and file name of each input.
+        let mut rel: Vec<Option<(PathBuf, OsString)>> = inputs
+            .iter()
+            .map(|i| {
+                if i.issue.is_some() {
+                    return None;
+                }
+                let mut dir = PathBuf::new();
+                if let Some(r) = root_name(i.arg) {
+                    dir.push(r);
+                }
+                if let Some(parent) = i.rel.parent() {
+                    dir.push(parent);
+                }
+                let name = i
+                    .rel
+                    .file_name()
+                    .map_or_else(|| OsString::from("game"), |n| n.to_os_string());
+                Some((dir, name))
+            })
+            .collect();
+        let stem_of = |name: &OsString, keep_ext: bool| -> OsString {
+            if keep_ext {
+                return name.clone();
+            }
+            Path::new(name)
+                .file_stem()
+                .map_or_else(|| name.clone(), |s| s.to_os_string())
+        };
+        let mut stems: Vec<Option<(PathBuf, OsString)>> = rel
+            .iter()
+            .map(|r| r.as_ref().map(|(d, n)| (d.clone(), stem_of(n, false))))
+            .collect();
+        // Inputs of one folder that differ only by extension keep it.
+        let mut groups: HashMap<(PathBuf, OsString), Vec<usize>> = HashMap::new();
+        for (i, s) in stems.iter().enumerate() {
+            if let Some(k) = s {
+                groups.entry(k.clone()).or_default().push(i);
+            }
+        }
+        for members in groups.values().filter(|m| m.len() > 1) {
+            let names: HashSet<&OsString> = members
+                .iter()
+                .filter_map(|&i| rel[i].as_ref().map(|r| &r.1))
+                .collect();
+            if names.len() == members.len() {
+                for &i in members {
+                    if let Some((d, n)) = &rel[i] {
+                        stems[i] = Some((d.clone(), stem_of(n, true)));
+                    }
+                }
+            }
+        }
+        rel.clear();
+        let mut errors = Vec::new();
+        let file_of = |d: &Path, stem: &OsString| -> PathBuf {
+            let mut f = stem.clone();
+            f.push(".");
+            f.push(ext);
+            out_dir.join(d).join(f)
+        };
+        // The same output name twice.
+        let mut owner: HashMap<PathBuf, usize> = HashMap::new();
+        for (i, s) in stems.iter().enumerate() {
+            let Some((d, stem)) = s else { continue };
+            let path = file_of(d, stem);
+            if let Some(&j) = owner.get(&path) {
+                errors.push(format!(
+                    "{} and {} would both be written to {}",
+                    inputs[j].display,
+                    inputs[i].display,
+                    path.display()
+                ));
+            } else {
+                owner.insert(path, i);
+            }
+        }
+        // A name a split input may use for its games.
+        if split {
+            let by_stem: HashMap<(&Path, &OsString), usize> = stems
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.as_ref().map(|(d, st)| ((d.as_path(), st), i)))
+                .collect();
+            for (j, s) in stems.iter().enumerate() {
+                let Some((d, stem)) = s else { continue };
+                let Some(text) = stem.to_str() else { continue };
+                let Some((base, digits)) = text.rsplit_once('-') else {
+                    continue;
+                };
+                if digits.len() < 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    continue;
+                }
+                let base = OsString::from(base);
+                if let Some(&i) = by_stem.get(&(d.as_path(), &base)) {
+                    if i != j {
+                        errors.push(format!(
+                            "{} may be split into {}, which is also the output of {} (use --no-split, or rename one)",
+                            inputs[i].display,
+                            file_of(d, stem).display(),
+                            inputs[j].display
+                        ));
+                    }
+                }
+            }
+        }
+        // An output that is an input.
+        for (i, s) in stems.iter().enumerate() {
+            let Some((d, stem)) = s else { continue };
+            let path = file_of(d, stem);
+            if FileId::of_path(&path).is_ok_and(|id| inputs_set.contains(id)) {
+                errors.push(format!(
+                    "{}, the output of {}, is one of the inputs; refusing to overwrite it",
+                    path.display(),
+                    inputs[i].display
+                ));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(OutDirPlan {
+            ext: ext.to_string(),
+            entries: stems
+                .into_iter()
+                .map(|s| s.map(|(d, st)| (out_dir.join(d), st)))
+                .collect(),
+        })
+    }
+
+    /// The output of input `i` as one file (`STEM.ext`).
+    pub fn single(&self, i: usize) -> Option<PathBuf> {
+        let (d, stem) = self.entries.get(i)?.as_ref()?;
+        let mut f = stem.clone();
+        f.push(".");
+        f.push(&self.ext);
+        Some(d.join(f))
+    }
+
+    /// The output of game `n` (0-based) of input `i` when it is split
+    /// (`STEM-0001.ext`).
+    pub fn numbered(&self, i: usize, n: usize) -> Option<PathBuf> {
+        let (d, stem) = self.entries.get(i)?.as_ref()?;
+        let mut f = stem.clone();
+        f.push(format!("-{:04}.", n + 1));
+        f.push(&self.ext);
+        Some(d.join(f))
+    }
 }

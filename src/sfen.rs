@@ -256,14 +256,28 @@ pub fn parse_sfen(text: &str, variant: Option<Variant>) -> Result<Setup, SfenErr
     }
 
     if let Some(&(mcol, num)) = fields.get(3) {
-        setup.ply = num
-            .parse::<u32>()
+        let n = num
+            .parse::<u64>()
             .ok()
             .filter(|&n| n >= 1)
             .ok_or_else(|| err(mcol + 1, format!("expected a move number, found `{num}`")))?;
+        setup.ply = u32::try_from(n)
+            .ok()
+            .filter(|&n| n <= MAX_MOVE_NUMBER)
+            .ok_or_else(|| {
+                err(
+                    mcol + 1,
+                    format!("move number {num} is larger than {MAX_MOVE_NUMBER}"),
+                )
+            })?;
     }
     Ok(setup)
 }
+
+/// The largest move number (SFEN's last field) read: far beyond any game,
+/// and low enough that numbering the moves of a game from it never
+/// overflows (a game cannot hold 2³¹ moves).
+pub const MAX_MOVE_NUMBER: u32 = i32::MAX as u32;
 
 /// Writes a setup as SFEN (hands in the canonical order, Black first).
 pub fn write_sfen(setup: &Setup) -> String {

@@ -499,16 +499,43 @@ pub fn collect(
     crate::read::visit_game(game, &mut c)
 }
 
-/// Running totals for `kifu stats --summary`.
+/// Distinct openings counted exactly; past this many, the table keeps the
+/// frequent ones (Misra–Gries) and says by how much counts may be low.
+pub const OPENING_SLOTS: usize = 4096;
+
+/// Distinct termination reasons and handicaps kept; further ones are
+/// counted under `other`.
+pub const LABEL_SLOTS: usize = 64;
+
+/// Totals over many games, for `kifu stats --summary`, in memory that does
+/// not grow with the number of games: a histogram of plies (exact mean,
+/// median, minimum and maximum; one counter per distinct game length),
+/// at most [`LABEL_SLOTS`] reasons and handicaps, and at most
+/// [`OPENING_SLOTS`] openings.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
     games: u64,
     invalid: u64,
-    plies: Vec<u32>,
+    plies: std::collections::BTreeMap<u32, u64>,
+    plies_sum: u128,
     results: std::collections::BTreeMap<String, u64>,
     by_handicap: std::collections::BTreeMap<String, [u64; 4]>,
     reasons: std::collections::BTreeMap<String, u64>,
     openings: std::collections::HashMap<String, u64>,
+    /// Openings counted (games with at least 8 plies).
+    openings_seen: u64,
+    /// How much every opening count was lowered to make room (Misra–Gries).
+    openings_lowered: u64,
+}
+
+/// The key under which `label` is counted in a table of at most
+/// [`LABEL_SLOTS`] entries.
+fn bounded_key<'a, V>(map: &std::collections::BTreeMap<String, V>, label: &'a str) -> &'a str {
+    if map.contains_key(label) || map.len() < LABEL_SLOTS - 1 {
+        label
+    } else {
+        "other"
+    }
 }
 
 impl Summary {
@@ -516,9 +543,12 @@ impl Summary {
     pub fn add(&mut self, row: &GameRow) {
         self.games += 1;
         self.invalid += !row.valid as u64;
-        self.plies.push(row.plies);
-        *self.results.entry(row.result.clone()).or_default() += 1;
-        let h = self.by_handicap.entry(row.handicap.clone()).or_default();
+        *self.plies.entry(row.plies).or_default() += 1;
+        self.plies_sum += u128::from(row.plies);
+        let result = bounded_key(&self.results, &row.result).to_string();
+        *self.results.entry(result).or_default() += 1;
+        let handicap = bounded_key(&self.by_handicap, &row.handicap).to_string();
+        let h = self.by_handicap.entry(handicap).or_default();
         h[match row.result.as_str() {
             "sente_win" => 0,
             "gote_win" => 1,
@@ -530,12 +560,44 @@ impl Summary {
         } else {
             &row.reason
         };
-        *self.reasons.entry(reason.to_string()).or_default() += 1;
+        let reason = bounded_key(&self.reasons, reason).to_string();
+        *self.reasons.entry(reason).or_default() += 1;
         // Openings by their first 8 plies.
         let prefix: Vec<&str> = row.opening_usi.split(' ').take(8).collect();
         if prefix.len() == 8 {
-            *self.openings.entry(prefix.join(" ")).or_default() += 1;
+            self.add_opening(prefix.join(" "));
         }
+    }
+
+    /// Misra–Gries: an opening not in a full table lowers every count by
+    /// one (dropping those at zero) instead of taking a slot, so the table
+    /// never holds more than [`OPENING_SLOTS`] entries and an opening seen
+    /// more than `seen / OPENING_SLOTS` times is always in it.
+    fn add_opening(&mut self, key: String) {
+        self.openings_seen += 1;
+        if let Some(n) = self.openings.get_mut(&key) {
+            *n += 1;
+        } else if self.openings.len() < OPENING_SLOTS {
+            self.openings.insert(key, 1);
+        } else {
+            self.openings_lowered += 1;
+            self.openings.retain(|_, n| {
+                *n -= 1;
+                *n > 0
+            });
+        }
+    }
+
+    /// The `k`-th smallest game length (0-based).
+    fn nth_plies(&self, k: u64) -> u32 {
+        let mut seen = 0u64;
+        for (&p, &n) in &self.plies {
+            seen += n;
+            if seen > k {
+                return p;
+            }
+        }
+        0
     }
 
     /// The summary as text: rates, lengths, a histogram, reasons, openings.
@@ -571,31 +633,36 @@ impl Summary {
                 pct(c[3], t)
             );
         }
-        let mut plies = self.plies.clone();
-        plies.sort_unstable();
-        if !plies.is_empty() {
-            let mean = plies.iter().map(|&p| p as f64).sum::<f64>() / plies.len() as f64;
-            let median = if plies.len() % 2 == 1 {
-                plies[plies.len() / 2] as f64
+        if self.games > 0 {
+            let n = self.games;
+            let mean = self.plies_sum as f64 / n as f64;
+            let median = if n % 2 == 1 {
+                self.nth_plies(n / 2) as f64
             } else {
-                (plies[plies.len() / 2 - 1] + plies[plies.len() / 2]) as f64 / 2.0
+                (self.nth_plies(n / 2 - 1) as f64 + self.nth_plies(n / 2) as f64) / 2.0
             };
+            let min = self.plies.keys().next().copied().unwrap_or(0);
+            let max = self.plies.keys().next_back().copied().unwrap_or(0);
             let _ = writeln!(
                 s,
-                "plies: mean {mean:.1}, median {median:.1}, min {}, max {}",
-                plies[0],
-                plies[plies.len() - 1]
+                "plies: mean {mean:.1}, median {median:.1}, min {min}, max {max}"
             );
             let bucket = 20u32;
             let mut hist = std::collections::BTreeMap::<u32, u64>::new();
-            for &p in &plies {
-                *hist.entry(p / bucket * bucket).or_default() += 1;
+            for (&p, &c) in &self.plies {
+                *hist.entry(p / bucket * bucket).or_default() += c;
             }
             let max = hist.values().copied().max().unwrap_or(1).max(1);
             let _ = writeln!(s, "length histogram:");
             for (b, n) in &hist {
                 let bar = "#".repeat(((n * 50).div_ceil(max)) as usize);
-                let _ = writeln!(s, "  {:>4}-{:<4} {:>7} {bar}", b, b + bucket - 1, n);
+                let _ = writeln!(
+                    s,
+                    "  {:>4}-{:<4} {:>7} {bar}",
+                    b,
+                    b.saturating_add(bucket - 1),
+                    n
+                );
             }
         }
         let _ = writeln!(s, "termination:");
@@ -607,7 +674,15 @@ impl Summary {
         let mut openings: Vec<_> = self.openings.iter().collect();
         openings.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         if !openings.is_empty() {
-            let _ = writeln!(s, "most common openings (first 8 plies):");
+            if self.openings_lowered == 0 {
+                let _ = writeln!(s, "most common openings (first 8 plies):");
+            } else {
+                let _ = writeln!(
+                    s,
+                    "most common openings (first 8 plies; more than {OPENING_SLOTS} distinct, so counts may be low by up to {}):",
+                    self.openings_lowered
+                );
+            }
             for (o, n) in openings.into_iter().take(10) {
                 let _ = writeln!(s, "  {n:>7}  {o}");
             }
@@ -627,7 +702,50 @@ fn pad(s: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::iso_date;
+    use super::{iso_date, GameRow, Summary, LABEL_SLOTS, OPENING_SLOTS};
+
+    fn row(plies: u32, reason: &str, opening: &str) -> GameRow {
+        GameRow {
+            plies,
+            result: "sente_win".into(),
+            reason: reason.into(),
+            handicap: "平手".into(),
+            valid: true,
+            opening_usi: opening.into(),
+            ..GameRow::default()
+        }
+    }
+
+    #[test]
+    fn summary_medians_are_exact_and_tables_bounded() {
+        let mut s = Summary::default();
+        for p in [10, 3, 7, 7, 100, 1] {
+            s.add(&row(p, "resign", ""));
+        }
+        let text = s.render();
+        assert!(
+            text.contains("plies: mean 21.3, median 7.0, min 1, max 100"),
+            "{text}"
+        );
+        // Many distinct reasons and openings: the tables stay bounded and
+        // the frequent opening is still found with its exact count.
+        let mut s = Summary::default();
+        let common = "7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b";
+        for i in 0..3 * OPENING_SLOTS {
+            let opening = format!("1a1b 2a2b 3a3b 4a4b 5a5b 6a6b 7a7b {i}");
+            s.add(&row(50, &format!("reason {i}"), &opening));
+            if i % 2 == 0 {
+                s.add(&row(50, "resign", common));
+            }
+        }
+        assert!(s.openings.len() <= OPENING_SLOTS);
+        assert!(s.reasons.len() <= LABEL_SLOTS);
+        assert_eq!(s.plies.len(), 1);
+        let text = s.render();
+        assert!(text.contains(common), "{text}");
+        assert!(text.contains("counts may be low"), "{text}");
+        assert!(text.contains("  other "), "{text}");
+    }
 
     #[test]
     fn dates_as_records_write_them() {

@@ -17,6 +17,10 @@ pub struct Dropped {
     pub headers: usize,
     /// Terminal events that could not be expressed.
     pub terminals: usize,
+    /// Texts changed to fit the format: a line break in a field written on
+    /// one line (a header, a player's name), a `}` in a PSN comment block,
+    /// a comment line that would read back as the format's own syntax.
+    pub altered: usize,
 }
 
 impl Dropped {
@@ -32,6 +36,7 @@ impl Dropped {
         self.times += other.times;
         self.headers += other.headers;
         self.terminals += other.terminals;
+        self.altered += other.altered;
     }
 }
 
@@ -44,6 +49,7 @@ impl fmt::Display for Dropped {
             (self.times, "move time", "move times"),
             (self.headers, "header", "headers"),
             (self.terminals, "terminal event", "terminal events"),
+            (self.altered, "altered text", "altered texts"),
         ];
         let mut first = true;
         for (n, one, many) in items {
@@ -57,6 +63,55 @@ impl fmt::Display for Dropped {
             write!(f, "{n} {}", if n == 1 { one } else { many })?;
         }
         Ok(())
+    }
+}
+
+/// `s` for a field written on one line: every line break (CRLF, CR, LF)
+/// becomes a space, and `altered` counts the change, so that no text of a
+/// record can start a line of its own in the output.
+pub fn one_line<'a>(s: &'a str, altered: &mut usize) -> std::borrow::Cow<'a, str> {
+    if s.contains(['\n', '\r']) {
+        *altered += 1;
+        std::borrow::Cow::Owned(s.replace("\r\n", " ").replace(['\r', '\n'], " "))
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
+/// The lines of a multi-line text, split as the readers split lines (CRLF,
+/// lone CR, LF), for formats that write each line of a comment with its
+/// own prefix.
+pub fn text_lines(s: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.find(['\r', '\n']) {
+            Some(i) => {
+                let skip = if r[i..].starts_with("\r\n") { 2 } else { 1 };
+                rest = Some(&r[i + skip..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_as_readers_split_them() {
+        let v: Vec<&str> = text_lines("a\r\nb\rc\nd").collect();
+        assert_eq!(v, ["a", "b", "c", "d"]);
+        assert_eq!(text_lines("").collect::<Vec<_>>(), [""]);
+        let mut n = 0;
+        assert_eq!(one_line("x\r\ny\nz", &mut n), "x y z");
+        assert_eq!(one_line("xyz", &mut n), "xyz");
+        assert_eq!(n, 1);
     }
 }
 

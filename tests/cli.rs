@@ -330,7 +330,8 @@ fn convert_to_stdout_file_and_folder() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    // A refused output is exit 2 for every command (docs/cli.md).
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--force"));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
     let o = run(&[
@@ -471,7 +472,7 @@ fn convert_never_overwrites_an_input() {
         dir.path().to_str().unwrap(),
         "--force",
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read(&f).unwrap(), game_text());
     assert!(String::from_utf8_lossy(&o.stderr).contains("one of the inputs"));
 }

@@ -12,6 +12,14 @@ use std::time::{Duration, Instant};
 /// Generous: a hang guard, not a speed test.
 const PER_CASE: Duration = Duration::from_secs(10);
 
+/// Taken by the tests that time themselves or run the command line on
+/// large inputs, so that they do not share the cores with each other.
+static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn heavy() -> std::sync::MutexGuard<'static, ()> {
+    HEAVY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn fixtures() -> Vec<(PathBuf, Format)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut out = Vec::new();
@@ -171,6 +179,7 @@ fn seeded_byte_mutations() {
 
 #[test]
 fn synthetic_extremes() {
+    let _heavy = heavy();
     let every = [
         Format::Csa,
         Format::Kif,
@@ -575,4 +584,263 @@ fn games_beyond_the_size_limit_are_reported() {
             .count(),
         1
     );
+}
+
+// ---- Bounded time and memory on hostile inputs through the command line ----
+
+/// Runs kifu with `args` (under `ulimit -v` of `limit_kb` when given, so a
+/// regression cannot take the machine down), sampling its peak resident
+/// memory (VmHWM) until it exits or `max` passes (then it is killed).
+/// Returns the exit code (`None` when killed), the peak in KiB and the
+/// elapsed time.
+fn measure(args: &[&str], limit_kb: Option<u64>, max: Duration) -> (Option<i32>, u64, Duration) {
+    use std::process::{Command, Stdio};
+    // `KIFU_BIN` runs these cases against another build.
+    let bin = std::env::var("KIFU_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kifu").to_string());
+    let bin = bin.as_str();
+    let mut cmd = match limit_kb {
+        Some(kb) => {
+            let mut c = Command::new("sh");
+            c.arg("-c")
+                .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
+                .arg(bin);
+            c
+        }
+        None => Command::new(bin),
+    };
+    let start = Instant::now();
+    let mut child = cmd
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run kifu");
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak = 0u64;
+    let code = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_path) {
+            for l in text.lines() {
+                if let Some(v) = l.strip_prefix("VmHWM:") {
+                    let kb: u64 = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
+                    peak = peak.max(kb);
+                }
+            }
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            break st.code();
+        }
+        if start.elapsed() > max {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    (code, peak, start.elapsed())
+}
+
+/// The faster of two runs (the machine is shared).
+fn best_time(args: &[&str]) -> Duration {
+    (0..2)
+        .map(|_| measure(args, None, Duration::from_secs(60)).2)
+        .min()
+        .unwrap()
+}
+
+#[test]
+fn device_paths_stream_with_the_caps_of_standard_input() {
+    let _heavy = heavy();
+    if !Path::new("/dev/zero").exists() || !Path::new("/proc/self/status").exists() {
+        eprintln!("skipping: no /dev/zero or /proc on this machine");
+        return;
+    }
+    // An endless stream of NUL bytes (no line ends): read for a few seconds
+    // with flat memory (the 64 MiB line cap), never held whole.
+    let (code, peak_kb, _) = measure(
+        &["validate", "/dev/zero"],
+        Some(4 << 20),
+        Duration::from_secs(4),
+    );
+    assert!(code.is_none() || code == Some(1), "exit {code:?}");
+    assert!(
+        peak_kb < 400 << 10,
+        "/dev/zero: {} MiB resident",
+        peak_kb >> 10
+    );
+    // A /proc file reads as size 0 but has content: it is read, not skipped.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args([
+            "validate",
+            "--format",
+            "json",
+            "--from",
+            "usi",
+            "/proc/self/status",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("\"rule\":\"syntax\""), "{text}");
+}
+
+#[test]
+fn csa_without_cut_points_streams_in_bounded_memory_and_linear_time() {
+    let _heavy = heavy();
+    if !Path::new("/proc/self/status").exists() {
+        eprintln!("skipping: no /proc on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Far over the 8 MiB streaming threshold, and no `/` line anywhere.
+    let small = dir.path().join("small.csa");
+    let large = dir.path().join("large.csa");
+    let mut text = b"V2.2\nPI\n+\n".to_vec();
+    text.resize(32 << 20, b'\n');
+    std::fs::write(&small, &text).unwrap();
+    text.resize(64 << 20, b'\n');
+    std::fs::write(&large, &text).unwrap();
+    let (code, peak_kb, _) = measure(
+        &["validate", "-q", "-j", "2", large.to_str().unwrap()],
+        Some(4 << 20),
+        Duration::from_secs(60),
+    );
+    assert!(code.is_some(), "did not finish");
+    assert!(
+        peak_kb < 48 << 10,
+        "a 64 MiB file without cut points used {} MiB",
+        peak_kb >> 10
+    );
+    let t1 = best_time(&["validate", "-q", small.to_str().unwrap()]);
+    let t2 = best_time(&["validate", "-q", large.to_str().unwrap()]);
+    assert!(
+        t2.as_secs_f64() < 3.0 * t1.as_secs_f64().max(0.05),
+        "twice the input took {:.2} s against {:.2} s",
+        t2.as_secs_f64(),
+        t1.as_secs_f64()
+    );
+}
+
+#[test]
+fn usi_without_newlines_is_linear_and_not_held_whole() {
+    let _heavy = heavy();
+    let dir = tempfile::tempdir().unwrap();
+    // One line of 1.5 and 3 times the 64 MiB line cap: cut, never held
+    // whole, and read in time linear in its length.
+    let half = dir.path().join("half.usi");
+    let huge = dir.path().join("huge.usi");
+    std::fs::write(&half, vec![b'a'; 96 << 20]).unwrap();
+    std::fs::write(&huge, vec![b'a'; 192 << 20]).unwrap();
+    let t1 = best_time(&["validate", "-q", half.to_str().unwrap()]);
+    let t2 = best_time(&["validate", "-q", huge.to_str().unwrap()]);
+    assert!(
+        t2.as_secs_f64() < 3.0 * t1.as_secs_f64().max(0.05),
+        "twice the input took {:.2} s against {:.2} s",
+        t2.as_secs_f64(),
+        t1.as_secs_f64()
+    );
+    if !Path::new("/proc/self/status").exists() {
+        eprintln!("skipping the memory case: no /proc on this machine");
+        return;
+    }
+    let (code, peak_kb, _) = measure(
+        &["validate", "-q", huge.to_str().unwrap()],
+        Some(4 << 20),
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        peak_kb < 128 << 10,
+        "a 192 MiB line used {} MiB",
+        peak_kb >> 10
+    );
+}
+
+/// A byte source of `len` bytes made on the fly (a BOM then `unit`
+/// repeated), counting what was read from it.
+struct Generated {
+    bom: Vec<u8>,
+    unit: Vec<u8>,
+    len: u64,
+    pos: u64,
+    read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl std::io::Read for Generated {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() && self.pos < self.len {
+            let p = self.pos as usize;
+            buf[n] = if p < self.bom.len() {
+                self.bom[p]
+            } else {
+                self.unit[(p - self.bom.len()) % self.unit.len()]
+            };
+            n += 1;
+            self.pos += 1;
+        }
+        self.read
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+#[test]
+fn utf16_streams_and_obeys_the_line_cap() {
+    use kifu::read::lines::{LineError, MAX_LINE_BYTES};
+    use std::sync::atomic::Ordering;
+    let counter = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    // 64 MiB of short UTF-16 lines: the first line comes after a little
+    // reading, not after the whole input.
+    let unit: Vec<u8> = "+7776FU\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let src = Generated {
+        bom: vec![0xFF, 0xFE],
+        unit,
+        len: 64 << 20,
+        pos: 0,
+        read: counter.clone(),
+    };
+    let opts = kifu::read::DecodeOptions::default();
+    let mut lines = kifu::read::LineReader::new(std::io::BufReader::new(src), &opts).unwrap();
+    assert_eq!(lines.encoding(), kifu::read::Encoding::Utf16Le);
+    match lines.next_line() {
+        Some(Ok(Ok((1, text)))) => assert_eq!(text, "+7776FU"),
+        other => panic!("{other:?}"),
+    }
+    let consumed = counter.load(Ordering::Relaxed);
+    assert!(
+        consumed < 4 << 20,
+        "{consumed} bytes read for the first line of a UTF-16 stream"
+    );
+    // One UTF-16 line longer than the cap: cut and reported.
+    let counter = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let src = Generated {
+        bom: vec![0xFE, 0xFF],
+        unit: vec![0x00, b'x'],
+        len: 2 * MAX_LINE_BYTES as u64 + (4 << 20),
+        pos: 0,
+        read: counter,
+    };
+    let mut lines = kifu::read::LineReader::new(std::io::BufReader::new(src), &opts).unwrap();
+    match lines.next_line() {
+        Some(Ok(Err((1, LineError::TooLong)))) => {}
+        Some(Ok(Ok((n, t)))) => panic!("line {n} of {} bytes not cut", t.len()),
+        other => panic!("{other:?}"),
+    }
+    assert!(lines.next_line().is_none());
+    // Bad UTF-16 (a lone surrogate) is an encoding finding at its column.
+    let mut bytes = vec![0xFF, 0xFE];
+    for u in "ab".encode_utf16() {
+        bytes.extend_from_slice(&u.to_le_bytes());
+    }
+    bytes.extend_from_slice(&0xD800u16.to_le_bytes());
+    bytes.extend_from_slice(&u16::from(b'c').to_le_bytes());
+    let mut lines = kifu::read::LineReader::new(&bytes[..], &opts).unwrap();
+    match lines.next_line() {
+        Some(Ok(Err((1, LineError::Encoding { column, .. })))) => assert_eq!(column, 3),
+        other => panic!("{other:?}"),
+    }
 }

@@ -8,7 +8,7 @@ use crate::record::{HeaderKey, Line, MoveTime, Record, TerminalKind};
 use crate::role::Role;
 use crate::square::Square;
 use crate::variant::Variant;
-use crate::write::{Dropped, Output, WriteError};
+use crate::write::{one_line, text_lines, Dropped, Output, WriteError};
 use std::fmt::Write as _;
 
 /// The CSA version to write.
@@ -83,10 +83,6 @@ fn is_info_key(k: &str) -> bool {
         })
 }
 
-fn one_line(v: &str) -> &str {
-    v.split(['\n', '\r']).next().unwrap_or("")
-}
-
 /// Whether a time-control value has the V2 `HH:MM+SS` shape.
 fn is_time_limit(v: &str) -> bool {
     let b = v.as_bytes();
@@ -111,8 +107,8 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
     // Names first, then `$` lines in source order.
     for (k, v) in &record.header.entries {
         match k {
-            HeaderKey::Sente => writeln!(s, "N+{}", one_line(v)).ok(),
-            HeaderKey::Gote => writeln!(s, "N-{}", one_line(v)).ok(),
+            HeaderKey::Sente => writeln!(s, "N+{}", one_line(v, &mut dropped.altered)).ok(),
+            HeaderKey::Gote => writeln!(s, "N-{}", one_line(v, &mut dropped.altered)).ok(),
             _ => None,
         };
     }
@@ -137,7 +133,7 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
                 continue;
             }
         };
-        let _ = writeln!(s, "${key}:{}", one_line(v));
+        let _ = writeln!(s, "${key}:{}", one_line(v, &mut dropped.altered));
     }
     // Start position.
     let setup = &record.start.setup;
@@ -178,7 +174,7 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
     }
     s.push(setup.turn.csa_char());
     s.push('\n');
-    write_comments(s, &record.initial_comments);
+    write_comments(s, &record.initial_comments, dropped);
     // Moves.
     let mut pos = Position::from_setup_unchecked(setup);
     dropped.variations += record.variation_count();
@@ -209,7 +205,7 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
         }
         s.push('\n');
         write_time(s, node.time, opts, dropped);
-        write_comments(s, &node.comments);
+        write_comments(s, &node.comments, dropped);
         pos.play_unchecked(node.mv);
     }
     if let Some(t) = &line.terminal {
@@ -228,7 +224,7 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
                 s.push_str(&n);
                 s.push('\n');
                 write_time(s, t.time, opts, dropped);
-                write_comments(s, &t.comments);
+                write_comments(s, &t.comments, dropped);
             }
             None => {
                 dropped.terminals += 1;
@@ -273,10 +269,17 @@ fn write_time(s: &mut String, t: MoveTime, opts: &WriteOptions, dropped: &mut Dr
     }
 }
 
-fn write_comments(s: &mut String, comments: &[String]) {
+/// Each line of each comment as a `'` line. A line that would read back
+/// as an encoding declaration (`'CSA encoding=…`) gets a leading space
+/// (counted in `dropped.altered`).
+fn write_comments(s: &mut String, comments: &[String], dropped: &mut Dropped) {
     for c in comments {
-        for part in c.split(['\n', '\r']) {
+        for part in text_lines(c) {
             s.push('\'');
+            if part.starts_with("CSA") && part.contains("encoding=") {
+                s.push(' ');
+                dropped.altered += 1;
+            }
             s.push_str(part);
             s.push('\n');
         }

@@ -296,6 +296,7 @@ fn result_text(record: &Record, notation: Notation) -> Option<String> {
             plies,
             record.main.terminal.as_ref(),
             to_move,
+            &mut 0,
         ) {
             return Some(s);
         }

@@ -76,7 +76,7 @@ impl Ki2Writer<'_> {
                 move_text(p, node.mv, prev, node.role, self.legal_only).ok_or_else(|| {
                     WriteError::new(format!(
                         "move {}: no piece on its origin square to name",
-                        first + i as u32
+                        first.saturating_add(i as u32)
                     ))
                 })?;
             if on_line > 0 {
@@ -101,7 +101,7 @@ impl Ki2Writer<'_> {
         }
         prevs.push(prev);
         let end = poss[line.moves.len()];
-        let last = first + line.moves.len() as u32;
+        let last = first.saturating_add(line.moves.len() as u32);
         if let Some(t) = &line.terminal {
             if !t.comments.is_empty() {
                 self.dropped.comments += t.comments.len();
@@ -116,6 +116,7 @@ impl Ki2Writer<'_> {
             last.saturating_sub(1),
             line.terminal.as_ref(),
             end.turn(),
+            &mut self.dropped.altered,
         ) {
             Some(s) => {
                 if let Some(t) = &line.terminal {
@@ -138,7 +139,7 @@ impl Ki2Writer<'_> {
                     self.dropped.variations += 1;
                     continue;
                 }
-                let n = first + i as u32;
+                let n = first.saturating_add(i as u32);
                 let _ = write!(self.out, "{nl}変化：{n:>4}手{nl}");
                 self.line(v, n, poss[i], prevs[i], false)?;
             }

@@ -12,7 +12,7 @@ use crate::record::{HeaderKey, Line, Record, Terminal, TerminalKind};
 use crate::role::Role;
 use crate::square::Square;
 use crate::variant::Variant;
-use crate::write::{Dropped, Output, WriteError};
+use crate::write::{one_line, text_lines, Dropped, Output, WriteError};
 use std::fmt::Write as _;
 
 /// Whether the record's start is a handicap game (players are 下手/上手).
@@ -46,7 +46,6 @@ fn reads_as_header(key: &str, line: &str) -> bool {
 /// player lines, each ending in `nl`.
 pub(crate) fn write_head(rec: &Record, nl: &str, out: &mut String, dropped: &mut Dropped) {
     let handicap = is_handicap(rec);
-    let clean = |v: &str| v.replace(['\r', '\n'], " ");
     let setup = &rec.start.setup;
     let named = match rec.start.handicap {
         Some(h) if setup.variant == Variant::Standard && *setup == h.setup() => Some(h),
@@ -62,7 +61,7 @@ pub(crate) fn write_head(rec: &Record, nl: &str, out: &mut String, dropped: &mut
             _ => {}
         }
         let key = japanese::header_key_name(k, handicap);
-        let line = format!("{key}：{}", clean(v));
+        let line = format!("{key}：{}", one_line(v, &mut dropped.altered));
         if matches!(k, HeaderKey::Other(_)) && !reads_as_header(key, &line) {
             // A verbatim key that the reader would take for a board row, a
             // move, a comment… cannot be written as a header.
@@ -94,7 +93,7 @@ pub(crate) fn write_head(rec: &Record, nl: &str, out: &mut String, dropped: &mut
     for (k, v) in &rec.header.entries {
         if matches!(k, HeaderKey::Sente | HeaderKey::Gote) {
             let key = japanese::header_key_name(k, handicap);
-            let _ = write!(out, "{key}：{}{nl}", clean(v));
+            let _ = write!(out, "{key}：{}{nl}", one_line(v, &mut dropped.altered));
         }
     }
 }
@@ -159,7 +158,7 @@ pub(crate) fn moving_role(pos: &Position, mv: Move, said: Option<Role>) -> Optio
 /// Comment lines (`*text`, or `&bookmark` as it is).
 pub(crate) fn write_comments(comments: &[String], nl: &str, out: &mut String) {
     for c in comments {
-        for part in c.split(['\n', '\r']) {
+        for part in text_lines(c) {
             if part.starts_with('&') {
                 out.push_str(part);
             } else {
@@ -186,18 +185,20 @@ pub(crate) fn terminal_word(kind: &TerminalKind, to_move: Color) -> (&'static st
 }
 
 /// The `まで` line for a line of moves (absolute number of the last move
-/// `plies`), or the main line's claim text when it has one.
+/// `plies`), or the main line's claim text when it has one (on one line:
+/// `altered` counts a line break removed).
 pub(crate) fn summary_line(
     rec: &Record,
     is_main: bool,
     plies: u32,
     terminal: Option<&Terminal>,
     to_move: Color,
+    altered: &mut usize,
 ) -> Option<String> {
     if is_main {
         if let Some(c) = &rec.claim {
             if c.text.starts_with("まで") {
-                return Some(c.text.clone());
+                return Some(one_line(&c.text, altered).into_owned());
             }
         }
     }
@@ -282,7 +283,7 @@ impl KifWriter<'_> {
             tots.push(totals);
             prevs.push(prev);
             let p = &poss[i];
-            let number = first + i as u32;
+            let number = first.saturating_add(i as u32);
             text.clear();
             if !push_move_text(p, node.mv, prev, node.role, &mut text) {
                 return Err(WriteError::new(format!(
@@ -319,7 +320,7 @@ impl KifWriter<'_> {
         tots.push(totals);
         prevs.push(prev);
         let end = poss[line.moves.len()];
-        let last = first + line.moves.len() as u32;
+        let last = first.saturating_add(line.moves.len() as u32);
         if let Some(t) = &line.terminal {
             let (word, approx) = terminal_word(&t.kind, end.turn());
             let _ = write!(self.out, "{last:>4} {word}");
@@ -337,7 +338,8 @@ impl KifWriter<'_> {
             write_comments(&t.comments, nl, &mut self.out);
             if approx {
                 self.dropped.terminals += 1;
-                let _ = write!(self.out, "*kifu: {}{nl}", t.kind.reason());
+                let reason = one_line(t.kind.reason(), &mut self.dropped.altered);
+                let _ = write!(self.out, "*kifu: {reason}{nl}");
             }
         }
         if let Some(s) = summary_line(
@@ -346,6 +348,7 @@ impl KifWriter<'_> {
             last.saturating_sub(1),
             line.terminal.as_ref(),
             end.turn(),
+            &mut self.dropped.altered,
         ) {
             self.out.push_str(&s);
             self.out.push_str(nl);
@@ -359,7 +362,7 @@ impl KifWriter<'_> {
                     self.dropped.variations += 1;
                     continue;
                 }
-                let n = first + i as u32;
+                let n = first.saturating_add(i as u32);
                 let _ = write!(self.out, "{nl}変化：{n}手{nl}");
                 self.line(v, n, poss[i], prevs[i], tots[i], k + 1 < vars.len(), false)?;
             }

@@ -7,7 +7,7 @@ use crate::position::Position;
 use crate::record::{HeaderKey, Line, MoveTime, Outcome, Record, TerminalKind};
 use crate::sfen::write_sfen;
 use crate::variant::Variant;
-use crate::write::{Dropped, Output, WriteError};
+use crate::write::{one_line, text_lines, Dropped, Output, WriteError};
 use std::fmt::Write as _;
 
 /// How move times are written.
@@ -102,21 +102,34 @@ fn result_text(o: Outcome) -> &'static str {
     }
 }
 
-fn push_comments(out: &mut String, comments: &[String]) {
+/// Comments as PSN holds them: one simple comment inline (`{…}`), or as a
+/// `;` line comment when it holds a `}` (PSN has no escape inside braces,
+/// and a `;` comment runs to the end of its line); otherwise a `{`…`}`
+/// block with a line per comment line, where a `}` (which would end the
+/// block) becomes `｝`, counted in `altered`.
+fn push_comments(out: &mut String, comments: &[String], altered: &mut usize) {
     if comments.is_empty() {
         return;
     }
-    let inline = comments.len() == 1 && {
+    let simple = comments.len() == 1 && {
         let c = &comments[0];
-        !c.is_empty() && c.trim() == c && !c.contains(['\n', '\r', '}']) && !c.starts_with('{')
+        !c.is_empty() && c.trim() == c && !c.contains(['\n', '\r']) && !c.starts_with('{')
     };
-    if inline {
-        let _ = writeln!(out, "{{{}}}", comments[0]);
+    if simple {
+        let c = &comments[0];
+        if c.contains('}') {
+            let _ = writeln!(out, ";{c}");
+        } else {
+            let _ = writeln!(out, "{{{c}}}");
+        }
         return;
     }
     out.push_str("{\n");
     for c in comments {
-        for l in c.split(['\n', '\r']) {
+        if c.contains('}') {
+            *altered += 1;
+        }
+        for l in text_lines(c) {
             out.push_str(&l.replace('}', "\u{FF5D}"));
             out.push('\n');
         }
@@ -181,7 +194,7 @@ impl W<'_> {
                 PsnMove::from_move_with(&pos, node.mv, node.role, self.opts.legal_candidates_only);
             let text = format!("{ply}.{}", psn.display(self.variant));
             self.ply_line(&text, &node.time);
-            push_comments(&mut self.out, &node.comments);
+            push_comments(&mut self.out, &node.comments, &mut self.dropped.altered);
             for var in &node.variations {
                 self.out.push_str("(\n");
                 self.line(pos, var, ply);
@@ -195,7 +208,7 @@ impl W<'_> {
                 Some(word) => {
                     let text = format!("{ply}.{word}");
                     self.ply_line(&text, &t.time);
-                    push_comments(&mut self.out, &t.comments);
+                    push_comments(&mut self.out, &t.comments, &mut self.dropped.altered);
                 }
                 None => {
                     self.dropped.terminals += 1;
@@ -234,7 +247,7 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     };
     for (k, v) in &record.header.entries {
         match tag_name(k) {
-            Some(name) => push_tag(&mut w.out, name, v),
+            Some(name) => push_tag(&mut w.out, name, &one_line(v, &mut w.dropped.altered)),
             None => w.dropped.headers += 1,
         }
     }
@@ -262,7 +275,7 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     let result = result_text(outcome_of(record));
     push_tag(&mut w.out, "Result", result);
     w.out.push('\n');
-    push_comments(&mut w.out, &record.initial_comments);
+    push_comments(&mut w.out, &record.initial_comments, &mut w.dropped.altered);
     let pos = Position::from_setup_unchecked(setup);
     w.line(pos, &record.main, 1);
     w.out.push_str(result);

@@ -2,10 +2,24 @@
 //! decodes each line strictly and counts lines from 1.
 
 use super::decode::{decode_into, detect, DecodeOptions, Encoding};
+use encoding_rs::DecoderResult;
 use std::io::{self, BufRead, Read};
 
 /// The longest line kept (longer lines are cut and reported).
 pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// Bytes kept of a line longer than [`MAX_LINE_BYTES`] (its start, for the
+/// report).
+const TOO_LONG_KEPT: usize = 1024;
+
+/// A line over the cap: only its start is kept (for the report), and the
+/// memory of the rest is given back.
+fn cut_too_long(raw: &mut Vec<u8>) {
+    if raw.capacity() > TOO_LONG_KEPT {
+        raw.truncate(TOO_LONG_KEPT);
+        raw.shrink_to_fit();
+    }
+}
 
 /// What went wrong on one line.
 #[derive(Debug)]
@@ -21,10 +35,14 @@ pub enum LineError {
     TooLong,
 }
 
-/// Reads decoded lines from a byte stream.
+/// Reads decoded lines from a byte stream. Encodings that are not
+/// ASCII-compatible (UTF-16) are transcoded to UTF-8 as the bytes stream
+/// in, so they obey the same line cap and never sit whole in memory.
 pub struct LineReader<R> {
-    inner: R,
+    inner: Inner<R>,
     encoding: Encoding,
+    /// How the bytes of a line are decoded (UTF-8 after transcoding).
+    line_encoding: Encoding,
     lossy: bool,
     raw: Vec<u8>,
     text: String,
@@ -33,9 +51,116 @@ pub struct LineReader<R> {
     eof: bool,
     peeked: bool,
     peeked_err: Option<LineError>,
-    /// Whole decoded text for encodings that cannot be split as bytes.
-    whole: Option<(String, usize)>,
     bytes_read: u64,
+}
+
+/// The byte source of a [`LineReader`]: as is, or transcoded to UTF-8.
+enum Inner<R> {
+    Plain(R),
+    Utf16(Utf16Reader<R>),
+}
+
+impl<R: BufRead> Read for Inner<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let avail = self.fill_buf()?;
+            let n = avail.len().min(buf.len());
+            buf[..n].copy_from_slice(&avail[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Inner<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Inner::Plain(r) => r.fill_buf(),
+            Inner::Utf16(r) => r.fill_buf(),
+        }
+    }
+    fn consume(&mut self, n: usize) {
+        match self {
+            Inner::Plain(r) => r.consume(n),
+            Inner::Utf16(r) => r.consume(n),
+        }
+    }
+}
+
+/// Transcodes a UTF-16 byte stream (after its BOM) to UTF-8 a block at a
+/// time. A malformed sequence becomes the byte 0xFF (which the strict UTF-8
+/// line decoding then reports at its line and column), or U+FFFD when
+/// decoding is lossy.
+struct Utf16Reader<R> {
+    inner: R,
+    decoder: encoding_rs::Decoder,
+    out: Vec<u8>,
+    pos: usize,
+    done: bool,
+    lossy: bool,
+}
+
+impl<R: BufRead> Utf16Reader<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.pos >= self.out.len() && !self.done {
+            self.out.clear();
+            self.pos = 0;
+            let src = loop {
+                match self.inner.fill_buf() {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    r => break r?,
+                }
+            };
+            let last = src.is_empty();
+            let src = &src[..src.len().min(64 << 10)];
+            let cap = self
+                .decoder
+                .max_utf8_buffer_length_without_replacement(src.len())
+                .unwrap_or(src.len() * 3)
+                + 16;
+            self.out.resize(cap, 0);
+            let (mut read, mut written) = (0, 0);
+            loop {
+                let (res, r, w) = self.decoder.decode_to_utf8_without_replacement(
+                    &src[read..],
+                    &mut self.out[written..],
+                    last,
+                );
+                read += r;
+                written += w;
+                match res {
+                    DecoderResult::InputEmpty => break,
+                    DecoderResult::OutputFull => {
+                        let grow = self.out.len() + 64;
+                        self.out.resize(grow, 0);
+                    }
+                    DecoderResult::Malformed(..) => {
+                        let marker: &[u8] = if self.lossy {
+                            "\u{FFFD}".as_bytes()
+                        } else {
+                            &[0xFF]
+                        };
+                        if self.out.len() < written + marker.len() + 16 {
+                            self.out.resize(written + marker.len() + 64, 0);
+                        }
+                        self.out[written..written + marker.len()].copy_from_slice(marker);
+                        written += marker.len();
+                    }
+                }
+            }
+            self.out.truncate(written);
+            self.inner.consume(read);
+            if last {
+                self.done = true;
+            }
+        }
+        Ok(&self.out[self.pos..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.out.len());
+    }
 }
 
 /// A line: its 1-based number and text (without the line break).
@@ -60,9 +185,28 @@ impl<R: BufRead> LineReader<R> {
             // We cannot peek further without consuming; treat as partial.
         }
         let encoding = detect(&prefix, complete || prefix.len() < 8192, opts);
-        let mut reader = LineReader {
+        let bom = encoding.bom_len();
+        if bom > 0 {
+            inner.consume(bom.min(prefix.len()));
+        }
+        let (inner, line_encoding) = if encoding.is_ascii_compatible() {
+            (Inner::Plain(inner), encoding)
+        } else {
+            let decoder = encoding.encoding_rs().new_decoder_without_bom_handling();
+            let r = Utf16Reader {
+                inner,
+                decoder,
+                out: Vec::new(),
+                pos: 0,
+                done: false,
+                lossy: opts.lossy,
+            };
+            (Inner::Utf16(r), Encoding::Utf8)
+        };
+        let reader = LineReader {
             inner,
             encoding,
+            line_encoding,
             lossy: opts.lossy,
             raw: Vec::new(),
             text: String::new(),
@@ -71,21 +215,8 @@ impl<R: BufRead> LineReader<R> {
             eof: false,
             peeked: false,
             peeked_err: None,
-            whole: None,
-            bytes_read: 0,
+            bytes_read: bom as u64,
         };
-        let bom = encoding.bom_len();
-        if bom > 0 {
-            reader.inner.consume(bom.min(prefix.len()));
-            reader.bytes_read += bom as u64;
-        }
-        if !encoding.is_ascii_compatible() {
-            let mut all = Vec::new();
-            reader.inner.read_to_end(&mut all)?;
-            reader.bytes_read += all.len() as u64;
-            let (text, _) = encoding.encoding_rs().decode_without_bom_handling(&all);
-            reader.whole = Some((text.into_owned(), 0));
-        }
         Ok(reader)
     }
 
@@ -139,9 +270,10 @@ impl<R: BufRead> LineReader<R> {
             match memchr::memchr2(b'\n', b'\r', &buf[start..]) {
                 Some(i) => {
                     let end = start + i;
-                    if self.raw.len() + (end - start) <= MAX_LINE_BYTES {
+                    if !too_long && self.raw.len() + (end - start) <= MAX_LINE_BYTES {
                         self.raw.extend_from_slice(&buf[start..end]);
                     } else {
+                        cut_too_long(&mut self.raw);
                         too_long = true;
                     }
                     let is_cr = buf[end] == b'\r';
@@ -164,9 +296,10 @@ impl<R: BufRead> LineReader<R> {
                 }
                 None => {
                     let n = buf.len();
-                    if self.raw.len() + (n - start) <= MAX_LINE_BYTES {
+                    if !too_long && self.raw.len() + (n - start) <= MAX_LINE_BYTES {
                         self.raw.extend_from_slice(&buf[start..]);
                     } else {
+                        cut_too_long(&mut self.raw);
                         too_long = true;
                     }
                     self.inner.consume(n);
@@ -186,27 +319,6 @@ impl<R: BufRead> LineReader<R> {
             self.peeked = false;
             return Some(Ok(Ok((self.line_no, self.text.as_str()))));
         }
-        if let Some((whole, pos)) = &mut self.whole {
-            if *pos >= whole.len() {
-                return None;
-            }
-            let rest = &whole[*pos..];
-            let (line, adv) = match rest.find(['\n', '\r']) {
-                Some(i) => {
-                    let mut adv = i + 1;
-                    if rest.as_bytes()[i] == b'\r' && rest.as_bytes().get(i + 1) == Some(&b'\n') {
-                        adv += 1;
-                    }
-                    (&rest[..i], adv)
-                }
-                None => (rest, rest.len()),
-            };
-            self.text.clear();
-            self.text.push_str(line);
-            *pos += adv;
-            self.line_no += 1;
-            return Some(Ok(Ok((self.line_no, self.text.as_str()))));
-        }
         if self.eof {
             return None;
         }
@@ -219,14 +331,14 @@ impl<R: BufRead> LineReader<R> {
             Ok(true) => {
                 self.line_no += 1;
                 if let Some(e) = self.peeked_err.take() {
-                    let _ = decode_into(self.encoding, &self.raw, true, &mut self.text);
+                    let _ = decode_into(self.line_encoding, &self.raw, true, &mut self.text);
                     return Some(Ok(Err((self.line_no, e))));
                 }
-                match decode_into(self.encoding, &self.raw, self.lossy, &mut self.text) {
+                match decode_into(self.line_encoding, &self.raw, self.lossy, &mut self.text) {
                     Ok(()) => Some(Ok(Ok((self.line_no, self.text.as_str())))),
                     Err(e) => {
                         // Keep a lossy version so a reader may go on.
-                        let _ = decode_into(self.encoding, &self.raw, true, &mut self.text);
+                        let _ = decode_into(self.line_encoding, &self.raw, true, &mut self.text);
                         Some(Ok(Err((
                             self.line_no,
                             LineError::Encoding {

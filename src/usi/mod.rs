@@ -308,6 +308,7 @@ fn write_into(record: &Record, opts: &WriteOptions, out: &mut Output) {
         times: count_times(&record.main),
         headers: record.header.entries.len() + usize::from(record.claim.is_some()),
         terminals: usize::from(record.main.terminal.is_some()),
+        altered: 0,
     });
     let variant = record.variant();
     if opts.sfen_only {

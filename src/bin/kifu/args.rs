@@ -98,9 +98,12 @@ pub struct InputArgs {
     /// Replace undecodable bytes with U+FFFD instead of reporting them.
     #[arg(long)]
     pub lossy: bool,
-    /// Worker threads (default: every core).
+    /// Worker threads (default: every core; at most 256).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Finding no record at all is not an error (exit 0 instead of 2).
+    #[arg(long)]
+    pub allow_empty: bool,
 }
 
 fn default_exts() -> Vec<String> {
@@ -171,7 +174,8 @@ Examples:
   kifu validate --format github kifu/        # annotations for GitHub Actions
   cat game.kif | kifu validate --from kif -
 
-Exit codes: 0 every game valid, 1 an error was found, 2 usage or I/O error.";
+Exit codes: 0 every game valid, 1 an error was found, 2 usage or I/O error
+or no record found (see docs/cli.md).";
 
 #[derive(Args, Debug)]
 #[command(after_help = STATS_HELP)]
@@ -181,10 +185,10 @@ pub struct StatsArgs {
     /// Encoding to assume when a file has no BOM or declaration (utf-8, shift_jis, euc-jp).
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
-    /// Write the games table here (default: standard output).
+    /// Write the games table here (default: standard output; `-` for it).
     #[arg(short = 'o', long)]
     pub output: Option<std::path::PathBuf>,
-    /// Also write the moves table (one row per move) to this file.
+    /// Also write the moves table (one row per move) to this file (`-`: standard output).
     #[arg(long)]
     pub moves: Option<std::path::PathBuf>,
     /// Print a summary (results, lengths, reasons, openings) to standard error.
@@ -212,7 +216,9 @@ Examples:
   kifu stats - --from usi < openings.sfen
 
 Invalid games still give a row (valid=false) up to their first illegal move.
-Output files appear atomically and are never overwritten without --force.";
+Output files appear atomically and are never overwritten without --force;
+an input is never an output, and -o and --moves must name different files.
+Exit codes: 0 done, 2 usage or I/O error, refused output or no record found.";
 
 /// CSA version written by `convert`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +250,7 @@ pub struct ConvertArgs {
     /// Target format: kif (Shift_JIS), kifu (UTF-8 KIF), ki2, ki2u, csa, psn, jkf, usi, sfen.
     #[arg(long, value_parser = parse_target)]
     pub to: kifu::convert::Target,
-    /// Write everything to this file (one game, or a multi-game stream where the target allows it).
+    /// Write everything to this file (one game, or a multi-game stream where the target allows it; `-`: standard output).
     #[arg(short = 'o', long, conflicts_with = "out_dir")]
     pub output: Option<std::path::PathBuf>,
     /// Write one file per input into this folder, mirroring the input tree.
@@ -295,7 +301,10 @@ comments in USI, …) is counted per file in a `dropped:` line on standard
 error. Outputs are written to a temporary file and renamed into place; an
 existing file is never overwritten without --force, and an input never.
 A bad input is reported as `kifu validate` would and the others are
-converted. Exit codes: 0 all converted, 1 an input failed, 2 usage or I/O error.";
+converted. With several inputs, --out-dir mirrors each argument under
+its own name (see docs/convert.md); names that would collide are refused
+before anything is written. Exit codes: 0 all converted, 1 an input
+failed, 2 usage or I/O error, refused output or no record found.";
 
 /// Picture format of `board`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,16 +6,43 @@ mod out;
 mod progress;
 
 use clap::Parser;
+use std::process::ExitCode;
 
-fn main() {
+/// On SIGINT, SIGTERM or SIGHUP: remove the temporary files of outputs not
+/// yet complete, then exit with 128 + the signal number, as a shell
+/// reports a process killed by it. (SIGKILL cannot be caught: after it,
+/// `.kifu-*.tmp` files may remain; they are never under a final name.)
+fn handle_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("kifu-signals".into())
+        .stack_size(64 << 10)
+        .spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                kifu::output::remove_temporaries();
+                std::process::exit(128 + sig);
+            }
+        });
+}
+
+/// An exit code from a command that returns it as `i32`.
+fn code(c: i32) -> u8 {
+    u8::try_from(c).unwrap_or(out::FAILURE)
+}
+
+fn main() -> ExitCode {
     let cli = args::Cli::parse();
-    let code = match cli.command {
+    handle_signals();
+    let result = match cli.command {
         args::Command::Perft(a) => cmd::perft::run(a),
         args::Command::Validate(a) => cmd::validate::run(a),
         args::Command::Stats(a) => cmd::stats::run(a),
         args::Command::Convert(a) => cmd::convert::run(a),
-        args::Command::Board(a) => cmd::board::run(a),
-        args::Command::Html(a) => cmd::html::run(a),
+        args::Command::Board(a) => Ok(code(cmd::board::run(a))),
+        args::Command::Html(a) => Ok(code(cmd::html::run(a))),
     };
-    std::process::exit(code);
+    ExitCode::from(out::exit_code(result))
 }

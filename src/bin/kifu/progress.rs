@@ -67,11 +67,12 @@ impl Progress {
         }
     }
 
-    /// Prints a line above the bar (or plainly when there is none).
+    /// Prints a human-readable line (made visible, see
+    /// [`crate::out::visible`]) on standard error, above the bar.
     pub fn println(&self, text: &str) {
         match &self.bar {
-            Some(bar) if self.shown => bar.suspend(|| eprintln!("{text}")),
-            _ => eprintln!("{text}"),
+            Some(bar) if self.shown => bar.suspend(|| crate::out::err(text)),
+            _ => crate::out::err(text),
         }
     }
 

@@ -108,11 +108,15 @@ fn default_format(a: &BoardArgs) -> BoardFormat {
 
 /// Reads game `--game` of `input`.
 fn load(a: &BoardArgs, input: &str) -> Result<Loaded, i32> {
-    let d = batch::discover(&[input.to_string()], &[], a.from);
-    for (path, msg) in &d.errors {
-        eprintln!("{path}: error[io]: {msg}");
+    let d = batch::discover(&[input.to_string()], &[], a.from, &[]);
+    let mut unreadable = false;
+    for i in &d.inputs {
+        if let Some(batch::Issue::Error(msg) | batch::Issue::Skipped(msg)) = &i.issue {
+            crate::out::err(&format!("{}: error[io]: {msg}", i.display));
+            unreadable = true;
+        }
     }
-    if !d.errors.is_empty() {
+    if unreadable {
         return Err(2);
     }
     let [inp] = &d.inputs[..] else {
@@ -168,6 +172,7 @@ fn load(a: &BoardArgs, input: &str) -> Result<Loaded, i32> {
         encoding: Some(encoding),
         error: None,
         bytes: inp.size,
+        ..FileMeta::default()
     };
     let inputs = inp
         .path

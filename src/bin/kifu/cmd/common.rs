@@ -1,15 +1,40 @@
-//! Pieces the subcommands share: input discovery, options, source lines.
+//! Pieces the subcommands share: input discovery, options, workers,
+//! source lines, how findings and unread inputs are printed.
 
 use crate::args::InputArgs;
-use kifu::batch::{self, FileMeta, Input};
+use crate::out;
+use kifu::batch::{self, FileMeta, Input, Issue, SourceBytes, Workers};
 use kifu::read::{DecodeOptions, ReadOptions};
 use kifu::read::{Finding, Severity};
 use kifu::validate::GameReport;
+use std::path::PathBuf;
+use std::sync::Arc;
 
-/// Expands paths into inputs; returns `(path, message)` for bad paths.
-pub fn discover(a: &InputArgs) -> (Vec<Input>, Vec<(String, String)>) {
-    let d = batch::discover(&a.paths, &a.ext, a.from);
-    (d.inputs, d.errors)
+/// Expands paths into inputs (unreadable paths and skipped entries are
+/// inputs with an `issue`, in their places), leaving out the folders in
+/// `exclude`.
+pub fn discover(a: &InputArgs, exclude: &[PathBuf]) -> Vec<Input> {
+    batch::discover(&a.paths, &a.ext, a.from, exclude).inputs
+}
+
+/// With no readable input at all: the message and exit code (2), or
+/// `None` when there is something to read or `--allow-empty` was given.
+pub fn nothing_found(a: &InputArgs, cmd: &str, inputs: &[Input]) -> Option<u8> {
+    if a.allow_empty || inputs.iter().any(|i| i.issue.is_none()) {
+        return None;
+    }
+    if inputs
+        .iter()
+        .any(|i| matches!(i.issue, Some(Issue::Error(_))))
+    {
+        return None; // reported as unreadable, exit 2 anyway
+    }
+    out::err(&format!(
+        "kifu {cmd}: no game found: no file with a record extension ({}) in {} (see --ext; --allow-empty accepts this)",
+        a.ext.join(", "),
+        a.paths.join(" ")
+    ));
+    Some(out::FAILURE)
 }
 
 pub fn read_options(a: &InputArgs, encoding: Option<kifu::read::Encoding>) -> ReadOptions {
@@ -21,10 +46,18 @@ pub fn read_options(a: &InputArgs, encoding: Option<kifu::read::Encoding>) -> Re
     }
 }
 
-pub fn jobs(a: &InputArgs) -> usize {
-    a.jobs
+/// Starts the worker threads (`-j`, default every core); a warning when
+/// fewer could be started.
+pub fn workers(a: &InputArgs) -> Workers {
+    let wanted = a
+        .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
+        .max(1);
+    let (w, note) = Workers::new(wanted);
+    if let Some(note) = note {
+        out::err(&format!("kifu: warning: {note}"));
+    }
+    w
 }
 
 /// Escapes a GitHub annotation property value.
@@ -32,11 +65,11 @@ pub fn gh_prop(s: &str) -> String {
     gh_msg(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// Escapes a GitHub annotation message.
+/// Escapes a GitHub annotation message: control characters made
+/// [`out::visible`] (so no line break can end the command and start
+/// another), then `%` as the runner requires.
 pub fn gh_msg(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    out::visible(s).replace('%', "%25")
 }
 
 /// Whether a character takes two terminal columns (CJK and full-width).
@@ -44,43 +77,60 @@ pub fn is_wide(c: char) -> bool {
     matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x2600..=0x26FF | 0x25A0..=0x25FF)
 }
 
-/// Source lines for human output, read again (once per file) only for
-/// files that have findings.
+/// Source lines for human output, taken from the bytes the input was read
+/// from (never by reading it again): inputs read whole and the pieces of
+/// large CSA and SFEN/USI files keep them; for other streamed inputs
+/// (standard input over 8 MiB, large KIF files) no line is shown.
 #[derive(Default)]
 pub struct SourceLines {
-    current: Option<(usize, Vec<String>)>,
+    current: Option<(Arc<SourceBytes>, Vec<String>)>,
 }
 
 impl SourceLines {
     pub fn line(&mut self, meta: &FileMeta, n: u32) -> Option<String> {
-        if self.current.as_ref().map(|c| c.0) != Some(meta.input) {
-            let lines = load(meta).unwrap_or_default();
-            self.current = Some((meta.input, lines));
+        let src = meta.source.as_ref()?;
+        if !self
+            .current
+            .as_ref()
+            .is_some_and(|c| Arc::ptr_eq(&c.0, src))
+        {
+            self.current = Some((src.clone(), split(src, meta)));
         }
-        let lines = &self.current.as_ref()?.1;
-        let text = lines.get(n.checked_sub(1)? as usize)?;
+        let (src, lines) = self.current.as_ref()?;
+        let i = n.checked_sub(src.first_line)?.checked_sub(1)?;
+        let text = lines.get(i as usize)?;
         Some(text.chars().take(200).collect())
     }
 }
 
-fn load(meta: &FileMeta) -> Option<Vec<String>> {
-    if meta.display == "-" || meta.bytes > batch::STREAM_THRESHOLD {
-        return None;
-    }
-    let bytes = std::fs::read(&meta.display).ok()?;
+fn split(src: &SourceBytes, meta: &FileMeta) -> Vec<String> {
     let opts = DecodeOptions {
         encoding: meta.encoding,
         lossy: true,
     };
-    let mut reader = kifu::read::LineReader::new(&bytes[..], &opts).ok()?;
     let mut out = Vec::new();
+    let Ok(mut reader) = kifu::read::LineReader::new(&src.bytes[..], &opts) else {
+        return out;
+    };
     while let Some(Ok(line)) = reader.next_line() {
         match line {
             Ok((_, t)) => out.push(t.to_string()),
             Err(_) => out.push(reader.current_text().to_string()),
         }
     }
-    Some(out)
+    out
+}
+
+/// The line reporting an input that was not read: `path: error[io]: …` or
+/// `path: warning[io]: skipped: …`; `None` for an input that was read.
+pub fn issue_line(meta: &FileMeta) -> Option<String> {
+    if let Some(e) = &meta.error {
+        Some(format!("{}: error[io]: {e}", meta.display))
+    } else {
+        meta.skipped
+            .as_ref()
+            .map(|w| format!("{}: warning[io]: {w}", meta.display))
+    }
 }
 
 /// A finding as people read it: `path:line:col: error[rule]: message`, the
@@ -120,11 +170,11 @@ pub fn human_lines(
                 .take(f.column.saturating_sub(1) as usize)
                 .map(|c| {
                     if c == '\t' {
-                        '\t'
+                        "\t".to_string()
                     } else if is_wide(c) {
-                        '\u{3000}'
+                        "\u{3000}".to_string()
                     } else {
-                        ' '
+                        " ".repeat(out::visible_len(c))
                     }
                 })
                 .collect();

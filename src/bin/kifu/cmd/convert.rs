@@ -2,16 +2,16 @@
 
 use crate::args::{ConvertArgs, CsaVersionArg, PsnTimesArg};
 use crate::cmd::common;
-use crate::out;
+use crate::out::{self, Out};
 use crate::progress::Progress;
-use kifu::batch::{self, Event, FileMeta, Input};
+use kifu::batch::{self, Event, FileMeta};
 use kifu::convert::{encode_output, ConvertOptions, Target};
-use kifu::output::AtomicFile;
-use kifu::read::{Encoding, Finding, Severity};
+use kifu::output::{self, Claims, Destination, InputSet, OutDirPlan, Sink};
+use kifu::read::{Encoding, Severity};
 use kifu::validate::{validate, GameReport, ValidateOptions};
 use kifu::write::Dropped;
-use std::collections::HashSet;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// What a worker hands back for one game.
@@ -20,10 +20,16 @@ struct GameOut {
     text: Result<Option<(String, Dropped)>, String>,
 }
 
-/// Where converted text goes.
-enum Dest {
-    Stdout(std::io::StdoutLock<'static>),
-    File(Option<AtomicFile>),
+/// Where converted text goes when it all goes to one place.
+enum Single {
+    Stdout(Out),
+    File(Sink),
+}
+
+/// The output file of the current input in `--out-dir` mode.
+struct OpenFile {
+    sink: Sink,
+    games: usize,
 }
 
 struct State<'a> {
@@ -31,50 +37,61 @@ struct State<'a> {
     target: Target,
     encoding: Encoding,
     split: bool,
-    inputs_canon: HashSet<PathBuf>,
-    // Single destination (stdout or -o).
-    single: Option<Dest>,
+    inputs: InputSet,
+    claims: Claims,
+    single: Option<Single>,
     single_games: usize,
-    // Per-input state for --out-dir.
-    file: Option<AtomicFile>,
-    file_games: usize,
-    first_game: Option<(String, Dropped)>,
+    plan: Option<OutDirPlan>,
+    // Per input in --out-dir mode.
+    file: Option<OpenFile>,
+    held: Option<(usize, String)>,
+    games_seen: usize,
     dropped: Dropped,
+    input_failed: bool,
+    // Totals.
     failed_inputs: usize,
     io_errors: usize,
-    input_failed: bool,
+    /// An output failed: the run stops.
+    stop: bool,
 }
 
-pub fn run(a: ConvertArgs) -> i32 {
-    let (inputs, io_errors) = common::discover(&a.input);
+fn usage(msg: &str) -> std::io::Result<u8> {
+    out::err(&format!("kifu convert: {msg}"));
+    Ok(out::FAILURE)
+}
+
+pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
     let target = a.to;
     let encoding = a.encoding.unwrap_or(target.default_encoding());
     if !matches!(encoding, Encoding::Utf8 | Encoding::ShiftJis) {
-        eprintln!("kifu convert: output encoding must be utf-8 or shift_jis");
-        return 2;
+        return usage("output encoding must be utf-8 or shift_jis");
     }
+    let exclude: Vec<PathBuf> = a.out_dir.iter().cloned().collect();
+    let inputs = common::discover(&a.input, &exclude);
+    let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let single_game_target = !target.multi_game();
-    if a.out_dir.is_none() && single_game_target && inputs.len() > 1 {
-        eprintln!(
-            "kifu convert: {} holds one game per file; with several inputs use --out-dir",
+    if a.out_dir.is_none() && single_game_target && readable > 1 {
+        return usage(&format!(
+            "{} holds one game per file; with several inputs use --out-dir",
             target.name()
-        );
-        return 2;
+        ));
     }
     let split = if a.split {
         true
     } else if a.no_split {
         if single_game_target {
-            eprintln!(
-                "kifu convert: {} holds one game per file; --no-split is not possible",
+            return usage(&format!(
+                "{} holds one game per file; --no-split is not possible",
                 target.name()
-            );
-            return 2;
+            ));
         }
         false
     } else {
         single_game_target
     };
+    if let Some(code) = common::nothing_found(&a.input, "convert", &inputs) {
+        return Ok(code);
+    }
     let opts = ConvertOptions {
         encoding: Some(encoding),
         csa_version: match a.csa_version {
@@ -88,54 +105,78 @@ pub fn run(a: ConvertArgs) -> i32 {
         },
         legal_candidates_only: a.legal_candidates_only,
     };
-    let inputs_canon: HashSet<PathBuf> = inputs
-        .iter()
-        .filter_map(|i| i.path.as_ref().and_then(|p| p.canonicalize().ok()))
-        .collect();
-    let single = if a.out_dir.is_some() {
-        None
-    } else if let Some(path) = &a.output {
-        match create(path, a.force, &inputs_canon) {
-            Ok(f) => Some(Dest::File(Some(f))),
-            Err(e) => {
-                eprintln!("kifu convert: {}: {e}", path.display());
-                return if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    1
-                } else {
-                    2
-                };
+    let input_set = InputSet::new(
+        inputs
+            .iter()
+            .filter(|i| i.issue.is_none())
+            .filter_map(|i| i.path.as_deref()),
+        inputs.iter().any(|i| i.path.is_none()),
+    );
+    let mut plan = None;
+    let mut single = None;
+    if let Some(dir) = &a.out_dir {
+        match OutDirPlan::new(
+            dir,
+            &a.input.paths,
+            &inputs,
+            target.name(),
+            split,
+            &input_set,
+        ) {
+            Ok(p) => plan = Some(p),
+            Err(errors) => {
+                for e in &errors {
+                    out::err(&format!("kifu convert: {e}"));
+                }
+                out::err("kifu convert: nothing written (see the naming rule in docs/convert.md)");
+                return Ok(out::FAILURE);
             }
         }
     } else {
-        Some(Dest::Stdout(std::io::stdout().lock()))
-    };
+        let dest = a
+            .output
+            .as_ref()
+            .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
+        match &dest {
+            Destination::Stdout => {
+                if let Err(e) = output::open(&dest, false, &input_set) {
+                    return usage(&e.to_string());
+                }
+                single = Some(Single::Stdout(Out::new()));
+            }
+            Destination::Path(_) => match output::open(&dest, a.force, &input_set) {
+                Ok(s) => single = Some(Single::File(s)),
+                Err(e) => return usage(&e.to_string()),
+            },
+        }
+    }
     let mut st = State {
         a: &a,
         target,
         encoding,
         split,
-        inputs_canon,
+        inputs: input_set,
+        claims: Claims::default(),
         single,
         single_games: 0,
+        plan,
         file: None,
-        file_games: 0,
-        first_game: None,
+        held: None,
+        games_seen: 0,
         dropped: Dropped::default(),
-        failed_inputs: 0,
-        io_errors: io_errors.len(),
         input_failed: false,
+        failed_inputs: 0,
+        io_errors: 0,
+        stop: false,
     };
-    let mut progress = Progress::new(inputs.len() as u64, true);
-    for (path, msg) in &io_errors {
-        progress.println(&format!("{path}: error[io]: {msg}"));
-    }
+    let mut progress = Progress::new(readable as u64, true);
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.input_encoding);
     let mut sources = common::SourceLines::default();
-    // Per-game index within the current file, for --split names and CSA `/`.
+    let workers = common::workers(&a.input);
     batch::run(
         &inputs,
-        common::jobs(&a.input),
+        &workers,
         &read_opts,
         |_meta: &FileMeta, game| {
             let report = validate(&game, &vopts);
@@ -149,54 +190,52 @@ pub fn run(a: ConvertArgs) -> i32 {
             };
             GameOut { report, text }
         },
-        |ev| match ev {
-            Event::Game(meta, index, mut g) => {
-                g.report.index = index;
-                progress.game();
-                st.game(&meta, &inputs, g, &progress, &mut sources);
+        |ev| {
+            match ev {
+                Event::Game(meta, index, mut g) => {
+                    g.report.index = index;
+                    progress.game();
+                    st.game(&meta, g, &progress, &mut sources);
+                }
+                Event::FileDone(meta) => {
+                    if meta.error.is_none() && meta.skipped.is_none() {
+                        progress.file();
+                    }
+                    st.file_done(&meta, &progress);
+                }
             }
-            Event::FileDone(meta) => {
-                progress.file();
-                st.file_done(&meta, &inputs, &progress);
+            if st.stop {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
         },
     );
     progress.finish();
-    if let Some(dest) = st.single.take() {
-        match dest {
-            Dest::Stdout(mut w) => out::flush(&mut w),
-            Dest::File(Some(f)) => {
-                let path = f.path().to_path_buf();
-                if let Err(e) = f.commit() {
-                    eprintln!("kifu convert: {}: {e}", path.display());
-                    st.io_errors += 1;
-                }
+    match st.single.take() {
+        Some(Single::Stdout(o)) => o.finish()?,
+        Some(Single::File(f)) => {
+            let name = f.display();
+            if st.stop {
+                drop(f); // an output failed: nothing half-written appears
+            } else if st.single_games == 0 && !a.input.allow_empty {
+                progress.println(&format!(
+                    "kifu convert: {name}: nothing to write; not created"
+                ));
+            } else if let Err(e) = f.commit() {
+                progress.println(&format!("{name}: error[io]: {e}"));
+                st.io_errors += 1;
             }
-            Dest::File(None) => {}
         }
+        None => {}
     }
-    if st.io_errors > 0 {
-        2
+    Ok(if st.io_errors > 0 {
+        out::FAILURE
     } else if st.failed_inputs > 0 {
-        1
+        out::PROBLEMS
     } else {
-        0
-    }
-}
-
-fn create(path: &Path, force: bool, inputs: &HashSet<PathBuf>) -> std::io::Result<AtomicFile> {
-    if let Ok(c) = path.canonicalize() {
-        if inputs.contains(&c) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::AlreadyExists,
-                format!(
-                    "{} is one of the inputs; refusing to overwrite it",
-                    path.display()
-                ),
-            ));
-        }
-    }
-    AtomicFile::create(path, force)
+        out::OK
+    })
 }
 
 impl State<'_> {
@@ -210,54 +249,53 @@ impl State<'_> {
         }
     }
 
-    fn out_path(&self, input: &Input, n: Option<usize>) -> PathBuf {
-        let dir = self.a.out_dir.as_ref().expect("out-dir mode");
-        let mut rel = input.rel.clone();
-        let stem = rel
-            .file_stem()
-            .map_or_else(|| "game".to_string(), |s| s.to_string_lossy().into_owned());
-        let name = match n {
-            Some(n) => format!("{stem}-{:04}.{}", n + 1, self.target.name()),
-            None => format!("{stem}.{}", self.target.name()),
-        };
-        rel.set_file_name(name);
-        dir.join(rel)
-    }
-
     fn fail_input(&mut self, meta: &FileMeta, progress: &Progress, msg: &str) {
         progress.println(&format!("{}: error: {msg}", meta.display));
         self.input_failed = true;
     }
 
+    /// An output could not be created or written: reported, counted as an
+    /// I/O error (exit 2).
+    fn output_error(&mut self, path: &Path, e: &std::io::Error, progress: &Progress) {
+        progress.println(&format!("{}: error[io]: {e}", path.display()));
+        self.io_errors += 1;
+        self.input_failed = true;
+    }
+
+    /// Opens an output of input `owner`, refusing a file already written
+    /// in this run.
+    fn open(&mut self, path: &Path, owner: &str) -> std::io::Result<Sink> {
+        let dest = Destination::Path(path.to_path_buf());
+        self.claims
+            .claim(&dest, owner)
+            .map_err(std::io::Error::other)?;
+        output::open(&dest, self.a.force, &self.inputs)
+    }
+
+    /// Writes one whole file (a game of a split input).
     fn write_file(&mut self, path: &Path, text: &str, meta: &FileMeta, progress: &Progress) {
         let bytes = match self.encode(text) {
             Ok(b) => b,
             Err(e) => return self.fail_input(meta, progress, &e),
         };
-        match create(path, self.a.force, &self.inputs_canon).and_then(|mut f| {
+        let result = self.open(path, &meta.display).and_then(|mut f| {
             f.write_all(&bytes)?;
             f.commit()
-        }) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                self.fail_input(meta, progress, &e.to_string())
-            }
-            Err(e) => {
-                progress.println(&format!("{}: error[io]: {e}", path.display()));
-                self.io_errors += 1;
-                self.input_failed = true;
-            }
+        });
+        if let Err(e) = result {
+            self.output_error(path, &e, progress);
         }
     }
 
     fn game(
         &mut self,
         meta: &FileMeta,
-        inputs: &[Input],
         g: GameOut,
         progress: &Progress,
         sources: &mut common::SourceLines,
     ) {
+        let index = g.report.index;
+        self.games_seen += 1;
         if !g.report.ok {
             for f in g
                 .report
@@ -265,110 +303,134 @@ impl State<'_> {
                 .iter()
                 .filter(|f| f.severity == Severity::Error)
             {
-                report_finding(meta, &g.report, f, progress, sources);
+                for line in common::human_lines(meta, &g.report, f, sources) {
+                    progress.println(&line);
+                }
             }
             self.input_failed = true;
+            self.flush_held(meta, progress);
             return;
         }
         let (text, dropped) = match g.text {
             Ok(Some(t)) => t,
             Ok(None) => return,
             Err(e) => {
-                return self.fail_input(
-                    meta,
-                    progress,
-                    &format!("game {}: {e}", g.report.index + 1),
-                )
+                self.flush_held(meta, progress);
+                return self.fail_input(meta, progress, &format!("game {}: {e}", index + 1));
             }
         };
         self.dropped.add(&dropped);
-        let input = &inputs[meta.input];
         if self.single.is_some() {
-            let n = self.single_games;
-            if n > 0 && !self.target.multi_game() {
+            return self.write_single(meta, index, &text, progress);
+        }
+        if self.split {
+            // The first game waits: its name depends on whether a second follows.
+            if self.games_seen == 1 {
+                self.held = Some((index, text));
+                return;
+            }
+            self.flush_held(meta, progress);
+            if let Some(p) = self
+                .plan
+                .as_ref()
+                .and_then(|p| p.numbered(meta.input, index))
+            {
+                self.write_file(&p, &text, meta, progress);
+            }
+            return;
+        }
+        self.append(meta, index, &text, progress);
+    }
+
+    /// Writes the held first game of a split input under its numbered name.
+    fn flush_held(&mut self, meta: &FileMeta, progress: &Progress) {
+        if let Some((index, text)) = self.held.take() {
+            if let Some(p) = self
+                .plan
+                .as_ref()
+                .and_then(|p| p.numbered(meta.input, index))
+            {
+                self.write_file(&p, &text, meta, progress);
+            }
+        }
+    }
+
+    /// One more game into the input's multi-game output file.
+    fn append(&mut self, meta: &FileMeta, index: usize, text: &str, progress: &Progress) {
+        let n = self.file.as_ref().map_or(0, |f| f.games);
+        let bytes = match self.encode(&self.separate(text, n)) {
+            Ok(b) => b,
+            Err(e) => {
+                // Only this game is left out; the others are written.
                 return self.fail_input(
                     meta,
                     progress,
-                    &format!(
-                        "{} holds one game per file; game {} not written (use --out-dir)",
-                        self.target.name(),
-                        g.report.index + 1
-                    ),
+                    &format!("game {}: {e}; not written", index + 1),
                 );
             }
-            let text = self.separate(&text, n);
-            let bytes = match self.encode(&text) {
-                Ok(b) => b,
-                Err(e) => return self.fail_input(meta, progress, &e),
-            };
-            self.single_games += 1;
-            match self.single.as_mut() {
-                Some(Dest::Stdout(w)) => {
-                    if let Err(e) = w.write_all(&bytes) {
-                        if e.kind() == std::io::ErrorKind::BrokenPipe {
-                            std::process::exit(0);
-                        }
-                        progress.println(&format!("kifu convert: cannot write output: {e}"));
-                        self.io_errors += 1;
-                    }
-                }
-                Some(Dest::File(Some(f))) => {
-                    if let Err(e) = f.write_all(&bytes) {
-                        progress.println(&format!("{}: error[io]: {e}", f.path().display()));
-                        self.io_errors += 1;
-                        self.single = Some(Dest::File(None));
-                    }
-                }
-                _ => {}
-            }
-            return;
-        }
-        // --out-dir
-        let n = self.file_games;
-        self.file_games += 1;
-        if self.split {
-            if n == 0 {
-                self.first_game = Some((text, dropped));
+        };
+        if self.file.is_none() {
+            let Some(p) = self.plan.as_ref().and_then(|p| p.single(meta.input)) else {
                 return;
-            }
-            if let Some((first, _)) = self.first_game.take() {
-                let p = self.out_path(input, Some(0));
-                self.write_file(&p, &first, meta, progress);
-            }
-            let p = self.out_path(input, Some(n));
-            self.write_file(&p, &text, meta, progress);
-            return;
-        }
-        if n == 0 {
-            let p = self.out_path(input, None);
-            match create(&p, self.a.force, &self.inputs_canon) {
-                Ok(f) => self.file = Some(f),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    return self.fail_input(meta, progress, &e.to_string())
-                }
+            };
+            match self.open(&p, &meta.display) {
+                Ok(sink) => self.file = Some(OpenFile { sink, games: 0 }),
                 Err(e) => {
-                    progress.println(&format!("{}: error[io]: {e}", p.display()));
-                    self.io_errors += 1;
-                    self.input_failed = true;
+                    self.output_error(&p, &e, progress);
                     return;
                 }
             }
         }
-        let text = self.separate(&text, n);
-        match self.encode(&text) {
-            Ok(bytes) => {
-                if let Some(f) = self.file.as_mut() {
-                    if let Err(e) = f.write_all(&bytes) {
-                        progress.println(&format!("{}: error[io]: {e}", f.path().display()));
-                        self.io_errors += 1;
-                        self.file = None;
-                    }
+        if let Some(f) = self.file.as_mut() {
+            match f.sink.write_all(&bytes) {
+                Ok(()) => f.games += 1,
+                Err(e) => {
+                    let name = f.sink.display();
+                    progress.println(&format!("{name}: error[io]: {e}"));
+                    self.io_errors += 1;
+                    self.input_failed = true;
+                    self.file = None;
+                    self.stop = true;
                 }
             }
+        }
+    }
+
+    /// One more game to standard output or the `-o` file.
+    fn write_single(&mut self, meta: &FileMeta, index: usize, text: &str, progress: &Progress) {
+        let n = self.single_games;
+        if n > 0 && !self.target.multi_game() {
+            return self.fail_input(
+                meta,
+                progress,
+                &format!(
+                    "{} holds one game per file; game {} not written (use --out-dir)",
+                    self.target.name(),
+                    index + 1
+                ),
+            );
+        }
+        let bytes = match self.encode(&self.separate(text, n)) {
+            Ok(b) => b,
             Err(e) => {
-                self.file = None;
-                self.fail_input(meta, progress, &e);
+                return self.fail_input(
+                    meta,
+                    progress,
+                    &format!("game {}: {e}; not written", index + 1),
+                )
             }
+        };
+        self.single_games += 1;
+        match self.single.as_mut() {
+            Some(Single::Stdout(o)) => self.stop = !o.bytes(&bytes),
+            Some(Single::File(f)) => {
+                if let Err(e) = f.write_all(&bytes) {
+                    progress.println(&format!("{}: error[io]: {e}", f.display()));
+                    self.io_errors += 1;
+                    self.stop = true;
+                }
+            }
+            None => {}
         }
     }
 
@@ -398,23 +460,25 @@ impl State<'_> {
         }
     }
 
-    fn file_done(&mut self, meta: &FileMeta, inputs: &[Input], progress: &Progress) {
-        if let Some(err) = &meta.error {
-            progress.println(&format!("{}: error[io]: {err}", meta.display));
-            self.io_errors += 1;
+    fn file_done(&mut self, meta: &FileMeta, progress: &Progress) {
+        if let Some(line) = common::issue_line(meta) {
+            progress.println(&line);
+            if meta.error.is_some() {
+                self.io_errors += 1;
+            }
         }
-        if self.a.out_dir.is_some() {
-            if let Some((first, _)) = self.first_game.take() {
-                let p = self.out_path(&inputs[meta.input], None);
-                self.write_file(&p, &first, meta, progress);
+        if self.plan.is_some() {
+            if let Some((_, text)) = self.held.take() {
+                if let Some(p) = self.plan.as_ref().and_then(|p| p.single(meta.input)) {
+                    self.write_file(&p, &text, meta, progress);
+                }
             }
             if let Some(f) = self.file.take() {
-                let path = f.path().to_path_buf();
-                if self.input_failed && self.file_games == 0 {
-                    drop(f);
-                } else if let Err(e) = f.commit() {
-                    progress.println(&format!("{}: error[io]: {e}", path.display()));
+                let name = f.sink.display();
+                if let Err(e) = f.sink.commit() {
+                    progress.println(&format!("{name}: error[io]: {e}"));
                     self.io_errors += 1;
+                    self.stop = true;
                 }
             }
         }
@@ -425,17 +489,7 @@ impl State<'_> {
             self.failed_inputs += 1;
         }
         self.dropped = Dropped::default();
-        self.file_games = 0;
+        self.games_seen = 0;
         self.input_failed = false;
     }
-}
-
-fn report_finding(
-    meta: &FileMeta,
-    report: &GameReport,
-    f: &Finding,
-    progress: &Progress,
-    sources: &mut common::SourceLines,
-) {
-    progress.println(&common::human_lines(meta, report, f, sources).join("\n"));
 }

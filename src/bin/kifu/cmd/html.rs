@@ -33,7 +33,8 @@ struct State<'a> {
 }
 
 pub fn run(a: HtmlArgs) -> i32 {
-    let (inputs, io_errors) = common::discover(&a.input);
+    let inputs = common::discover(&a.input, &[]);
+    let io_errors: Vec<(String, String)> = Vec::new(); // reported in order by the batch
     let inputs_canon: HashSet<PathBuf> = inputs
         .iter()
         .filter_map(|i| i.path.as_ref().and_then(|p| p.canonicalize().ok()))
@@ -60,9 +61,10 @@ pub fn run(a: HtmlArgs) -> i32 {
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.encoding);
     let mut sources = common::SourceLines::default();
+    let workers = common::workers(&a.input);
     batch::run(
         &inputs,
-        common::jobs(&a.input),
+        &workers,
         &read_opts,
         |_meta: &FileMeta, game| {
             let report = validate(&game, &vopts);
@@ -75,16 +77,24 @@ pub fn run(a: HtmlArgs) -> i32 {
             };
             PageOut { report, page }
         },
-        |ev| match ev {
-            Event::Game(meta, index, mut g) => {
-                g.report.index = index;
-                progress.game();
-                st.game(&meta, &inputs, g, &progress, &mut sources);
+        |ev| {
+            match ev {
+                Event::Game(meta, index, mut g) => {
+                    g.report.index = index;
+                    progress.game();
+                    st.game(&meta, &inputs, g, &progress, &mut sources);
+                }
+                Event::FileDone(meta) => {
+                    progress.file();
+                    if meta.error.is_none() {
+                        if let Some(line) = common::issue_line(&meta) {
+                            progress.println(&line);
+                        }
+                    }
+                    st.file_done(&meta, &inputs, &progress);
+                }
             }
-            Event::FileDone(meta) => {
-                progress.file();
-                st.file_done(&meta, &inputs, &progress);
-            }
+            std::ops::ControlFlow::Continue(())
         },
     );
     progress.finish();

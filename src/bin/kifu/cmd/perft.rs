@@ -1,12 +1,12 @@
 //! `kifu perft`.
 
 use crate::args::PerftArgs;
-use crate::out;
+use crate::out::{self, Out};
 use kifu::sfen::parse_sfen;
 use kifu::{Position, Waivers};
 use std::time::Instant;
 
-pub fn run(a: PerftArgs) -> i32 {
+pub fn run(a: PerftArgs) -> std::io::Result<u8> {
     let pos = match &a.sfen {
         None => Position::new(a.variant),
         Some(s) => {
@@ -22,13 +22,13 @@ pub fn run(a: PerftArgs) -> i32 {
                 }) {
                 Ok(p) => p,
                 Err(e) => {
-                    eprintln!("kifu perft: {e}");
-                    return 2;
+                    out::err(&format!("kifu perft: {e}"));
+                    return Ok(out::FAILURE);
                 }
             }
         }
     };
-    let mut stdout = std::io::stdout().lock();
+    let mut o = Out::new();
     let start = Instant::now();
     let total = if a.divide && a.depth > 0 {
         let mut total = 0;
@@ -37,7 +37,10 @@ pub fn run(a: PerftArgs) -> i32 {
             let mut next = pos;
             next.play_unchecked(m);
             let n = next.perft(a.depth - 1);
-            out::line(&mut stdout, &format!("{} {n}", m.usi(v)));
+            if !o.line(&format!("{} {n}", m.usi(v))) {
+                break;
+            }
+            o.flush();
             total += n;
         }
         total
@@ -45,13 +48,11 @@ pub fn run(a: PerftArgs) -> i32 {
         pos.perft(a.depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    out::line(
-        &mut stdout,
-        &format!(
-            "time {:.3}s, {:.0} nodes/s\nnodes {total}",
-            secs,
-            total as f64 / secs.max(1e-9)
-        ),
-    );
-    0
+    o.line(&format!(
+        "time {:.3}s, {:.0} nodes/s\nnodes {total}",
+        secs,
+        total as f64 / secs.max(1e-9)
+    ));
+    o.finish()?;
+    Ok(out::OK)
 }

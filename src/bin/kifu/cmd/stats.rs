@@ -2,47 +2,90 @@
 
 use crate::args::{ImpasseArg, StatsArgs};
 use crate::cmd::common;
+use crate::out;
 use crate::progress::Progress;
 use kifu::batch::{self, Event, FileMeta};
-use kifu::output::AtomicFile;
+use kifu::output::{self, Claims, Destination, InputSet, Sink};
 use kifu::replay::ImpasseRule;
 use kifu::stats::{collect, GameRow, MoveRow, Source, StatsOptions, Summary};
 use kifu::validate::ValidateOptions;
-use std::io::Write;
+use std::io;
+use std::ops::ControlFlow;
 
-enum Sink {
-    Stdout(csv::Writer<std::io::Stdout>),
-    File(csv::Writer<AtomicFile>),
+/// A CSV table being written, and the first error it met.
+struct Table {
+    w: csv::Writer<Sink>,
+    failed: Option<io::Error>,
 }
 
-impl Sink {
-    fn open(path: &Option<std::path::PathBuf>, force: bool) -> std::io::Result<Sink> {
-        Ok(match path {
-            None => Sink::Stdout(csv::Writer::from_writer(std::io::stdout())),
-            Some(p) => Sink::File(csv::Writer::from_writer(AtomicFile::create(p, force)?)),
-        })
+impl Table {
+    fn write<T: serde::Serialize>(&mut self, row: &T) -> bool {
+        if self.failed.is_none() {
+            if let Err(e) = self.w.serialize(row) {
+                self.failed = Some(csv_io(e));
+            }
+        }
+        self.failed.is_none()
     }
-    fn write<T: serde::Serialize>(&mut self, row: &T) -> csv::Result<()> {
-        match self {
-            Sink::Stdout(w) => w.serialize(row),
-            Sink::File(w) => w.serialize(row),
+
+    fn is_stdout(&self) -> bool {
+        matches!(self.w.get_ref(), Sink::Stdout(_))
+    }
+
+    fn name(&self) -> String {
+        self.w.get_ref().display()
+    }
+
+    /// Flushes and commits; the first error met, if any.
+    fn finish(mut self) -> io::Result<()> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        self.w
+            .into_inner()
+            .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string()))?
+            .commit()
+    }
+}
+
+fn csv_io(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        other => io::Error::other(format!("{other:?}")),
+    }
+}
+
+fn fail(msg: &str) -> u8 {
+    out::err(&format!("kifu stats: {msg}"));
+    out::FAILURE
+}
+
+pub fn run(a: StatsArgs) -> io::Result<u8> {
+    let inputs = common::discover(&a.input, &[]);
+    let games_dest = a
+        .output
+        .as_ref()
+        .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
+    let moves_dest = a.moves.as_ref().map(|p| Destination::parse(p.as_os_str()));
+    let mut claims = Claims::default();
+    if let Err(e) = claims.claim(&games_dest, "the games table") {
+        return Ok(fail(&e));
+    }
+    if let Some(d) = &moves_dest {
+        if let Err(e) = claims.claim(d, "the moves table (--moves)") {
+            return Ok(fail(&e));
         }
     }
-    fn finish(self) -> std::io::Result<()> {
-        match self {
-            Sink::Stdout(mut w) => w.flush(),
-            Sink::File(w) => w.into_inner().map_err(|e| e.into_error())?.commit(),
-        }
+    if let Some(code) = common::nothing_found(&a.input, "stats", &inputs) {
+        return Ok(code);
     }
-}
-
-fn fail(msg: &str) -> i32 {
-    eprintln!("kifu stats: {msg}");
-    2
-}
-
-pub fn run(a: StatsArgs) -> i32 {
-    let (inputs, mut io_errors) = common::discover(&a.input);
+    let input_set = InputSet::new(
+        inputs
+            .iter()
+            .filter(|i| i.issue.is_none())
+            .filter_map(|i| i.path.as_deref()),
+        inputs.iter().any(|i| i.path.is_none()),
+    );
     let opts = StatsOptions {
         opening_plies: a.opening_plies,
         sfen: a.sfen,
@@ -56,26 +99,31 @@ pub fn run(a: StatsArgs) -> i32 {
         }),
     };
     let read_opts = common::read_options(&a.input, a.encoding);
-    let mut games_out = match Sink::open(&a.output, a.force) {
-        Ok(s) => s,
-        Err(e) => return fail(&e.to_string()),
+    let open = |d: &Destination| {
+        output::open(d, a.force, &input_set).map(|s| Table {
+            w: csv::Writer::from_writer(s),
+            failed: None,
+        })
     };
-    let mut moves_out = match &a.moves {
+    let mut games_out = match open(&games_dest) {
+        Ok(s) => s,
+        Err(e) => return Ok(fail(&e.to_string())),
+    };
+    let mut moves_out = match &moves_dest {
         None => None,
-        Some(_) => match Sink::open(&a.moves, a.force) {
+        Some(d) => match open(d) {
             Ok(s) => Some(s),
-            Err(e) => return fail(&e.to_string()),
+            Err(e) => return Ok(fail(&e.to_string())),
         },
     };
     let mut summary = Summary::default();
-    let mut progress = Progress::new(inputs.len() as u64, true);
-    let mut write_error: Option<String> = None;
-    for (path, msg) in &io_errors {
-        progress.println(&format!("{path}: error[io]: {msg}"));
-    }
+    let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
+    let mut progress = Progress::new(readable as u64, true);
+    let mut unreadable = 0usize;
+    let workers = common::workers(&a.input);
     batch::run(
         &inputs,
-        common::jobs(&a.input),
+        &workers,
         &read_opts,
         |meta: &FileMeta, game| -> (GameRow, Vec<MoveRow>) {
             let source = Source {
@@ -85,63 +133,65 @@ pub fn run(a: StatsArgs) -> i32 {
             };
             collect(&source, &game, &opts, &vopts)
         },
-        |ev| match ev {
-            Event::Game(_, index, (mut row, mut moves)) => {
-                row.game = index;
-                for m in &mut moves {
-                    m.game = index;
-                }
-                progress.game();
-                if a.summary {
-                    summary.add(&row);
-                }
-                if write_error.is_none() {
-                    if let Err(e) = games_out.write(&row) {
-                        write_error = Some(e.to_string());
+        |ev| {
+            match ev {
+                Event::Game(_, index, (mut row, mut moves)) => {
+                    row.game = index;
+                    progress.game();
+                    if a.summary {
+                        summary.add(&row);
+                    }
+                    if !games_out.write(&row) {
+                        return ControlFlow::Break(());
                     }
                     if let Some(m) = moves_out.as_mut() {
-                        for r in &moves {
-                            if let Err(e) = m.write(r) {
-                                write_error = Some(e.to_string());
-                                break;
+                        for r in &mut moves {
+                            r.game = index;
+                            if !m.write(r) {
+                                return ControlFlow::Break(());
                             }
                         }
                     }
                 }
-            }
-            Event::FileDone(meta) => {
-                progress.file();
-                if let Some(err) = &meta.error {
-                    progress.println(&format!("{}: error[io]: {err}", meta.display));
-                    io_errors.push((meta.display.clone(), err.clone()));
+                Event::FileDone(meta) => {
+                    if let Some(line) = common::issue_line(&meta) {
+                        progress.println(&line);
+                        unreadable += usize::from(meta.error.is_some());
+                    } else {
+                        progress.file();
+                    }
                 }
             }
+            ControlFlow::Continue(())
         },
     );
     progress.finish();
-    if let Some(e) = write_error {
-        if e.contains("Broken pipe") {
-            return 0;
+    // The first output that failed ends the run: nothing is committed.
+    for t in std::iter::once(&mut games_out).chain(moves_out.as_mut()) {
+        if let Some(e) = t.failed.take() {
+            if t.is_stdout() {
+                return Err(e);
+            }
+            return Ok(fail(&format!("cannot write {}: {e}", t.name())));
         }
-        return fail(&format!("cannot write output: {e}"));
     }
-    if let Err(e) = games_out.finish() {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            return 0;
-        }
-        return fail(&format!("cannot write output: {e}"));
-    }
-    if let Some(m) = moves_out {
-        if let Err(e) = m.finish() {
-            return fail(&format!("cannot write the moves table: {e}"));
+    for t in std::iter::once(games_out).chain(moves_out) {
+        let (stdout, name) = (t.is_stdout(), t.name());
+        if let Err(e) = t.finish() {
+            if stdout {
+                return Err(e);
+            }
+            return Ok(fail(&format!("cannot write {name}: {e}")));
         }
     }
     if a.summary {
-        let _ = std::io::stderr().write_all(summary.render().as_bytes());
+        for line in summary.render().lines() {
+            out::err(line);
+        }
     }
-    if io_errors.is_empty() {
-        0
+    Ok(if unreadable == 0 {
+        out::OK
     } else {
-        2
-    }
+        out::FAILURE
+    })
 }

@@ -2,17 +2,20 @@
 
 use crate::args::{ImpasseArg, OutputFormat, ValidateArgs};
 use crate::cmd::common;
-use crate::out;
+use crate::out::{self, Out};
 use crate::progress::Progress;
 use kifu::batch::{self, Event, FileMeta};
 use kifu::read::{Finding, Severity};
 use kifu::replay::ImpasseRule;
 use kifu::validate::{validate, GameReport, ValidateOptions};
 use serde_json::json;
-use std::io::Write;
+use std::ops::ControlFlow;
 
-pub fn run(a: ValidateArgs) -> i32 {
-    let (inputs, mut io_errors) = common::discover(&a.input);
+pub fn run(a: ValidateArgs) -> std::io::Result<u8> {
+    let inputs = common::discover(&a.input, &[]);
+    if let Some(code) = common::nothing_found(&a.input, "validate", &inputs) {
+        return Ok(code);
+    }
     let opts = ValidateOptions {
         lenient_claims: a.lenient_claims,
         impasse_rule: a.impasse_rule.map(|r| match r {
@@ -21,101 +24,124 @@ pub fn run(a: ValidateArgs) -> i32 {
         }),
     };
     let read_opts = common::read_options(&a.input, a.encoding);
-    let stdout = std::io::stdout();
-    let mut w = std::io::BufWriter::new(stdout.lock());
-    let mut progress = Progress::new(inputs.len() as u64, a.format == OutputFormat::Human);
+    let mut w = Out::new();
+    let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
+    let mut progress = Progress::new(readable as u64, a.format == OutputFormat::Human);
     let mut games = 0u64;
     let mut invalid = 0u64;
     let mut warnings = 0u64;
     let mut files = 0u64;
+    let mut unreadable = 0u64;
     let mut sources = common::SourceLines::default();
-    for (path, msg) in &io_errors {
-        report_io(&mut w, a.format, path, msg, &progress);
-    }
+    let workers = common::workers(&a.input);
     batch::run(
         &inputs,
-        common::jobs(&a.input),
+        &workers,
         &read_opts,
         |_meta: &FileMeta, game| validate(&game, &opts),
-        |ev| match ev {
-            Event::Game(meta, index, mut report) => {
-                report.index = index;
-                games += 1;
-                progress.game();
-                if !report.ok {
-                    invalid += 1;
+        |ev| {
+            match ev {
+                Event::Game(meta, index, mut report) => {
+                    report.index = index;
+                    games += 1;
+                    progress.game();
+                    if !report.ok {
+                        invalid += 1;
+                    }
+                    warnings += report
+                        .findings
+                        .iter()
+                        .filter(|f| f.severity == Severity::Warning)
+                        .count() as u64;
+                    emit(&mut w, a.format, a.quiet, &meta, &report, &mut sources);
                 }
-                warnings += report
-                    .findings
-                    .iter()
-                    .filter(|f| f.severity == Severity::Warning)
-                    .count() as u64;
-                emit(&mut w, a.format, a.quiet, &meta, &report, &mut sources);
+                Event::FileDone(meta) => {
+                    if meta.error.is_some() {
+                        unreadable += 1;
+                    }
+                    if meta.error.is_some() || meta.skipped.is_some() {
+                        report_issue(&mut w, a.format, &meta, &progress);
+                    } else {
+                        files += 1;
+                        progress.file();
+                    }
+                    if a.format != OutputFormat::Json {
+                        w.flush();
+                    }
+                }
             }
-            Event::FileDone(meta) => {
-                files += 1;
-                progress.file();
-                if let Some(err) = &meta.error {
-                    io_errors.push((meta.display.clone(), err.clone()));
-                    report_io(&mut w, a.format, &meta.display, err, &progress);
-                }
-                if a.format != OutputFormat::Json {
-                    out::flush(&mut w);
-                }
+            if w.ok() {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
             }
         },
     );
     progress.finish();
-    out::flush(&mut w);
+    w.finish()?;
     if a.format == OutputFormat::Human {
         let summary = format!(
             "{games} game{} in {files} file{}: {invalid} invalid, {warnings} warning{}{}",
             if games == 1 { "" } else { "s" },
             if files == 1 { "" } else { "s" },
             if warnings == 1 { "" } else { "s" },
-            if io_errors.is_empty() {
+            if unreadable == 0 {
                 String::new()
             } else {
-                format!(", {} unreadable", io_errors.len())
+                format!(", {unreadable} unreadable")
             }
         );
-        eprintln!("{summary}");
+        out::err(&summary);
     }
-    if !io_errors.is_empty() {
-        2
+    Ok(if unreadable > 0 {
+        out::FAILURE
     } else if invalid > 0 {
-        1
+        out::PROBLEMS
     } else {
-        0
-    }
+        out::OK
+    })
 }
 
-fn report_io(w: &mut impl Write, format: OutputFormat, path: &str, msg: &str, progress: &Progress) {
+/// An input that was not read, in its place: a line on standard error
+/// (human), an `io` object (JSON; skipped entries, being warnings, go to
+/// standard error), an annotation (GitHub).
+fn report_issue(w: &mut Out, format: OutputFormat, meta: &FileMeta, progress: &Progress) {
+    let Some(line) = common::issue_line(meta) else {
+        return;
+    };
     match format {
-        OutputFormat::Human => progress.println(&format!("{path}: error[io]: {msg}")),
-        OutputFormat::Json => out::line(
-            w,
-            &json!({
-                "path": path, "game": 0, "format": null, "encoding": null, "ok": false,
-                "plies": 0, "final_sfen": null, "result": null,
-                "findings": [{"rule": "io", "severity": "error", "message": msg,
-                    "line": 0, "column": 0, "ply": null, "move": null, "sfen": null}]
-            })
-            .to_string(),
-        ),
-        OutputFormat::Github => out::line(
-            w,
-            &format!(
-                "::error file={}::{}",
-                common::gh_prop(path),
+        OutputFormat::Human => progress.println(&line),
+        OutputFormat::Json => match &meta.error {
+            Some(msg) => {
+                w.line(
+                    &json!({
+                        "path": meta.display, "game": 0, "format": null, "encoding": null, "ok": false,
+                        "plies": 0, "final_sfen": null, "result": null,
+                        "findings": [{"rule": "io", "severity": "error", "message": msg,
+                            "line": 0, "column": 0, "ply": null, "move": null, "sfen": null}]
+                    })
+                    .to_string(),
+                );
+            }
+            None => progress.println(&line),
+        },
+        OutputFormat::Github => {
+            let (level, msg) = match (&meta.error, &meta.skipped) {
+                (Some(e), _) => ("error", e),
+                (None, Some(s)) => ("warning", s),
+                (None, None) => return,
+            };
+            w.line(&format!(
+                "::{level} file={}::{}",
+                common::gh_prop(&meta.display),
                 common::gh_msg(&format!("[io] {msg}"))
-            ),
-        ),
+            ));
+        }
     }
 }
 
 fn emit(
-    w: &mut impl Write,
+    w: &mut Out,
     format: OutputFormat,
     quiet: bool,
     meta: &FileMeta,
@@ -135,7 +161,7 @@ fn emit(
                 "result": report.result,
                 "findings": report.findings,
             });
-            out::line(w, &v.to_string());
+            w.line(&v.to_string());
         }
         OutputFormat::Github => {
             for f in &report.findings {
@@ -152,13 +178,10 @@ fn emit(
                     ",title={}",
                     common::gh_prop(&format!("kifu {}", f.rule))
                 ));
-                out::line(
-                    w,
-                    &format!(
-                        "::{level} {props}::{}",
-                        common::gh_msg(&describe(f, report))
-                    ),
-                );
+                w.line(&format!(
+                    "::{level} {props}::{}",
+                    common::gh_msg(&describe(f, report))
+                ));
             }
         }
         OutputFormat::Human => {
@@ -166,7 +189,9 @@ fn emit(
                 return;
             }
             for f in &report.findings {
-                human(w, meta, report, f, sources);
+                for line in common::human_lines(meta, report, f, sources) {
+                    w.human(&line);
+                }
             }
         }
     }
@@ -184,16 +209,4 @@ fn describe(f: &Finding, report: &GameReport) -> String {
         s.push_str(&format!(" [sfen {sfen}]"));
     }
     s
-}
-
-fn human(
-    w: &mut impl Write,
-    meta: &FileMeta,
-    report: &GameReport,
-    f: &Finding,
-    sources: &mut common::SourceLines,
-) {
-    for line in common::human_lines(meta, report, f, sources) {
-        out::line(w, &line);
-    }
 }
