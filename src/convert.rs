@@ -73,48 +73,33 @@ impl Target {
         matches!(self, Target::Csa | Target::Psn | Target::Usi | Target::Sfen)
     }
 
-    /// Writes one record.
+    /// The record format written.
+    pub fn format(self) -> crate::read::Format {
+        use crate::read::Format;
+        match self {
+            Target::Kif | Target::Kifu => Format::Kif,
+            Target::Ki2 | Target::Ki2u => Format::Ki2,
+            Target::Csa => Format::Csa,
+            Target::Psn => Format::Psn,
+            Target::Jkf => Format::Jkf,
+            Target::Usi | Target::Sfen => Format::Usi,
+        }
+    }
+
+    /// Writes one record (through [`crate::write::write`]).
     pub fn write_one(self, record: &Record, opts: &ConvertOptions) -> Result<Output, WriteError> {
         let enc = opts.encoding.unwrap_or(self.default_encoding());
-        let crlf = enc == Encoding::ShiftJis;
-        match self {
-            Target::Kif | Target::Kifu => crate::kif::write(
-                record,
-                &crate::kif::WriteOptions {
-                    encoding: enc,
-                    crlf,
-                },
-            ),
-            Target::Ki2 | Target::Ki2u => crate::ki2::write(
-                record,
-                &crate::ki2::WriteOptions {
-                    legal_candidates_only: opts.legal_candidates_only,
-                    encoding: Some(enc),
-                    crlf,
-                },
-            ),
-            Target::Csa => crate::csa::write(
-                record,
-                &crate::csa::WriteOptions {
-                    version: opts.csa_version,
-                },
-            ),
-            Target::Psn => crate::psn::write(
-                record,
-                &crate::psn::WriteOptions {
-                    times: opts.psn_times,
-                    legal_candidates_only: opts.legal_candidates_only,
-                },
-            ),
-            Target::Jkf => crate::jkf::write(record, &crate::jkf::WriteOptions { pretty: true }),
-            Target::Usi | Target::Sfen => crate::usi::write(
-                record,
-                &crate::usi::WriteOptions {
-                    position_prefix: true,
-                    sfen_only: self == Target::Sfen,
-                },
-            ),
-        }
+        let w = crate::write::WriteOptions {
+            encoding: Some(enc),
+            crlf: enc == Encoding::ShiftJis,
+            csa_version: opts.csa_version,
+            psn_times: opts.psn_times,
+            legal_candidates_only: opts.legal_candidates_only,
+            pretty: true,
+            position_prefix: true,
+            sfen_only: self == Target::Sfen,
+        };
+        crate::write::write(record, self.format(), &w)
     }
 
     /// Writes the `n`-th game (0-based) of a multi-game stream: for CSA the

@@ -11,21 +11,38 @@
 //! | JKF (`.jkf`, `.json`) | [`jkf`] | normalised and minimal JKF | schema-valid JKF |
 //! | SFEN/USI (`.sfen`, `.usi`) | [`usi`] | one game per line | `position … moves …`, final SFEN |
 //!
-//! Every reader yields [`read::Game`]s (a format-neutral [`record::Record`]
-//! plus what the reader found); [`validate::validate`] replays a game against
-//! the rules engine ([`Position`]) and reports every problem with its rule id,
-//! location, ply, move and position.
+//! Reading is one stream of events between the text and whatever consumes
+//! it (see [`read::visitor`] and `docs/reading.md`): a [`read::Reader`]
+//! (any format, the encoding detected) sends each game's events to a
+//! [`read::Visitor`]. The library's visitors build records
+//! ([`read::RecordBuilder`], behind [`read::Reader::games`]), validate
+//! ([`validate::Validator`]: every line played once against the rules
+//! engine, every problem reported with its rule id, location, ply, move and
+//! position) and gather statistics ([`stats::StatsCollector`]);
+//! [`write::write`] writes a [`record::Record`] in any format.
 //!
 //! ```
-//! use kifu::read::{read_all, Format, ReadOptions};
-//! use kifu::validate::{validate, ValidateOptions};
+//! use kifu::read::Reader;
+//! use kifu::validate::{ValidateOptions, Validator};
 //!
 //! let csa = b"V2.2\nPI\n+\n+7776FU\n-3334FU\n+0055FU\n";
-//! let games = read_all(csa, Some(Format::Csa), &ReadOptions::default());
-//! let report = validate(&games[0], &ValidateOptions::default());
+//! let mut reader = Reader::new(&csa[..]).unwrap();
+//! let report = reader.read_game(&mut Validator::new(ValidateOptions::default())).unwrap();
 //! assert!(!report.ok);
 //! let f = &report.findings[0];
 //! assert_eq!((f.rule.id(), f.line, f.ply), ("not-in-hand", 6, Some(3)));
+//! ```
+//!
+//! Records, to convert:
+//!
+//! ```
+//! use kifu::read::{Format, Reader};
+//! use kifu::write::{write, WriteOptions};
+//!
+//! let kif = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n".as_bytes();
+//! let game = Reader::new(kif).unwrap().games().next().unwrap();
+//! let out = write(&game.record, Format::Usi, &WriteOptions::default()).unwrap();
+//! assert_eq!(out.text, "position startpos moves 7g7f 3c3d\n");
 //! ```
 //!
 //! The rules engine knows standard shogi (with every handicap), minishogi
@@ -41,6 +58,9 @@
 //! ```
 
 #![warn(missing_docs)]
+
+#[doc = include_str!("../docs/reading.md")]
+pub mod flow {}
 
 pub mod attacks;
 pub mod batch;

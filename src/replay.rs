@@ -315,3 +315,232 @@ impl Replay {
         })
     }
 }
+
+/// The occurrences of one position in one line (a position occurs at most
+/// four times on a path: the fourth ends the game).
+#[derive(Clone, Copy, Debug, Default)]
+struct Occurrences {
+    n: u8,
+    at: [u32; 4],
+}
+
+/// The positions of one line: index `i` is the position after `i` moves of
+/// the game (0 = the start position).
+#[derive(Clone, Debug, Default)]
+struct LineHistory {
+    /// Index of the line's first position.
+    start: u32,
+    seen: HashMap<u64, Occurrences, BuildHasherDefault<IdentityHasher>>,
+    /// Whether the move leading to each position gave check.
+    gave_check: Vec<bool>,
+    /// A fourfold repetition on this path, and the index where it happened.
+    ended: Option<(GameEnd, u32)>,
+}
+
+impl LineHistory {
+    fn next_index(&self) -> u32 {
+        self.start + self.gave_check.len() as u32
+    }
+}
+
+/// The repetition history of a game with variations: the positions of the
+/// path from the start to the position being read, line by line. Opening a
+/// variation costs nothing (the parent's later positions are simply not on
+/// the new path) and closing one frees only its own positions, so memory
+/// is bounded by the lines open at once, never by lines × variations.
+#[derive(Clone, Debug, Default)]
+pub struct PathHistory {
+    lines: Vec<LineHistory>,
+    spare: Vec<LineHistory>,
+}
+
+impl PathHistory {
+    /// Starts a game at the position with hash `start`.
+    pub fn reset(&mut self, start: u64) {
+        while self.lines.len() > 1 {
+            self.close_variation();
+        }
+        if self.lines.is_empty() {
+            self.lines.push(LineHistory::default());
+        }
+        let l = &mut self.lines[0];
+        l.seen.clear();
+        l.seen.reserve(256);
+        l.gave_check.clear();
+        l.start = 0;
+        l.ended = None;
+        l.seen.insert(start, Occurrences { n: 1, at: [0; 4] });
+        l.gave_check.push(false);
+    }
+
+    /// Opens a variation whose first move is move `ply` (1-based) of the
+    /// game: the positions of the current line from `ply` on leave the path.
+    pub fn open_variation(&mut self, ply: u32) {
+        let inherited = self
+            .lines
+            .last()
+            .and_then(|l| l.ended)
+            .filter(|&(_, at)| at < ply);
+        let mut l = self.spare.pop().unwrap_or_default();
+        l.seen.clear();
+        l.gave_check.clear();
+        l.start = ply;
+        l.ended = inherited;
+        self.lines.push(l);
+    }
+
+    /// Closes the innermost variation.
+    pub fn close_variation(&mut self) {
+        if self.lines.len() > 1 {
+            if let Some(l) = self.lines.pop() {
+                self.spare.push(l);
+            }
+        }
+    }
+
+    /// The end of the index range of line `d` that is on the path.
+    fn bound(&self, d: usize) -> u32 {
+        match self.lines.get(d + 1) {
+            Some(child) => child.start,
+            None => self.lines[d].next_index(),
+        }
+    }
+
+    /// How many times, and first where, `hash` occurs on the path.
+    fn find(&self, hash: u64) -> (u8, Option<u32>) {
+        let mut n = 0;
+        let mut first = None;
+        for (d, l) in self.lines.iter().enumerate() {
+            if let Some(o) = l.seen.get(&hash) {
+                let bound = self.bound(d);
+                for &i in &o.at[..o.n as usize] {
+                    if i < bound {
+                        n += 1;
+                        first = Some(first.map_or(i, |f: u32| f.min(i)));
+                    }
+                }
+            }
+        }
+        (n, first)
+    }
+
+    /// Records the position `pos` reached by a move (`gave_check`: whether
+    /// it did); returns the fourfold repetition it completes, if any.
+    pub fn push(&mut self, pos: &Position, gave_check: bool) -> Option<GameEnd> {
+        let hash = pos.hash();
+        let top = self.lines.last_mut().expect("reset first");
+        let index = top.next_index();
+        top.gave_check.push(gave_check);
+        let o = top.seen.entry(hash).or_default();
+        if (o.n as usize) < o.at.len() {
+            o.at[o.n as usize] = index;
+            o.n += 1;
+        }
+        if top.ended.is_some() {
+            return None;
+        }
+        let (n, first) = self.find(hash);
+        if n >= 4 {
+            let end = self.judge(pos, first.unwrap_or(index), index);
+            if let Some(top) = self.lines.last_mut() {
+                top.ended = Some((end, index));
+            }
+            return Some(end);
+        }
+        None
+    }
+
+    /// Whether the move leading to position `index` of the path gave check.
+    fn gave_check(&self, index: u32) -> bool {
+        for (d, l) in self.lines.iter().enumerate().rev() {
+            if index >= l.start && index < self.bound(d) {
+                return l.gave_check[(index - l.start) as usize];
+            }
+        }
+        false
+    }
+
+    /// The outcome of a fourfold repetition between positions `first` and
+    /// `now` of the path (`pos` is position `now`).
+    fn judge(&self, pos: &Position, first: u32, now: u32) -> GameEnd {
+        let mover_after = pos.turn();
+        let mut all_checks = [true, true];
+        let mut any = [false, false];
+        for k in (first + 1)..=now {
+            let made_by = if (now - k).is_multiple_of(2) {
+                !mover_after
+            } else {
+                mover_after
+            };
+            any[made_by.index()] = true;
+            if !self.gave_check(k) {
+                all_checks[made_by.index()] = false;
+            }
+        }
+        let rule = pos.rules().repetition;
+        let perpetual = |c: Color| any[c.index()] && all_checks[c.index()];
+        if rule != RepetitionRule::Draw {
+            match (perpetual(Color::Black), perpetual(Color::White)) {
+                (true, false) => {
+                    return GameEnd {
+                        outcome: Outcome::win(Color::White),
+                        reason: EndReason::PerpetualCheck,
+                    }
+                }
+                (false, true) => {
+                    return GameEnd {
+                        outcome: Outcome::win(Color::Black),
+                        reason: EndReason::PerpetualCheck,
+                    }
+                }
+                _ => {}
+            }
+        }
+        let outcome = match rule {
+            RepetitionRule::SenteLosesUnlessPerpetualCheck => Outcome::win(Color::White),
+            _ => Outcome::Draw,
+        };
+        GameEnd {
+            outcome,
+            reason: EndReason::Repetition,
+        }
+    }
+
+    /// The fourfold repetition that ended the current path, if any.
+    pub fn repetition(&self) -> Option<GameEnd> {
+        self.lines.last().and_then(|l| l.ended).map(|(e, _)| e)
+    }
+
+    /// How many times the position with `hash` occurs on the path.
+    pub fn occurrences(&self, hash: u64) -> u8 {
+        self.find(hash).0.max(1)
+    }
+
+    /// Whether the last move of the path gave check.
+    pub fn last_gave_check(&self) -> bool {
+        self.lines
+            .last()
+            .and_then(|l| l.gave_check.last().copied())
+            .unwrap_or(false)
+    }
+}
+
+/// The end of a game by the position alone (mate, no moves, lion capture,
+/// try), if it is over.
+pub fn status_end(pos: &Position) -> Option<GameEnd> {
+    let reason = match pos.status() {
+        Status::Ongoing => return None,
+        Status::Checkmate => EndReason::Checkmate,
+        Status::NoLegalMoves => EndReason::NoLegalMoves,
+        Status::KingCaptured => EndReason::KingCapture,
+        Status::Try => EndReason::Try,
+    };
+    Some(GameEnd {
+        outcome: Outcome::win(
+            pos.status()
+                .winner(pos.turn())
+                .expect("game over has a winner"),
+        ),
+        reason,
+    })
+}

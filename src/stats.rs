@@ -1,15 +1,14 @@
-//! Statistics: one CSV row per game and per move, computed from a game and
-//! its validation report (so invalid games still give a row up to the first
-//! illegal move).
+//! Statistics: one CSV row per game and per move, gathered while the game is
+//! validated (so invalid games still give a row up to the first illegal
+//! move).
 
-use crate::batch::FileMeta;
 use crate::color::Color;
 use crate::handicap::Handicap;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::read::{Game, Severity};
-use crate::record::{HeaderKey, Node};
-use crate::validate::GameReport;
+use crate::psn::PsnMove;
+use crate::read::{Encoding, Finding, Flow, Format, Game, MoveEvent, Severity, Visitor};
+use crate::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
+use crate::validate::{ValidateOptions, Validator};
+use crate::variant::Variant;
 use serde::Serialize;
 
 /// Settings for the tables.
@@ -204,162 +203,300 @@ fn secs(ms: u64) -> f64 {
     ms as f64 / 1000.0
 }
 
-/// Builds the games-table row of a game.
-pub fn game_row(meta: &FileMeta, game: &Game, report: &GameReport, opts: &StatsOptions) -> GameRow {
-    let rec = &game.record;
-    let h = |k: HeaderKey| rec.header.get(&k).unwrap_or("").to_string();
-    let raw_time = h(HeaderKey::StartTime);
-    let (start_time, start_time_raw) = match iso_date(&raw_time) {
-        Some(iso) => (iso, String::new()),
-        None => (String::new(), raw_time),
-    };
-    let handicap = match rec.variant() {
-        crate::variant::Variant::Standard => rec
-            .start
-            .handicap
-            .or_else(|| Handicap::detect(&rec.start.setup))
-            .map_or_else(|| "other".to_string(), |h| h.info().japanese.to_string()),
-        v => v.name().to_string(),
-    };
-    let first_error = report
-        .findings
-        .iter()
-        .find(|f| f.severity == Severity::Error);
-    let mut row = GameRow {
-        path: meta.display.clone(),
-        game: game.index,
-        format: meta.format.map_or("", |f| f.name()).to_string(),
-        encoding: meta.encoding.map_or("", |e| e.name()).to_string(),
-        variant: rec.variant().name().to_string(),
-        handicap,
-        event: h(HeaderKey::Event),
-        site: h(HeaderKey::Site),
-        start_time,
-        start_time_raw,
-        sente: h(HeaderKey::Sente),
-        gote: h(HeaderKey::Gote),
-        time_control: h(HeaderKey::TimeControl),
-        plies: report.plies,
-        result: report.result.outcome.name().to_string(),
-        reason: report.result.reason.clone().unwrap_or_default(),
-        valid: report.ok,
-        first_error_rule: first_error.map_or(String::new(), |f| f.rule.id().to_string()),
-        first_error_ply: first_error.and_then(|f| f.ply),
-        final_sfen: report.final_sfen.clone(),
-        variations: rec.variation_count(),
-        comments: rec.comment_count(),
-        ..GameRow::default()
-    };
-    let v = rec.variant();
-    let mut opening = String::new();
-    for (i, p) in report.replayed.iter().enumerate() {
+/// Where a game comes from: the `path`, `format` and `encoding` columns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Source {
+    /// The input's name as reports show it.
+    pub path: String,
+    /// The format read.
+    pub format: Option<Format>,
+    /// The encoding detected.
+    pub encoding: Option<Encoding>,
+}
+
+/// Collects the statistics of games as they are read: a [`Visitor`] whose
+/// output is the game's row and (with [`StatsOptions::moves`]) its move
+/// rows. It drives a [`Validator`], so every move is played once, and reads
+/// what each move did from it.
+///
+/// ```
+/// use kifu::read::Reader;
+/// use kifu::stats::{Source, StatsCollector, StatsOptions};
+/// use kifu::validate::ValidateOptions;
+///
+/// let csa = b"N+Alice\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n%TORYO\n";
+/// let mut reader = Reader::new(&csa[..]).unwrap();
+/// let mut stats = StatsCollector::new(StatsOptions::default(), ValidateOptions::default());
+/// let (row, _) = reader.read_game(&mut stats).unwrap();
+/// assert_eq!((row.sente.as_str(), row.plies, row.sente_captures), ("Alice", 3, 1));
+/// assert_eq!(row.result, "sente_win");
+/// ```
+#[derive(Debug)]
+pub struct StatsCollector {
+    opts: StatsOptions,
+    validator: Validator,
+    source: Source,
+    row: GameRow,
+    variant: Variant,
+    depth: usize,
+    /// The side of the last main-line move, when it was played.
+    last_main: Option<Color>,
+    totals: [Option<u64>; 2],
+    cumulative: [u64; 2],
+    prev_to: Option<crate::square::Square>,
+    opening_plies: usize,
+    moves: Vec<MoveRow>,
+}
+
+impl StatsCollector {
+    /// A collector; the rows' `path`, `format` and `encoding` come from
+    /// [`StatsCollector::source`].
+    pub fn new(opts: StatsOptions, validate: ValidateOptions) -> StatsCollector {
+        StatsCollector {
+            opts,
+            validator: Validator::new(validate),
+            source: Source::default(),
+            row: GameRow::default(),
+            variant: Variant::Standard,
+            depth: 0,
+            last_main: None,
+            totals: [None, None],
+            cumulative: [0, 0],
+            prev_to: None,
+            opening_plies: 0,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Sets where the next games come from.
+    pub fn source(&mut self, source: Source) {
+        self.source = source;
+    }
+
+    fn set_start(&mut self, start: &Start) {
+        self.variant = start.setup.variant;
+        self.row.variant = self.variant.name().to_string();
+        self.row.handicap = match self.variant {
+            Variant::Standard => start
+                .handicap
+                .or_else(|| Handicap::detect(&start.setup))
+                .map_or_else(|| "other".to_string(), |h| h.info().japanese.to_string()),
+            v => v.name().to_string(),
+        };
+    }
+
+    /// Counts what the move just sent to the validator did.
+    fn count(&mut self, main: bool, before: Option<crate::position::Position>) {
+        self.last_main = None;
+        let Some(p) = self.validator.last_played().copied().filter(|_| main) else {
+            return;
+        };
+        self.last_main = Some(p.color);
         let (caps, drops, proms, checks) = match p.color {
             Color::Black => (
-                &mut row.sente_captures,
-                &mut row.sente_drops,
-                &mut row.sente_promotions,
-                &mut row.sente_checks,
+                &mut self.row.sente_captures,
+                &mut self.row.sente_drops,
+                &mut self.row.sente_promotions,
+                &mut self.row.sente_checks,
             ),
             Color::White => (
-                &mut row.gote_captures,
-                &mut row.gote_drops,
-                &mut row.gote_promotions,
-                &mut row.gote_checks,
+                &mut self.row.gote_captures,
+                &mut self.row.gote_drops,
+                &mut self.row.gote_promotions,
+                &mut self.row.gote_checks,
             ),
         };
         *caps += p.captured.is_some() as u32;
         *drops += p.mv.is_drop() as u32;
         *proms += p.mv.is_promotion() as u32;
         *checks += p.check as u32;
-        if i < opts.opening_plies {
-            if !opening.is_empty() {
-                opening.push(' ');
+        let v = self.variant;
+        if self.opening_plies < self.opts.opening_plies {
+            self.opening_plies += 1;
+            if !self.row.opening_usi.is_empty() {
+                self.row.opening_usi.push(' ');
             }
-            opening.push_str(&p.mv.usi(v).to_string());
+            use std::fmt::Write as _;
+            let _ = write!(self.row.opening_usi, "{}", p.mv.usi(v));
         }
-    }
-    row.opening_usi = opening;
-    let nodes = &rec.main.moves[..(report.plies as usize).min(rec.main.moves.len())];
-    let mut totals = [None::<u64>, None::<u64>];
-    for (i, node) in nodes.iter().enumerate() {
-        let c = report.replayed.get(i).map_or(Color::Black, |p| p.color);
-        let t = &mut totals[c.index()];
-        if let Some(s) = node.time.spent_ms {
-            *t = Some(t.unwrap_or(0) + s);
-        } else if let Some(total) = node.time.total_ms {
-            *t = Some(total);
+        if let Some(pos) = before {
+            let piece = crate::role::Piece::new(p.color, p.role)
+                .sfen(v)
+                .to_ascii_uppercase();
+            self.moves.push(MoveRow {
+                path: self.row.path.clone(),
+                game: self.row.game,
+                ply: self.moves.len() as u32 + 1,
+                side: p.color.name().to_string(),
+                usi: p.mv.usi(v).to_string(),
+                psn: PsnMove::from_move(&pos, p.mv).display(v).to_string(),
+                kif: crate::kif::move_text(&pos, p.mv, self.prev_to).unwrap_or_default(),
+                piece,
+                from: p.mv.from().map_or(String::new(), |s| s.to_string()),
+                to: p.mv.to().to_string(),
+                capture: p.captured.map_or(String::new(), |r| r.sfen(v).to_string()),
+                promote: p.mv.is_promotion(),
+                drop: p.mv.is_drop(),
+                check: p.check,
+                time_s: None,
+                cumulative_s: None,
+                sfen_before: if self.opts.sfen {
+                    pos.sfen()
+                } else {
+                    String::new()
+                },
+            });
         }
+        self.prev_to = Some(p.mv.to());
     }
-    row.sente_time_s = totals[0].map(secs);
-    row.gote_time_s = totals[1].map(secs);
-    row
 }
 
-/// Notation functions the moves table uses for its `psn` and `kif` columns.
-pub struct Notation {
-    /// International notation of a legal move in a position.
-    pub psn: fn(&Position, Move) -> String,
-    /// Japanese notation of a legal move; the second square is the previous
-    /// move's destination (for 同).
-    pub kif: fn(&Position, Move, Option<crate::square::Square>) -> String,
-}
+impl Visitor for StatsCollector {
+    type Output = (GameRow, Vec<MoveRow>);
 
-/// Builds the moves-table rows of a game (main line, replayed moves only).
-pub fn move_rows(
-    meta: &FileMeta,
-    game: &Game,
-    report: &GameReport,
-    opts: &StatsOptions,
-    notation: &Notation,
-) -> Vec<MoveRow> {
-    let rec = &game.record;
-    let v = rec.variant();
-    let mut pos = Position::from_setup_unchecked(&rec.start.setup);
-    let mut rows = Vec::with_capacity(report.replayed.len());
-    let mut cumulative = [0u64, 0u64];
-    let mut prev_to = None;
-    let nodes: &[Node] = &rec.main.moves;
-    for (i, p) in report.replayed.iter().enumerate() {
-        let node = nodes.get(i);
-        let side = p.color;
-        let time = node.and_then(|n| n.time.spent_ms);
-        let cum = match (node.and_then(|n| n.time.total_ms), time) {
-            (Some(t), _) => {
-                cumulative[side.index()] = t;
-                Some(t)
-            }
-            (None, Some(s)) => {
-                cumulative[side.index()] += s;
-                Some(cumulative[side.index()])
-            }
+    fn begin_game(&mut self, index: usize) -> Flow {
+        self.row = GameRow {
+            path: self.source.path.clone(),
+            game: index,
+            format: self.source.format.map_or("", |f| f.name()).to_string(),
+            encoding: self.source.encoding.map_or("", |e| e.name()).to_string(),
+            ..GameRow::default()
+        };
+        self.depth = 0;
+        self.last_main = None;
+        self.totals = [None, None];
+        self.cumulative = [0, 0];
+        self.prev_to = None;
+        self.opening_plies = 0;
+        self.moves.clear();
+        let flow = self.validator.begin_game(index);
+        self.set_start(&Start::default());
+        flow
+    }
+
+    fn finding(&mut self, finding: Finding) -> Flow {
+        self.validator.finding(finding)
+    }
+
+    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
+        let slot = match key {
+            HeaderKey::Event => Some(&mut self.row.event),
+            HeaderKey::Site => Some(&mut self.row.site),
+            HeaderKey::StartTime => Some(&mut self.row.start_time_raw),
+            HeaderKey::Sente => Some(&mut self.row.sente),
+            HeaderKey::Gote => Some(&mut self.row.gote),
+            HeaderKey::TimeControl => Some(&mut self.row.time_control),
             _ => None,
         };
-        let piece = crate::role::Piece::new(side, p.role)
-            .sfen(v)
-            .to_ascii_uppercase();
-        rows.push(MoveRow {
-            path: meta.display.clone(),
-            game: game.index,
-            ply: i as u32 + 1,
-            side: side.name().to_string(),
-            usi: p.mv.usi(v).to_string(),
-            psn: (notation.psn)(&pos, p.mv),
-            kif: (notation.kif)(&pos, p.mv, prev_to),
-            piece,
-            from: p.mv.from().map_or(String::new(), |s| s.to_string()),
-            to: p.mv.to().to_string(),
-            capture: p.captured.map_or(String::new(), |r| r.sfen(v).to_string()),
-            promote: p.mv.is_promotion(),
-            drop: p.mv.is_drop(),
-            check: p.check,
-            time_s: time.map(secs),
-            cumulative_s: cum.map(secs),
-            sfen_before: if opts.sfen { pos.sfen() } else { String::new() },
-        });
-        prev_to = Some(p.mv.to());
-        pos.play_unchecked(p.mv);
+        // The first entry of a key counts, as `Header::get` has it.
+        if let Some(s) = slot {
+            if s.is_empty() {
+                *s = value.to_string();
+            }
+        }
+        self.validator.header(key, value, at)
     }
-    rows
+
+    fn start(&mut self, start: &Start) -> Flow {
+        self.set_start(start);
+        self.validator.start(start)
+    }
+
+    fn comment(&mut self, text: &str, at: Location) -> Flow {
+        self.row.comments += 1;
+        self.validator.comment(text, at)
+    }
+
+    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
+        let main = self.depth == 0;
+        let before = (main && self.opts.moves).then(|| *self.validator.position());
+        let flow = self.validator.movement(mv);
+        self.count(main, before);
+        flow
+    }
+
+    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
+        if let Some(c) = self.last_main.take() {
+            let t = &mut self.totals[c.index()];
+            if let Some(s) = time.spent_ms {
+                *t = Some(t.unwrap_or(0) + s);
+            } else if let Some(total) = time.total_ms {
+                *t = Some(total);
+            }
+            if let Some(row) = self.moves.last_mut() {
+                let cum = match (time.total_ms, time.spent_ms) {
+                    (Some(t), _) => {
+                        self.cumulative[c.index()] = t;
+                        Some(t)
+                    }
+                    (None, Some(s)) => {
+                        self.cumulative[c.index()] += s;
+                        Some(self.cumulative[c.index()])
+                    }
+                    _ => None,
+                };
+                row.time_s = time.spent_ms.map(secs);
+                row.cumulative_s = cum.map(secs);
+            }
+        }
+        self.validator.time(time, at)
+    }
+
+    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
+        self.last_main = None;
+        self.row.variations += 1;
+        self.depth += 1;
+        self.validator.begin_variation(ply, at)
+    }
+
+    fn end_variation(&mut self) -> Flow {
+        self.depth = self.depth.saturating_sub(1);
+        self.validator.end_variation()
+    }
+
+    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
+        self.last_main = None;
+        self.validator.terminal(kind, at)
+    }
+
+    fn claim(&mut self, claim: &ResultClaim) -> Flow {
+        self.validator.claim(claim)
+    }
+
+    fn end_game(&mut self) -> (GameRow, Vec<MoveRow>) {
+        let report = self.validator.end_game();
+        let mut row = std::mem::take(&mut self.row);
+        if let Some(iso) = iso_date(&row.start_time_raw) {
+            row.start_time = iso;
+            row.start_time_raw.clear();
+        }
+        let first_error = report
+            .findings
+            .iter()
+            .find(|f| f.severity == Severity::Error);
+        row.plies = report.plies;
+        row.result = report.result.outcome.name().to_string();
+        row.reason = report.result.reason.clone().unwrap_or_default();
+        row.valid = report.ok;
+        row.first_error_rule = first_error.map_or(String::new(), |f| f.rule.id().to_string());
+        row.first_error_ply = first_error.and_then(|f| f.ply);
+        row.final_sfen = report.final_sfen;
+        row.sente_time_s = self.totals[0].map(secs);
+        row.gote_time_s = self.totals[1].map(secs);
+        (row, std::mem::take(&mut self.moves))
+    }
+}
+
+/// The rows of a game already read (see [`StatsCollector`]).
+pub fn collect(
+    source: &Source,
+    game: &Game,
+    opts: &StatsOptions,
+    validate: &ValidateOptions,
+) -> (GameRow, Vec<MoveRow>) {
+    let mut c = StatsCollector::new(*opts, *validate);
+    c.source(source.clone());
+    crate::read::visit_game(game, &mut c)
 }
 
 /// Distinct openings counted exactly; past this many, the table keeps the

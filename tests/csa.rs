@@ -3,15 +3,17 @@
 
 mod common;
 
-use kifu::csa::{self, CsaVersion, Reader, WriteOptions};
-use kifu::read::{lines_from_bytes, Finding, Game, ReadOptions, Rule, Severity};
+use kifu::csa::{self, CsaVersion, WriteOptions};
+use kifu::read::{lines_from_bytes, Finding, Format, Game, ReadOptions, Reader, Rule, Severity};
 use kifu::record::{Line, Location, Record, TerminalKind};
 use kifu::{Position, Variant};
 use std::path::{Path, PathBuf};
 
 fn read_bytes(bytes: &[u8]) -> Vec<Game> {
     let opts = ReadOptions::default();
-    Reader::new(lines_from_bytes(bytes, &opts), &opts).collect()
+    Reader::from_lines(Format::Csa, lines_from_bytes(bytes, &opts), &opts)
+        .games()
+        .collect()
 }
 
 fn read_path(path: &Path) -> Vec<Game> {
@@ -610,7 +612,8 @@ fn reader_can_be_boxed_as_a_send_game_stream() {
     let source: kifu::read::Source = Box::new(std::io::Cursor::new(b"PI\n+\n".to_vec()));
     let opts = ReadOptions::default();
     let lines = kifu::read::LineReader::new(source, &opts.decode).unwrap();
-    let games: kifu::read::Games = Box::new(Reader::new(lines, &opts));
+    let games: kifu::read::Games =
+        Box::new(Reader::from_lines(Format::Csa, lines, &opts).into_games());
     assert_send(&games);
     assert_eq!(games.count(), 1);
 }

@@ -35,15 +35,7 @@ fn fixtures() -> Vec<(PathBuf, Format)> {
 }
 
 fn write_back(game: &Game, format: Format) {
-    let r = &game.record;
-    let _ = match format {
-        Format::Csa => kifu::csa::write(r, &Default::default()).map(|o| o.text),
-        Format::Kif => kifu::kif::write(r, &Default::default()).map(|o| o.text),
-        Format::Ki2 => kifu::ki2::write(r, &Default::default()).map(|o| o.text),
-        Format::Psn => kifu::psn::write(r, &Default::default()).map(|o| o.text),
-        Format::Jkf => kifu::jkf::write(r, &Default::default()).map(|o| o.text),
-        Format::Usi => kifu::usi::write(r, &Default::default()).map(|o| o.text),
-    };
+    let _ = kifu::write::write(&game.record, format, &Default::default());
 }
 
 /// The message of a caught panic.
@@ -292,12 +284,14 @@ fn fuzz_regressions() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(path).unwrap();
         let target = name.split_once('-').map_or(name.as_str(), |(t, _)| t);
+        let target = target.strip_suffix(".bin").unwrap_or(target);
         let start = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| match target {
             "sniff" => fuzz_bodies::read_target(&bytes, None),
             "sfen" => fuzz_bodies::sfen_target(&bytes),
             "usi_move" => fuzz_bodies::usi_move_target(&bytes),
             "replay" => fuzz_bodies::replay_target(&bytes),
+            "visitor_break" => fuzz_bodies::visitor_break_target(&bytes),
             t => {
                 let (kind, fmt) = t.split_once('_').unwrap_or((t, ""));
                 let format: Format = fmt
@@ -393,6 +387,218 @@ fn many_late_variation_blocks() {
         assert!(took < Duration::from_secs(3), "{label}: read in {took:?}");
         println!("{label}: {} bytes read in {took:?}", text.len());
     }
+}
+
+/// CPU time of the calling thread (other tests running at the same time do
+/// not count).
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for clock_gettime to fill.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Reads and validates `text` (built games and the streaming validator);
+/// returns the CPU time it took on this thread.
+fn read_and_validate_time(text: &[u8], format: Format) -> Duration {
+    let start = thread_cpu_time();
+    let games = read::read_all(text, Some(format), &ReadOptions::default());
+    for g in &games {
+        let _ = validate(g, &ValidateOptions::default());
+    }
+    let mut reader =
+        read::Reader::with_options(text, Some(format), &ReadOptions::default()).unwrap();
+    let mut v = kifu::validate::Validator::new(ValidateOptions::default());
+    while reader.read_game(&mut v).is_some() {}
+    drop(games);
+    thread_cpu_time() - start
+}
+
+/// Doubling the input at most about doubles the time (generous slack; the
+/// thread's CPU time is measured, the two sizes in turns, best of five, so
+/// that other tests and other work on the machine count little; a
+/// quadratic cost fails by far).
+fn assert_linear(label: &str, format: Format, make: impl Fn(usize) -> Vec<u8>, n: usize) {
+    let small = make(n);
+    let large = make(2 * n);
+    let (mut t1, mut t2) = (Duration::MAX, Duration::MAX);
+    for _ in 0..5 {
+        t1 = t1.min(read_and_validate_time(&small, format));
+        t2 = t2.min(read_and_validate_time(&large, format));
+    }
+    println!(
+        "{label}: {} bytes in {t1:?}, {} bytes in {t2:?}",
+        small.len(),
+        large.len()
+    );
+    assert!(
+        t2 < t1 * 3 + Duration::from_millis(50),
+        "{label}: {t1:?} for {} bytes but {t2:?} for {} bytes",
+        small.len(),
+        large.len()
+    );
+}
+
+/// A CSA line of many comma-separated statements (1 MiB and more): columns
+/// are counted once per line, not from the line start per statement.
+#[test]
+fn csa_comma_lines_are_linear() {
+    assert_linear(
+        "CSA moves on one line",
+        Format::Csa,
+        |n| {
+            let mut v = b"PI\n+\n".to_vec();
+            let shuffle = ["+5958OU", "-5152OU", "+5859OU", "-5251OU"];
+            for k in 0..n {
+                v.extend_from_slice(shuffle[k % 4].as_bytes());
+                v.push(b',');
+            }
+            v.push(b'\n');
+            v
+        },
+        150_000,
+    );
+    assert_linear(
+        "1 MiB of commas",
+        Format::Csa,
+        |n| {
+            let mut v = b"PI\n+\n".to_vec();
+            v.extend(std::iter::repeat_n(b',', n));
+            v.push(b'\n');
+            v
+        },
+        1 << 20,
+    );
+}
+
+/// A KI2 line of 100,000 moves.
+#[test]
+fn ki2_long_lines_are_linear() {
+    assert_linear(
+        "KI2 moves on one line",
+        Format::Ki2,
+        |n| {
+            let shuffle = ["▲５八玉", "△５二玉", "▲５九玉", "△５一玉"];
+            let mut s = String::from("手合割：平手\n");
+            for k in 0..n {
+                s.push_str(shuffle[k % 4]);
+            }
+            s.push('\n');
+            s.into_bytes()
+        },
+        50_000,
+    );
+}
+
+/// A game with many variations that branch alternately near the start and
+/// near the end of a long main line: each costs the same whatever the
+/// distance between branch points (no replay of the line from its start,
+/// no copy of the history per variation).
+#[test]
+fn many_variations_are_linear() {
+    use kifu::{Move, Position, Variant};
+    // A legal main line from a seeded random walk.
+    let mut pos = Position::new(Variant::Standard);
+    let mut texts = Vec::new();
+    let mut alternatives = Vec::new();
+    let mut prev = None;
+    let mut seed = 7u64;
+    while texts.len() < 300 {
+        let moves = pos.legal_moves();
+        if moves.len() < 2 {
+            break;
+        }
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let m: Move = moves[(seed >> 33) as usize % moves.len()];
+        let alt: Move = moves[if moves[0] == m { 1 } else { 0 }];
+        texts.push(kifu::kif::move_text(&pos, m, prev).unwrap());
+        alternatives.push(kifu::kif::move_text(&pos, alt, prev).unwrap());
+        prev = Some(m.to());
+        pos.play_unchecked(m);
+    }
+    let plies = texts.len();
+    assert!(plies > 100, "the walk ended early");
+    let make = |n: usize| {
+        let mut s = String::from("手合割：平手\n手数----指手---------消費時間--\n");
+        for (i, t) in texts.iter().enumerate() {
+            s.push_str(&format!("{:>4} {t}\n", i + 1));
+        }
+        for k in 0..n {
+            let ply = if k % 2 == 0 { 1 } else { plies };
+            s.push_str(&format!(
+                "\n変化：{ply}手\n{ply:>4} {}\n",
+                alternatives[ply - 1]
+            ));
+        }
+        s.into_bytes()
+    };
+    let games = read::read_all(&make(4), Some(Format::Kif), &ReadOptions::default());
+    assert_eq!(games[0].record.variation_count(), 4);
+    assert!(validate(&games[0], &ValidateOptions::default()).ok);
+    assert_linear("KIF variations far apart", Format::Kif, make, 20_000);
+}
+
+/// A visitor that stops games and skips variations at seeded points never
+/// makes a reader lose its place (the `visitor_break` fuzz target's body,
+/// over every fixture and a synthetic multi-game stream of each format).
+#[test]
+fn stopping_a_visitor_keeps_the_readers_place() {
+    let mut inputs: Vec<(Format, Vec<u8>)> = fixtures()
+        .into_iter()
+        .map(|(p, f)| (f, std::fs::read(p).unwrap()))
+        .collect();
+    let csa_game = "V2.2\nPI\n+\n+7776FU\n'c\n-3334FU\nT3\n%TORYO\n";
+    inputs.push((Format::Csa, [csa_game; 6].join("/\n").into_bytes()));
+    let psn_game = "[Sente \"a\"]\n1.P-7f (1.P-2f P-8d) P-3d {c} 2.Bx2b+ 1-0\n\n";
+    inputs.push((Format::Psn, psn_game.repeat(6).into_bytes()));
+    inputs.push((Format::Usi, b"startpos moves 7g7f 3c3d\n".repeat(6)));
+    for (format, bytes) in &inputs {
+        let f = Format::ALL.iter().position(|x| x == format).unwrap() as u8;
+        for seed in 0..12u8 {
+            let mut data = vec![f, seed];
+            data.extend_from_slice(bytes);
+            fuzz_bodies::visitor_break_target(&data);
+        }
+    }
+}
+
+/// A game beyond the size limit is reported once (rule `limit`), read up
+/// to the limit, and the next game is read as usual.
+#[test]
+fn games_beyond_the_size_limit_are_reported() {
+    let max = kifu::read::MAX_GAME_MOVES as usize;
+    let mut csa = b"PI\n+\n".to_vec();
+    let shuffle = ["+5958OU\n", "-5152OU\n", "+5859OU\n", "-5251OU\n"];
+    for k in 0..max + 10 {
+        csa.extend_from_slice(shuffle[k % 4].as_bytes());
+    }
+    csa.extend_from_slice(b"/\nPI\n+\n+7776FU\n");
+    let games = read::read_all(&csa, Some(Format::Csa), &ReadOptions::default());
+    assert_eq!(games.len(), 2);
+    let limits: Vec<_> = games[0]
+        .findings
+        .iter()
+        .filter(|f| f.rule.id() == "limit")
+        .collect();
+    assert_eq!(limits.len(), 1, "{:?}", limits);
+    assert_eq!(limits[0].line as usize, 3 + max);
+    assert_eq!(games[0].record.main.moves.len(), max);
+    assert_eq!(games[1].record.main.moves.len(), 1);
+    let report = validate(&games[0], &ValidateOptions::default());
+    assert_eq!(
+        report
+            .findings
+            .iter()
+            .filter(|f| f.rule.id() == "limit")
+            .count(),
+        1
+    );
 }
 
 // ---- Bounded time and memory on hostile inputs through the command line ----

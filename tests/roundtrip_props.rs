@@ -183,14 +183,7 @@ fn same_tree(a: &Line, b: &Line, comments: bool) -> bool {
 }
 
 fn write(record: &Record, format: Format) -> Result<Output, WriteError> {
-    match format {
-        Format::Csa => kifu::csa::write(record, &Default::default()),
-        Format::Kif => kifu::kif::write(record, &Default::default()),
-        Format::Ki2 => kifu::ki2::write(record, &Default::default()),
-        Format::Psn => kifu::psn::write(record, &Default::default()),
-        Format::Jkf => kifu::jkf::write(record, &Default::default()),
-        Format::Usi => kifu::usi::write(record, &Default::default()),
-    }
+    kifu::write::write(record, format, &Default::default())
 }
 
 /// What a format keeps of a record.

@@ -85,3 +85,82 @@ fn every_rule_has_a_fixture_with_its_exact_finding() {
         assert!(seen.contains(rule), "no fixture for rule {rule}");
     }
 }
+
+/// The findings of a broken input, as `(rule, severity, line, ply, message)`.
+fn findings_of(bytes: &[u8], format: read::Format, opts: &ReadOptions) -> Vec<String> {
+    let games = read::read_all(bytes, Some(format), opts);
+    let mut out = Vec::new();
+    for g in &games {
+        let report = validate(g, &ValidateOptions::default());
+        for f in &report.findings {
+            if f.rule.id() == "dialect" {
+                continue;
+            }
+            out.push(format!(
+                "{} {:?} ply={:?} {}",
+                f.rule.id(),
+                f.severity,
+                f.ply,
+                f.message
+            ));
+        }
+    }
+    out
+}
+
+/// One condition, one finding: the same broken game in every format gives
+/// the same rule id, severity and message shape.
+#[test]
+fn same_condition_same_finding() {
+    use read::Format;
+    let opts = ReadOptions::default();
+    // A move after the terminal of its line.
+    let after_end: [(Format, &str, &str); 5] = [
+        (Format::Csa, "PI\n+\n+7776FU\n-3334FU\n%TORYO\n+2726FU\n", "+2726FU"),
+        (
+            Format::Kif,
+            "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n   4 ２六歩(27)\n",
+            "２六歩(27)",
+        ),
+        (Format::Ki2, "手合割：平手\n▲７六歩 △３四歩 ▲投了 ▲２六歩\n", "▲２六歩"),
+        (Format::Psn, "1.P-7f P-3d Resigns 2.P-2f\n", "P-2f"),
+        (
+            Format::Jkf,
+            r#"{"header":{},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU"}},{"special":"TORYO"},{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":6},"piece":"FU"}}]}"#,
+            "26FU",
+        ),
+    ];
+    for (format, text, written) in after_end {
+        let got = findings_of(text.as_bytes(), format, &opts);
+        let want = format!("after-end Error ply=Some(3) move `{written}` after the terminal");
+        assert_eq!(got, vec![want], "{format}");
+    }
+    // No game at all, bad bytes, an over-long line: the line reader's
+    // findings, alike in every format.
+    let utf8 = ReadOptions {
+        decode: kifu::read::DecodeOptions {
+            encoding: Some(kifu::read::Encoding::Utf8),
+            lossy: false,
+        },
+    };
+    let long = vec![b'x'; kifu::read::lines::MAX_LINE_BYTES + 10];
+    for format in Format::ALL {
+        assert_eq!(
+            findings_of(b"", format, &opts),
+            vec!["empty Error ply=None no game in the input".to_string()],
+            "{format}"
+        );
+        let bad = findings_of(b"\xff\n", format, &utf8);
+        assert!(
+            bad.iter()
+                .any(|f| f == "encoding Error ply=None bytes FF do not decode as utf-8"),
+            "{format}: {bad:?}"
+        );
+        let got = findings_of(&long, format, &opts);
+        assert!(
+            got.iter()
+                .any(|f| f == "syntax Error ply=None line too long: longer than 64 MiB, cut there"),
+            "{format}: {got:?}"
+        );
+    }
+}

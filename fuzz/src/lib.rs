@@ -3,31 +3,16 @@
 //! also be replayed from a plain test (`tests/robustness.rs` runs
 //! `fixtures/regressions/` through the same public API).
 
-use kifu::batch::FileMeta;
 use kifu::read::{self, Format, Game, ReadOptions, Severity};
 use kifu::record::{Line, Record};
-use kifu::validate::{validate_with_moves, ValidateOptions};
+use kifu::validate::ValidateOptions;
 use kifu::write::{Output, WriteError};
 use kifu::{Color, Handicap, Move, Position, Role, Square, Status, Variant, Waivers};
 use std::collections::HashSet;
 
 /// Writes `record` in `format` with default options.
 pub fn write(record: &Record, format: Format) -> Result<Output, WriteError> {
-    match format {
-        Format::Csa => kifu::csa::write(record, &Default::default()),
-        Format::Kif => kifu::kif::write(record, &Default::default()),
-        Format::Ki2 => kifu::ki2::write(record, &Default::default()),
-        Format::Psn => kifu::psn::write(record, &Default::default()),
-        Format::Jkf => kifu::jkf::write(record, &Default::default()),
-        Format::Usi => kifu::usi::write(record, &Default::default()),
-    }
-}
-
-fn notation() -> kifu::stats::Notation {
-    kifu::stats::Notation {
-        psn: |pos, m| m.usi(pos.variant()).to_string(),
-        kif: |pos, m, prev| kifu::kif::move_text(pos, m, prev).unwrap_or_default(),
-    }
+    kifu::write::write(record, format, &Default::default())
 }
 
 /// `read_<fmt>` and `sniff`: read, validate, build the stats rows, convert
@@ -35,14 +20,10 @@ fn notation() -> kifu::stats::Notation {
 pub fn read_target(data: &[u8], format: Option<Format>) {
     let games = read::read_all(data, format, &ReadOptions::default());
     assert!(!games.is_empty(), "every input yields at least one game");
-    let meta = FileMeta {
-        input: 0,
-        display: "fuzz".into(),
+    let source = kifu::stats::Source {
+        path: "fuzz".into(),
         format,
         encoding: None,
-        error: None,
-        bytes: data.len() as u64,
-        ..FileMeta::default()
     };
     let stats = kifu::stats::StatsOptions {
         opening_plies: 16,
@@ -50,9 +31,7 @@ pub fn read_target(data: &[u8], format: Option<Format>) {
         moves: true,
     };
     for g in &games {
-        let report = validate_with_moves(g, &ValidateOptions::default());
-        let _ = kifu::stats::game_row(&meta, g, &report, &stats);
-        let _ = kifu::stats::move_rows(&meta, g, &report, &stats, &notation());
+        let _ = kifu::stats::collect(&source, g, &stats, &ValidateOptions::default());
         for f in Format::ALL {
             let _ = write(&g.record, f);
         }
@@ -389,4 +368,135 @@ pub fn replay_target(data: &[u8]) {
         let _ = replay.end();
         let _ = replay.occurrences();
     }
+}
+
+/// Forwards events to a [`kifu::read::RecordBuilder`] and stops, at event
+/// counts chosen by a seed, either the rest of the game or one variation.
+struct Stopper {
+    builder: kifu::read::RecordBuilder,
+    seed: u64,
+    events: u32,
+    stop_at: u32,
+    altered: bool,
+}
+
+impl Stopper {
+    fn next(&mut self) -> bool {
+        self.events += 1;
+        self.events == self.stop_at
+    }
+}
+
+impl kifu::read::Visitor for Stopper {
+    type Output = (Game, bool);
+    fn begin_game(&mut self, index: usize) -> kifu::read::Flow {
+        self.seed = self
+            .seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        // One game in three runs to its end.
+        self.stop_at = match (self.seed >> 33) % 3 {
+            0 => u32::MAX,
+            _ => ((self.seed >> 40) % 64) as u32,
+        };
+        self.events = 0;
+        self.altered = false;
+        if self.next() {
+            self.altered = true;
+            return kifu::read::SKIP;
+        }
+        self.builder.begin_game(index)
+    }
+    fn finding(&mut self, f: kifu::read::Finding) -> kifu::read::Flow {
+        self.step(|b| b.finding(f))
+    }
+    fn header(
+        &mut self,
+        key: &kifu::record::HeaderKey,
+        value: &str,
+        at: kifu::record::Location,
+    ) -> kifu::read::Flow {
+        self.step(|b| b.header(key, value, at))
+    }
+    fn start(&mut self, start: &kifu::record::Start) -> kifu::read::Flow {
+        self.step(|b| b.start(start))
+    }
+    fn comment(&mut self, text: &str, at: kifu::record::Location) -> kifu::read::Flow {
+        self.step(|b| b.comment(text, at))
+    }
+    fn movement(&mut self, mv: &kifu::read::MoveEvent<'_>) -> kifu::read::Flow {
+        self.step(|b| b.movement(mv))
+    }
+    fn time(&mut self, t: kifu::record::MoveTime, at: kifu::record::Location) -> kifu::read::Flow {
+        self.step(|b| b.time(t, at))
+    }
+    fn begin_variation(&mut self, ply: u32, at: kifu::record::Location) -> kifu::read::Flow {
+        // Skipping a variation (not the game) at the chosen event.
+        self.step(|b| b.begin_variation(ply, at))
+    }
+    fn end_variation(&mut self) -> kifu::read::Flow {
+        self.builder.end_variation()
+    }
+    fn terminal(
+        &mut self,
+        kind: &kifu::record::TerminalKind,
+        at: kifu::record::Location,
+    ) -> kifu::read::Flow {
+        self.step(|b| b.terminal(kind, at))
+    }
+    fn claim(&mut self, c: &kifu::record::ResultClaim) -> kifu::read::Flow {
+        self.step(|b| b.claim(c))
+    }
+    fn end_game(&mut self) -> (Game, bool) {
+        (self.builder.end_game(), self.altered)
+    }
+}
+
+impl Stopper {
+    fn step(
+        &mut self,
+        f: impl FnOnce(&mut kifu::read::RecordBuilder) -> kifu::read::Flow,
+    ) -> kifu::read::Flow {
+        if self.next() {
+            self.altered = true;
+            return kifu::read::SKIP;
+        }
+        f(&mut self.builder)
+    }
+}
+
+/// `visitor_break`: a visitor that stops a game (or skips a variation) at
+/// points the input chooses never makes the reader lose its place in a
+/// multi-game stream: the same games come out, with the same indices, and
+/// every game the visitor did not stop is the one [`read::read_all`] builds.
+/// The first byte chooses the format, the second seeds the stop points.
+pub fn visitor_break_target(data: &[u8]) {
+    let [f, seed, text @ ..] = data else {
+        return;
+    };
+    let format = Format::ALL[*f as usize % Format::ALL.len()];
+    let opts = ReadOptions::default();
+    let full = read::read_all(text, Some(format), &opts);
+    let mut reader = read::Reader::with_options(text, Some(format), &opts).expect("in memory");
+    let mut v = Stopper {
+        builder: kifu::read::RecordBuilder::new(),
+        seed: *seed as u64,
+        events: 0,
+        stop_at: 0,
+        altered: false,
+    };
+    let mut n = 0;
+    while let Some((game, altered)) = reader.read_game(&mut v) {
+        let want = full.get(n).unwrap_or_else(|| {
+            panic!(
+                "{format}: game {n} read with stops, but only {} without",
+                full.len()
+            )
+        });
+        if !altered {
+            assert_eq!(&game, want, "{format}: game {n} differs");
+        }
+        n += 1;
+    }
+    assert_eq!(n, full.len(), "{format}: games lost after a stop");
 }

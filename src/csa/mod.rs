@@ -1,6 +1,6 @@
 //! CSA records (V2 to V3.0): reader and writer.
 //!
-//! The reader streams one [`crate::read::Game`] per record (records are
+//! The reader sends the events of one game per record (records are
 //! separated by `/` lines); the writer emits V2.2 (default) or V3.0. See
 //! `docs/formats/csa.md` for what is tolerated and what is written.
 
@@ -8,5 +8,6 @@ pub mod grammar;
 mod reader;
 mod writer;
 
-pub use reader::{header_key, kind_from_special, special_name, Reader};
+pub(crate) use reader::CsaReader;
+pub use reader::{header_key, kind_from_special, special_name};
 pub use writer::{write, write_games, CsaVersion, WriteOptions};

@@ -1,15 +1,15 @@
-//! The CSA reader: a state machine over [`Statement`]s that owns the
-//! position, builds one [`Record`] per game and streams games separated by
-//! `/` lines.
+//! The CSA reader: a syntax-only state machine over [`Statement`]s that
+//! sends events to a [`Visitor`]; games are separated by `/` lines.
 
 use super::grammar::{parse_statement, runs_to_end_of_line, CsaMove, Statement, SyntaxError};
 use crate::color::Color;
 use crate::handicap::Handicap;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::read::lines::LineError;
-use crate::read::{Finding, Game, LineReader, ReadOptions, Rule};
-use crate::record::{written, HeaderKey, Location, Node, Record, Start, Terminal, TerminalKind};
+use crate::read::sink::Sink;
+use crate::read::{
+    empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
+};
+use crate::record::{HeaderKey, Location, MoveTime, Start, TerminalKind};
 use crate::role::{Piece, Role};
 use crate::setup::Setup;
 use crate::variant::Variant;
@@ -17,21 +17,9 @@ use std::io::BufRead;
 use std::sync::OnceLock;
 
 /// Reads CSA records (V2, V2.1, V2.2, V3.0, and files without a version
-/// line) from a line stream, one [`Game`] per record; records are separated
-/// by `/` lines. See `docs/formats/csa.md` for what is tolerated.
-///
-/// ```
-/// use kifu::csa::Reader;
-/// use kifu::read::{lines_from_bytes, ReadOptions};
-///
-/// let text = b"V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
-/// let opts = ReadOptions::default();
-/// let games: Vec<_> = Reader::new(lines_from_bytes(text, &opts), &opts).collect();
-/// assert_eq!(games.len(), 1);
-/// assert_eq!(games[0].record.main.moves.len(), 2);
-/// assert!(games[0].findings.is_empty());
-/// ```
-pub struct Reader<R: BufRead> {
+/// line) from a line stream; records are separated by `/` lines. See
+/// `docs/formats/csa.md` for what is tolerated.
+pub(crate) struct CsaReader<R: BufRead> {
     lines: LineReader<R>,
     /// Byte offset to resume at in the current line after a `/` inside it.
     resume: usize,
@@ -39,7 +27,7 @@ pub struct Reader<R: BufRead> {
     done: bool,
     yielded: bool,
     last_line: u32,
-    builder: Builder,
+    state: State,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -62,19 +50,25 @@ enum Last {
 /// Pieces of a full set, by unpromoted role index (Pawn … King).
 const FULL_BOX: [u8; 8] = [18, 4, 4, 4, 4, 2, 2, 2];
 
-struct Builder {
-    record: Record,
-    findings: Vec<Finding>,
+/// The syntactic state of the game being read.
+struct State {
     setup: Setup,
+    start_location: Option<Location>,
     boxed: [u8; 8],
     phase: Phase,
     content: bool,
     board_given: bool,
-    pos: Position,
     last: Last,
-    /// Moves are no longer added (a broken move statement).
+    /// Whether the last move or terminal has its time.
+    last_timed: bool,
+    /// The special that ended the game, if any.
+    terminal: Option<String>,
+    /// Moves are no longer added (a broken move statement, or a move after
+    /// the terminal).
     broken: bool,
-    /// Fractional `T` seen (warn once).
+    /// Comments read before the game's first statement (they belong to the
+    /// game only if one follows).
+    comments: Vec<(String, Location)>,
     v3: bool,
     warned_fraction: bool,
     warned_space: bool,
@@ -87,20 +81,20 @@ fn even_setup() -> &'static Setup {
     EVEN.get_or_init(|| Handicap::Even.setup())
 }
 
-impl Builder {
-    fn new() -> Builder {
-        let setup = Setup::empty(Variant::Standard);
-        Builder {
-            record: Record::default(),
-            findings: Vec::new(),
-            pos: Position::from_setup_unchecked(&setup),
-            setup,
+impl State {
+    fn new() -> State {
+        State {
+            setup: Setup::empty(Variant::Standard),
+            start_location: None,
             boxed: FULL_BOX,
             phase: Phase::Header,
             content: false,
             board_given: false,
             last: Last::Nothing,
+            last_timed: false,
+            terminal: None,
             broken: false,
+            comments: Vec::new(),
             v3: false,
             warned_fraction: false,
             warned_space: false,
@@ -110,11 +104,35 @@ impl Builder {
     }
 
     fn reset(&mut self) {
-        *self = Builder::new();
+        *self = State::new();
     }
 
-    fn syntax(&mut self, loc: Location, msg: impl Into<String>) {
-        self.findings.push(Finding::error(Rule::Syntax, loc, msg));
+    /// Marks the game as holding a statement, and begins it.
+    fn content<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>) {
+        self.content = true;
+        self.flush(out);
+    }
+
+    /// Begins the game and sends the comments held back.
+    fn flush<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>) {
+        out.begin();
+        for (c, at) in self.comments.drain(..) {
+            out.comment(&c, at);
+        }
+    }
+
+    fn finding<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, f: Finding) {
+        self.flush(out);
+        out.finding(f);
+    }
+
+    fn syntax<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        loc: Location,
+        msg: impl Into<String>,
+    ) {
+        self.finding(out, Finding::error(Rule::Syntax, loc, msg));
     }
 
     fn take_from_box(&mut self, role: Role) {
@@ -142,16 +160,17 @@ impl Builder {
     }
 
     /// Enters the position phase (from the header), noting where it starts.
-    fn start_position(&mut self, loc: Location) -> bool {
+    fn start_position<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, loc: Location) -> bool {
         match self.phase {
             Phase::Header => {
                 self.phase = Phase::Position;
-                self.record.start.location = Some(loc);
+                self.start_location = Some(loc);
                 true
             }
             Phase::Position => true,
             Phase::Moves => {
                 self.syntax(
+                    out,
                     loc,
                     "expected a move or a special, found a start-position line after the turn line",
                 );
@@ -160,199 +179,180 @@ impl Builder {
         }
     }
 
-    /// Ends the start position with `turn` to move.
-    fn finish_position(&mut self, turn: Color, loc: Location) {
+    /// Ends the start position with `turn` to move and sends it.
+    fn finish_position<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        turn: Color,
+        loc: Location,
+    ) {
         if self.phase == Phase::Header {
             self.syntax(
+                out,
                 loc,
                 "expected a start position (`PI` or `P1`…`P9`) before the turn line",
             );
             self.setup = even_setup().clone();
-            self.record.start.location = None;
+            self.start_location = None;
         }
         self.setup.turn = turn;
         self.setup.ply = 1;
-        self.pos = Position::from_setup_unchecked(&self.setup);
-        self.record.start = Start {
+        self.phase = Phase::Moves;
+        out.start(&Start {
             handicap: Handicap::detect(&self.setup),
             setup: self.setup.clone(),
-            location: self.record.start.location,
-        };
-        self.phase = Phase::Moves;
+            location: self.start_location,
+        });
     }
 
     /// Makes sure moves may follow (the turn line was given), reporting and
     /// inferring Black otherwise.
-    fn ensure_moves(&mut self, loc: Location) {
+    fn ensure_moves<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, loc: Location) {
         if self.phase != Phase::Moves {
             self.syntax(
+                out,
                 loc,
                 "expected the turn line (`+` or `-`) before the first move",
             );
-            self.finish_position(Color::Black, loc);
+            self.finish_position(out, Color::Black, loc);
         }
     }
 
-    fn comment(&mut self, text: &str) {
-        let text = text.to_string();
-        match self.last {
-            Last::Nothing => self.record.initial_comments.push(text),
-            Last::Move => match self.record.main.moves.last_mut() {
-                Some(n) => n.comments.push(text),
-                None => self.record.initial_comments.push(text),
-            },
-            Last::Terminal => match self.record.main.terminal.as_mut() {
-                Some(t) => t.comments.push(text),
-                None => self.record.initial_comments.push(text),
-            },
+    fn comment<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, text: &str, loc: Location) {
+        if out.begun() {
+            out.comment(text, loc);
+        } else {
+            self.comments.push((text.to_string(), loc));
         }
     }
 
-    fn header(&mut self, key: HeaderKey, value: &str, loc: Location) {
+    fn header<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        key: HeaderKey,
+        value: &str,
+        loc: Location,
+    ) {
         if self.phase != Phase::Header && !self.warned_late_header {
             self.warned_late_header = true;
-            self.findings.push(Finding::warning(
-                Rule::Dialect,
-                loc,
-                "header line after the start position",
-            ));
+            self.finding(
+                out,
+                Finding::warning(Rule::Dialect, loc, "header line after the start position"),
+            );
         }
-        self.record.header.push(key, value.trim_end());
+        out.header(&key, value.trim_end(), loc);
     }
 
-    fn play(&mut self, m: CsaMove, stmt: &str, loc: Location) {
-        self.ensure_moves(loc);
+    fn play<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        m: CsaMove,
+        stmt: &str,
+        loc: Location,
+    ) {
+        self.ensure_moves(out, loc);
         if self.broken {
             return;
         }
-        if self.record.main.terminal.is_some() {
-            let ply = self.record.main.moves.len() as u32 + 1;
-            self.findings.push(
-                Finding::error(
-                    Rule::AfterEnd,
-                    loc,
-                    format!("move `{stmt}` after the terminal"),
-                )
-                .at_move(ply, stmt, self.pos.sfen()),
-            );
+        out.movement(&MoveEvent {
+            raw: RawMove::Csa(m),
+            written: stmt,
+            at: loc,
+        });
+        if self.terminal.is_some() {
+            // The resolver reports it (`after-end`); nothing after it counts.
             self.broken = true;
             return;
         }
-        let (mv, role) = match m.from {
-            None => (
-                Move::Drop {
-                    role: m.role,
-                    to: m.to,
-                },
-                m.role,
-            ),
-            Some(from) => {
-                let origin = self.pos.piece_at(from).map(|p| p.role);
-                match origin {
-                    Some(r) if r != m.role && r.promoted() == Some(m.role) => (
-                        Move::Normal {
-                            from,
-                            to: m.to,
-                            promote: true,
-                        },
-                        r,
-                    ),
-                    _ => (
-                        Move::Normal {
-                            from,
-                            to: m.to,
-                            promote: false,
-                        },
-                        m.role,
-                    ),
-                }
-            }
-        };
-        let mut node = Node::new(mv, loc);
-        node.role = Some(role);
-        node.color = Some(m.color);
-        node.written = written(stmt);
-        self.pos.play_unchecked(mv);
-        self.record.main.moves.push(node);
         self.last = Last::Move;
+        self.last_timed = false;
     }
 
-    fn special(&mut self, name: &str, loc: Location) {
-        self.ensure_moves(loc);
+    fn special<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, name: &str, loc: Location) {
+        self.ensure_moves(out, loc);
         if self.broken {
             return;
         }
-        if let Some(t) = &self.record.main.terminal {
-            if special_name(&t.kind) == Some(name) {
+        if let Some(t) = &self.terminal {
+            if t == name {
                 // floodgate: the declaring player's `%KACHI`, then the
                 // server's.
-                self.findings.push(Finding::warning(
-                    Rule::Dialect,
-                    loc,
-                    format!("repeated special `%{name}`"),
-                ));
+                self.finding(
+                    out,
+                    Finding::warning(Rule::Dialect, loc, format!("repeated special `%{name}`")),
+                );
                 return;
             }
             let msg = format!(
-                "expected the end of the record, found a second special `%{name}` after `%{}`",
-                special_name(&t.kind).unwrap_or("?")
+                "expected the end of the record, found a second special `%{name}` after `%{t}`"
             );
-            self.syntax(loc, msg);
+            self.syntax(out, loc, msg);
             return;
         }
-        self.record.main.terminal = Some(Terminal {
-            kind: kind_from_special(name),
-            time: Default::default(),
-            comments: Vec::new(),
-            location: loc,
-        });
+        self.terminal = Some(name.to_string());
+        out.terminal(&kind_from_special(name), loc);
         self.last = Last::Terminal;
+        self.last_timed = false;
     }
 
-    fn time(&mut self, ms: u64, frac: bool, loc: Location) {
+    fn time<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, ms: u64, frac: bool, loc: Location) {
         if frac && !self.v3 && !self.warned_fraction {
             self.warned_fraction = true;
-            self.findings.push(Finding::warning(
-                Rule::Dialect,
-                loc,
-                "fractional seconds before CSA V3.0",
-            ));
+            self.finding(
+                out,
+                Finding::warning(Rule::Dialect, loc, "fractional seconds before CSA V3.0"),
+            );
         }
         if self.broken {
             return;
         }
-        let slot = match self.last {
-            Last::Move => self.record.main.moves.last_mut().map(|n| &mut n.time),
-            Last::Terminal => self.record.main.terminal.as_mut().map(|t| &mut t.time),
-            Last::Nothing => None,
-        };
-        match slot {
-            Some(t) if t.spent_ms.is_none() => t.spent_ms = Some(ms),
-            Some(_) => self.syntax(loc, "expected a move or a special, found a second time"),
-            None => self.syntax(loc, "expected a move before the time"),
+        match self.last {
+            Last::Move | Last::Terminal if !self.last_timed => {
+                self.last_timed = true;
+                out.time(
+                    MoveTime {
+                        spent_ms: Some(ms),
+                        total_ms: None,
+                    },
+                    loc,
+                );
+            }
+            Last::Move | Last::Terminal => self.syntax(
+                out,
+                loc,
+                "expected a move or a special, found a second time",
+            ),
+            Last::Nothing => self.syntax(out, loc, "expected a move before the time"),
         }
     }
 
-    fn statement(&mut self, st: Statement<'_>, raw: &str, loc: Location) {
+    fn statement<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        st: Statement<'_>,
+        raw: &str,
+        loc: Location,
+    ) {
         match st {
             Statement::Comment(text) => {
-                self.comment(text);
+                self.comment(out, text, loc);
                 return;
             }
             Statement::Encoding(_) => {
                 if self.content {
-                    self.comment(&raw[1..]);
+                    self.comment(out, &raw[1..], loc);
                 }
                 return;
             }
             _ => {}
         }
-        self.content = true;
+        self.content(out);
         match st {
             Statement::Comment(_) | Statement::Encoding(_) => {}
             Statement::Version(v) => {
                 if self.phase != Phase::Header {
                     self.syntax(
+                        out,
                         loc,
                         "expected a start position, move or special, found a version line",
                     );
@@ -360,11 +360,14 @@ impl Builder {
                     match v {
                         "2" | "2.1" | "2.2" => {}
                         "3.0" | "3" => self.v3 = true,
-                        _ => self.findings.push(Finding::error(
-                            Rule::Syntax,
-                            Location::new(loc.line, loc.column + 1),
-                            format!("expected a version 2, 2.1, 2.2 or 3.0, found `{v}`"),
-                        )),
+                        _ => self.finding(
+                            out,
+                            Finding::error(
+                                Rule::Syntax,
+                                Location::new(loc.line, loc.column + 1),
+                                format!("expected a version 2, 2.1, 2.2 or 3.0, found `{v}`"),
+                            ),
+                        ),
                     }
                 }
             }
@@ -373,13 +376,17 @@ impl Builder {
                     Color::Black => HeaderKey::Sente,
                     Color::White => HeaderKey::Gote,
                 };
-                self.header(key, name, loc);
+                self.header(out, key, name, loc);
             }
-            Statement::Info(key, value) => self.header(header_key(key), value, loc),
+            Statement::Info(key, value) => self.header(out, header_key(key), value, loc),
             Statement::Pi(removals) => {
-                if self.start_position(loc) {
+                if self.start_position(out, loc) {
                     if self.board_given {
-                        self.syntax(loc, "expected one start position, found a second board");
+                        self.syntax(
+                            out,
+                            loc,
+                            "expected one start position, found a second board",
+                        );
                     }
                     self.board_given = true;
                     self.setup.board = even_setup().board;
@@ -387,16 +394,19 @@ impl Builder {
                     for &(at, sq, role) in removals.iter() {
                         match self.setup.board[sq.index()] {
                             Some(p) if p.role == role => self.place(sq, None),
-                            _ => self.findings.push(Finding::error(
-                                Rule::Syntax,
-                                Location::new(loc.line, loc.column + at as u32),
-                                format!(
-                                    "expected a piece of the even position, found no {} on {}{}",
-                                    role.csa(),
-                                    sq.file(),
-                                    sq.rank()
+                            _ => self.finding(
+                                out,
+                                Finding::error(
+                                    Rule::Syntax,
+                                    Location::new(loc.line, loc.column + at as u32),
+                                    format!(
+                                        "expected a piece of the even position, found no {} on {}{}",
+                                        role.csa(),
+                                        sq.file(),
+                                        sq.rank()
+                                    ),
                                 ),
-                            )),
+                            ),
                         }
                     }
                 }
@@ -404,13 +414,16 @@ impl Builder {
             Statement::Row(rank, cells, loose) => {
                 if loose && !self.warned_row {
                     self.warned_row = true;
-                    self.findings.push(Finding::warning(
-                        Rule::Dialect,
-                        loc,
-                        "board row cells not in 3-character columns",
-                    ));
+                    self.finding(
+                        out,
+                        Finding::warning(
+                            Rule::Dialect,
+                            loc,
+                            "board row cells not in 3-character columns",
+                        ),
+                    );
                 }
-                if self.start_position(loc) {
+                if self.start_position(out, loc) {
                     self.board_given = true;
                     for (i, cell) in cells.iter().enumerate() {
                         let file = 9 - i as u8;
@@ -422,20 +435,23 @@ impl Builder {
                 }
             }
             Statement::Place(color, items) => {
-                if self.start_position(loc) {
+                if self.start_position(out, loc) {
                     for &(at, (sq, role)) in items.iter() {
                         match (sq, role) {
                             (Some(sq), Some(role)) => self.place(sq, Some(Piece::new(color, role))),
                             (None, Some(role)) => {
                                 if role.is_promoted() || role == Role::King {
-                                    self.findings.push(Finding::error(
-                                        Rule::Syntax,
-                                        Location::new(loc.line, loc.column + at as u32 + 2),
-                                        format!(
-                                            "expected a piece that can be held, found `{}`",
-                                            role.csa()
+                                    self.finding(
+                                        out,
+                                        Finding::error(
+                                            Rule::Syntax,
+                                            Location::new(loc.line, loc.column + at as u32 + 2),
+                                            format!(
+                                                "expected a piece that can be held, found `{}`",
+                                                role.csa()
+                                            ),
                                         ),
-                                    ));
+                                    );
                                 } else {
                                     self.take_from_box(role);
                                     self.setup.hands[color.index()].add(role);
@@ -461,33 +477,26 @@ impl Builder {
             Statement::Turn(c) => {
                 if self.phase == Phase::Moves {
                     self.syntax(
+                        out,
                         loc,
                         "expected a move or a special, found a second turn line",
                     );
                 } else {
-                    self.finish_position(c, loc);
+                    self.finish_position(out, c, loc);
                 }
             }
-            Statement::Move(m) => self.play(m, raw, loc),
-            Statement::Special(name) => self.special(name, loc),
-            Statement::Time(ms, frac) => self.time(ms, frac, loc),
+            Statement::Move(m) => self.play(out, m, raw, loc),
+            Statement::Special(name) => self.special(out, name, loc),
+            Statement::Time(ms, frac) => self.time(out, ms, frac, loc),
             Statement::Separator => {}
         }
     }
 
-    /// Takes the finished game out of the builder.
-    fn finish(&mut self, index: usize, end: Location) -> Game {
+    /// Ends the game: reports a missing turn line.
+    fn finish<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, end: Location) {
         if self.content && self.phase != Phase::Moves {
-            self.syntax(end, "expected the turn line (`+` or `-`)");
-            self.finish_position(Color::Black, end);
-        }
-        let record = std::mem::take(&mut self.record);
-        let findings = std::mem::take(&mut self.findings);
-        self.reset();
-        Game {
-            index,
-            record,
-            findings,
+            self.syntax(out, end, "expected the turn line (`+` or `-`)");
+            self.finish_position(out, Color::Black, end);
         }
     }
 }
@@ -551,12 +560,6 @@ pub fn special_name(kind: &TerminalKind) -> Option<&str> {
     })
 }
 
-/// 1-based character column of byte offset `at` in `line`.
-fn column(line: &str, at: usize) -> u32 {
-    let prefix = line.get(..at).unwrap_or(line);
-    prefix.chars().count() as u32 + 1
-}
-
 /// What processing a line ended with.
 enum LineEnd {
     /// The whole line was used.
@@ -566,8 +569,15 @@ enum LineEnd {
 }
 
 /// Processes the statements of `line` from byte `start`.
-fn process_line(b: &mut Builder, line_no: u32, line: &str, start: usize) -> LineEnd {
+fn process_line<V: Visitor + ?Sized>(
+    b: &mut State,
+    out: &mut Sink<V>,
+    line_no: u32,
+    line: &str,
+    start: usize,
+) -> LineEnd {
     let bytes = line.as_bytes();
+    let mut cols = crate::read::Columns::new(line);
     let mut i = start;
     while i < bytes.len() {
         // Skip whitespace before a statement.
@@ -580,11 +590,11 @@ fn process_line(b: &mut Builder, line_no: u32, line: &str, start: usize) -> Line
         }
         if i > ws_start && !b.warned_space && bytes[i] != b',' {
             b.warned_space = true;
-            b.findings.push(Finding::warning(
-                Rule::Dialect,
-                Location::new(line_no, column(line, ws_start)),
-                "whitespace before a statement",
-            ));
+            let at = Location::new(line_no, cols.at(ws_start));
+            b.finding(
+                out,
+                Finding::warning(Rule::Dialect, at, "whitespace before a statement"),
+            );
         }
         let (end, next) = if runs_to_end_of_line(bytes[i]) {
             (bytes.len(), bytes.len())
@@ -600,24 +610,23 @@ fn process_line(b: &mut Builder, line_no: u32, line: &str, start: usize) -> Line
         } else {
             raw_full.trim_end_matches([' ', '\t'])
         };
-        let loc = Location::new(line_no, column(line, i));
+        let loc = Location::new(line_no, cols.at(i));
         if !raw.is_empty() {
             match parse_statement(raw) {
                 Ok(Statement::Separator) => return LineEnd::Separator(next, loc),
-                Ok(st) => b.statement(st, raw, loc),
+                Ok(st) => b.statement(out, st, raw, loc),
                 Err(SyntaxError { offset, message }) => {
-                    b.content = true;
+                    b.content(out);
                     if raw.starts_with(['+', '-']) && raw.len() > 1 {
                         // A broken move: later moves cannot be placed.
-                        b.ensure_moves(loc);
+                        b.ensure_moves(out, loc);
                         b.broken = true;
                     }
-                    let col = column(line, i + offset);
-                    b.findings.push(Finding::error(
-                        Rule::Syntax,
-                        Location::new(line_no, col),
-                        message,
-                    ));
+                    let col = cols.at(i + offset);
+                    b.finding(
+                        out,
+                        Finding::error(Rule::Syntax, Location::new(line_no, col), message),
+                    );
                 }
             }
         }
@@ -626,87 +635,54 @@ fn process_line(b: &mut Builder, line_no: u32, line: &str, start: usize) -> Line
     LineEnd::Done
 }
 
-impl<R: BufRead> Reader<R> {
+impl<R: BufRead> CsaReader<R> {
     /// A reader over decoded lines.
-    pub fn new(lines: LineReader<R>, _opts: &ReadOptions) -> Reader<R> {
-        Reader {
+    pub fn new(lines: LineReader<R>) -> CsaReader<R> {
+        CsaReader {
             lines,
             resume: 0,
             index: 0,
             done: false,
             yielded: false,
             last_line: 0,
-            builder: Builder::new(),
+            state: State::new(),
         }
     }
 
-    /// Bytes consumed so far (for progress reports).
-    pub fn bytes_read(&self) -> u64 {
-        self.lines.bytes_read()
-    }
-
-    fn emit(&mut self, end: Location) -> Option<Game> {
-        let b = &mut self.builder;
-        if !b.content && b.findings.is_empty() {
-            // Only comments (or nothing): not a game.
-            b.reset();
-            return None;
-        }
-        let empty = !b.content;
-        let mut game = b.finish(self.index, end);
-        if empty {
-            game.findings.push(Finding::error(
-                Rule::Empty,
-                Location::new(0, 0),
-                "no game in the input",
-            ));
-        }
-        self.index += 1;
-        self.yielded = true;
-        Some(game)
-    }
-}
-
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Game;
-
-    fn next(&mut self) -> Option<Game> {
+    /// Reads the next game into `v`; `None` at the end of the input.
+    pub fn read_game<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
         if self.done {
             return None;
         }
+        let mut out = Sink::new(v, self.index);
+        let encoding = self.lines.encoding();
         loop {
             let start = std::mem::take(&mut self.resume);
-            let Reader { lines, builder, .. } = self;
+            let CsaReader {
+                lines,
+                state: b,
+                last_line,
+                ..
+            } = self;
             let end = match lines.next_line() {
                 None => None,
                 Some(Err(e)) => {
-                    builder.findings.push(Finding::error(
-                        Rule::Io,
-                        Location::new(self.last_line, 0),
-                        format!("read error: {e}"),
-                    ));
+                    b.finding(&mut out, io_finding(&e));
                     None
                 }
                 Some(Ok(Ok((n, text)))) => {
-                    self.last_line = n;
-                    Some(process_line(builder, n, text, start))
+                    *last_line = n;
+                    Some(process_line(b, &mut out, n, text, start))
                 }
                 Some(Ok(Err((n, err)))) => {
-                    self.last_line = n;
+                    *last_line = n;
+                    b.finding(&mut out, line_finding(n, &err, encoding));
                     match err {
-                        LineError::Encoding { column, bytes } => {
-                            builder.findings.push(Finding::error(
-                                Rule::Encoding,
-                                Location::new(n, column),
-                                format!("bytes {bytes:02X?} do not decode"),
-                            ));
+                        LineError::Encoding { .. } => {
                             let text = lines.current_text();
-                            Some(process_line(builder, n, text, start))
+                            Some(process_line(b, &mut out, n, text, start))
                         }
-                        LineError::TooLong => {
-                            builder.syntax(Location::new(n, 1), "line too long");
-                            Some(LineEnd::Done)
-                        }
+                        LineError::TooLong => Some(LineEnd::Done),
                     }
                 }
             };
@@ -714,18 +690,8 @@ impl<R: BufRead> Iterator for Reader<R> {
                 None => {
                     self.done = true;
                     let end = Location::new(self.last_line + 1, 1);
-                    if let Some(g) = self.emit(end) {
-                        return Some(g);
-                    }
-                    if !self.yielded {
-                        self.yielded = true;
-                        let mut g = self.builder.finish(self.index, end);
-                        g.findings.push(Finding::error(
-                            Rule::Empty,
-                            Location::new(0, 0),
-                            "no game in the input",
-                        ));
-                        return Some(g);
+                    if out.begun() || !self.yielded {
+                        return Some(self.emit(out, end));
                     }
                     return None;
                 }
@@ -733,11 +699,26 @@ impl<R: BufRead> Iterator for Reader<R> {
                 Some(LineEnd::Separator(next, loc)) => {
                     self.resume = next;
                     self.lines.unread();
-                    if let Some(g) = self.emit(loc) {
-                        return Some(g);
+                    if out.begun() {
+                        return Some(self.emit(out, loc));
                     }
+                    // Only comments (or nothing): not a game.
+                    self.state.reset();
                 }
             }
         }
+    }
+
+    fn emit<V: Visitor + ?Sized>(&mut self, mut out: Sink<V>, end: Location) -> V::Output {
+        let b = &mut self.state;
+        b.flush(&mut out);
+        b.finish(&mut out, end);
+        if !b.content {
+            out.finding(empty_finding());
+        }
+        b.reset();
+        self.index += 1;
+        self.yielded = true;
+        out.finish()
     }
 }

@@ -285,7 +285,7 @@ fn esc(s: &str) -> String {
 
 /// The result line of the header.
 fn result_text(record: &Record, notation: Notation) -> Option<String> {
-    let report = crate::validate::validate_record(record, 0, &[], &Default::default(), false);
+    let report = crate::validate::validate_record(record, 0, &[], &Default::default());
     if notation == Notation::Kif {
         let plies = report.plies + record.start.setup.ply.max(1) - 1;
         let to_move = crate::sfen::parse_sfen(&report.final_sfen, Some(record.variant()))

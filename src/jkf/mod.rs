@@ -25,18 +25,18 @@ use crate::hand::Hand;
 use crate::handicap::Handicap;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::read::lines::LineError;
-use crate::read::{Finding, Game, LineReader, ReadOptions, Rule};
-use crate::record::{
-    written, Header, HeaderKey, Line, Location, MoveTime, Node, Record, Start, Terminal,
-    TerminalKind,
+use crate::read::sink::Sink;
+use crate::read::{
+    empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
+    ReadOptions, RecordBuilder, Rule, Visitor,
 };
+use crate::record::{HeaderKey, Line, Location, MoveTime, Node, Record, Start, TerminalKind};
 use crate::role::{Piece, Role};
 use crate::setup::Setup;
 use crate::square::Square;
 use crate::variant::Variant;
 use crate::write::{Dropped, Output, WriteError};
-use serde::de::{MapAccess, Visitor};
+use serde::de::{MapAccess, Visitor as SerdeVisitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::io::BufRead;
@@ -52,7 +52,7 @@ struct HeaderIn(Vec<(String, String)>);
 impl<'de> Deserialize<'de> for HeaderIn {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<HeaderIn, D::Error> {
         struct V;
-        impl<'de> Visitor<'de> for V {
+        impl<'de> SerdeVisitor<'de> for V {
             type Value = HeaderIn;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an object of header strings")
@@ -308,239 +308,118 @@ fn move_locations(text: &str) -> Vec<Location> {
     out
 }
 
-struct Build {
-    findings: Vec<Finding>,
-    locations: std::vec::IntoIter<Location>,
+/// A JKF move as written: every field as the document gives it (the
+/// resolver checks them against the position).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JkfMove {
+    /// `color` (0 = Black, 1 = White).
+    pub color: Option<u8>,
+    /// `from` as (x, y).
+    pub from: Option<(i64, i64)>,
+    /// `to` as (x, y).
+    pub to: Option<(i64, i64)>,
+    /// `piece` (a CSA code), cut to 8 bytes.
+    pub piece: Option<arrayvec::ArrayString<8>>,
+    /// `same`.
+    pub same: Option<bool>,
+    /// `promote`.
+    pub promote: Option<bool>,
+    /// `relative` (`L`, `RU`, `H`, …), cut to 8 bytes.
+    pub relative: Option<arrayvec::ArrayString<8>>,
 }
 
-impl Build {
-    fn next_loc(&mut self) -> Location {
-        self.locations.next().unwrap_or_default()
-    }
-
-    fn line(&mut self, items: &[ItemIn], pos: Position, last_to: Option<Square>, ply: u32) -> Line {
-        let mut line = Line::default();
-        let mut pos = pos;
-        let mut last_to = last_to;
-        let mut ply = ply;
-        let mut dead = false;
-        for item in items {
-            if let Some(mi) = &item.mv {
-                let loc = self.next_loc();
-                if dead {
-                    self.skip_forks(item);
-                    continue;
-                }
-                if line.terminal.is_some() {
-                    self.findings.push(
-                        Finding::error(Rule::AfterEnd, loc, "a move after the terminal event")
-                            .at_move(ply, "", pos.sfen()),
-                    );
-                    dead = true;
-                    self.skip_forks(item);
-                    continue;
-                }
-                match self.resolve(mi, &pos, last_to, ply, loc) {
-                    Some(node) => {
-                        let mut node = node;
-                        if let Some(c) = &item.comments {
-                            node.comments.extend(c.iter().cloned());
-                        }
-                        if let Some(c) = &item.comment {
-                            node.comments.push(c.clone());
-                        }
-                        if let Some(t) = &item.time {
-                            node.time = MoveTime {
-                                spent_ms: t.now.as_ref().and_then(ClockIn::ms),
-                                total_ms: t.total.as_ref().and_then(ClockIn::ms),
-                            };
-                        }
-                        for fork in item.forks.iter().flatten() {
-                            let v = self.line(fork, pos, last_to, ply);
-                            if !v.moves.is_empty() || v.terminal.is_some() {
-                                node.variations.push(v);
-                            }
-                        }
-                        last_to = Some(node.mv.to());
-                        pos.play_unchecked(node.mv);
-                        ply += 1;
-                        line.moves.push(node);
-                    }
-                    None => {
-                        dead = true;
-                        self.skip_forks(item);
-                    }
-                }
-            } else if let Some(sp) = &item.special {
-                let kind = special_kind(sp);
-                let mut comments: Vec<String> = item.comments.clone().unwrap_or_default();
-                comments.extend(item.comment.clone());
-                let time = item
-                    .time
-                    .as_ref()
-                    .map_or(MoveTime::default(), |t| MoveTime {
-                        spent_ms: t.now.as_ref().and_then(ClockIn::ms),
-                        total_ms: t.total.as_ref().and_then(ClockIn::ms),
-                    });
-                if item.forks.as_ref().is_some_and(|f| !f.is_empty()) {
-                    self.findings.push(Finding::warning(
-                        Rule::Dialect,
-                        Location::default(),
-                        "ignored `forks` on a special (terminal) entry",
-                    ));
-                    self.skip_forks(item);
-                }
-                match &mut line.terminal {
-                    Some(t) if t.kind == kind => t.comments.extend(comments),
-                    Some(_) => self.findings.push(Finding::warning(
-                        Rule::Dialect,
-                        Location::default(),
-                        format!("ignored a second special `{sp}` after the terminal event"),
-                    )),
-                    None => {
-                        if let TerminalKind::Other(s) = &kind {
-                            self.findings.push(Finding::warning(
-                                Rule::Dialect,
-                                Location::default(),
-                                format!("unknown special `{s}` kept verbatim"),
-                            ));
-                        }
-                        line.terminal = Some(Terminal {
-                            kind,
-                            time,
-                            comments,
-                            location: Location::default(),
-                        });
-                    }
-                }
-            } else {
-                // A comment-only entry: attach to what precedes it.
-                let mut comments: Vec<String> = item.comments.clone().unwrap_or_default();
-                comments.extend(item.comment.clone());
-                self.skip_forks(item);
-                if comments.is_empty() {
-                    continue;
-                }
-                self.findings.push(Finding::warning(
-                    Rule::Dialect,
-                    Location::default(),
-                    "an entry with neither `move` nor `special`; its comments go to the move before it",
-                ));
-                if let Some(t) = &mut line.terminal {
-                    t.comments.extend(comments);
-                } else if let Some(n) = line.moves.last_mut() {
-                    n.comments.extend(comments);
-                }
-            }
+fn short(s: &str) -> arrayvec::ArrayString<8> {
+    let mut out = arrayvec::ArrayString::new();
+    for c in s.chars() {
+        if out.try_push(c).is_err() {
+            break;
         }
-        line
     }
+    out
+}
 
-    /// Consumes the locations of moves that are not read.
-    fn skip_forks(&mut self, item: &ItemIn) {
-        for fork in item.forks.iter().flatten() {
-            for it in fork {
-                if it.mv.is_some() {
-                    self.next_loc();
-                }
-                self.skip_forks(it);
-            }
+impl JkfMove {
+    fn from_input(m: &MoveIn) -> JkfMove {
+        JkfMove {
+            color: m.color,
+            from: m.from.map(|p| (p.x, p.y)),
+            to: m.to.map(|p| (p.x, p.y)),
+            piece: m.piece.as_deref().map(short),
+            same: m.same,
+            promote: m.promote,
+            relative: m.relative.as_deref().map(short),
         }
     }
 
-    fn resolve(
-        &mut self,
-        mi: &MoveIn,
+    /// The move as diagnostics show it (`76FU`).
+    fn written(&self) -> String {
+        format!(
+            "{}{}",
+            self.to.map_or(String::new(), |(x, y)| format!("{x}{y}")),
+            self.piece.as_deref().unwrap_or("")
+        )
+    }
+
+    /// Resolves the move in `pos` (`last_to` for `same`).
+    pub fn to_move(
+        &self,
         pos: &Position,
         last_to: Option<Square>,
-        ply: u32,
-        loc: Location,
-    ) -> Option<Node> {
-        let written_text = format!(
-            "{}{}",
-            mi.to.map_or(String::new(), |p| format!("{}{}", p.x, p.y)),
-            mi.piece.as_deref().unwrap_or("")
-        );
-        let fail = |this: &mut Build, rule: Rule, msg: String| {
-            this.findings.push(Finding::error(rule, loc, msg).at_move(
-                ply,
-                &written_text,
-                pos.sfen(),
-            ));
-            None
-        };
-        let role = match mi.piece.as_deref().and_then(Role::from_csa) {
+    ) -> Result<crate::read::Resolved, (Rule, String)> {
+        let square = |(x, y): (i64, i64)| square_of(PlaceIn { x, y });
+        let role = match self.piece.as_deref().and_then(Role::from_csa) {
             Some(r) if r != Role::Giraffe && r != Role::Elephant => r,
             _ => {
-                return fail(
-                    self,
+                return Err((
                     Rule::Syntax,
                     format!(
                         "expected a piece (FU, KY, …, RY), found {}",
-                        mi.piece
+                        self.piece
                             .as_deref()
                             .map_or("nothing".into(), |p| format!("`{p}`"))
                     ),
-                )
+                ))
             }
         };
-        let color = match mi.color {
+        let color = match self.color {
             Some(c) => match color_of(c) {
                 Some(c) => Some(c),
-                None => {
-                    return fail(
-                        self,
-                        Rule::Syntax,
-                        format!("expected color 0 or 1, found {c}"),
-                    )
-                }
+                None => return Err((Rule::Syntax, format!("expected color 0 or 1, found {c}"))),
             },
             None => None,
         };
-        let to = match (mi.to, mi.same) {
-            (Some(p), _) => match square_of(p) {
-                Some(s) => s,
-                None => {
-                    return fail(
-                        self,
-                        Rule::Syntax,
-                        format!(
-                            "expected a square with x and y in 1..9, found ({}, {})",
-                            p.x, p.y
-                        ),
-                    )
-                }
-            },
-            (None, Some(true)) => match last_to {
-                Some(s) => s,
-                None => {
-                    return fail(
-                        self,
-                        Rule::Syntax,
-                        "`same` with no previous move".to_string(),
-                    )
-                }
-            },
-            (None, _) => return fail(self, Rule::Syntax, "a move without `to`".to_string()),
+        let to = match (self.to, self.same) {
+            (Some(p), _) => square(p).ok_or_else(|| {
+                (
+                    Rule::Syntax,
+                    format!(
+                        "expected a square with x and y in 1..9, found ({}, {})",
+                        p.0, p.1
+                    ),
+                )
+            })?,
+            (None, Some(true)) => {
+                last_to.ok_or((Rule::Syntax, "`same` with no previous move".to_string()))?
+            }
+            (None, _) => return Err((Rule::Syntax, "a move without `to`".to_string())),
         };
-        let promote = mi.promote == Some(true);
+        let promote = self.promote == Some(true);
         let mover = color.unwrap_or(pos.turn());
-        let mv = match mi.from {
-            Some(p) => match square_of(p) {
+        let mv = match self.from {
+            Some(p) => match square(p) {
                 Some(from) => Move::Normal { from, to, promote },
                 None => {
-                    return fail(
-                        self,
+                    return Err((
                         Rule::Syntax,
                         format!(
                             "expected a square with x and y in 1..9, found ({}, {})",
-                            p.x, p.y
+                            p.0, p.1
                         ),
-                    )
+                    ))
                 }
             },
             None => {
-                let rel = mi.relative.as_deref().unwrap_or("");
+                let rel = self.relative.as_deref().unwrap_or("");
                 let cands = if rel == "H" {
                     crate::bitboard::Bitboard::EMPTY
                 } else {
@@ -557,28 +436,156 @@ impl Build {
                         if role.hand_index().is_some() {
                             Move::Drop { role, to }
                         } else {
-                            return fail(
-                                self,
-                                Rule::NoPiece,
-                                format!("no {role} can move to {to}"),
-                            );
+                            return Err((Rule::NoPiece, format!("no {role} can move to {to}")));
                         }
                     }
                     (None, n) => {
-                        return fail(
-                            self,
+                        return Err((
                             Rule::Ambiguous,
                             format!("{n} pieces can move to {to}; `from` or `relative` is needed"),
-                        )
+                        ))
                     }
                 }
             }
         };
-        let mut node = Node::new(mv, loc);
-        node.role = Some(role);
-        node.color = color;
-        node.written = written(&written_text);
-        Some(node)
+        Ok(crate::read::Resolved {
+            mv,
+            role: Some(role),
+            color,
+            by_legality: false,
+        })
+    }
+}
+
+/// Walks the document and sends its events.
+struct Walk<'s, 'v, V: Visitor + ?Sized> {
+    out: &'s mut Sink<'v, V>,
+    locations: std::vec::IntoIter<Location>,
+}
+
+fn comments_of(item: &ItemIn) -> Vec<String> {
+    let mut comments: Vec<String> = item.comments.clone().unwrap_or_default();
+    comments.extend(item.comment.clone());
+    comments
+}
+
+fn time_of(t: &TimeIn) -> MoveTime {
+    MoveTime {
+        spent_ms: t.now.as_ref().and_then(ClockIn::ms),
+        total_ms: t.total.as_ref().and_then(ClockIn::ms),
+    }
+}
+
+impl<V: Visitor + ?Sized> Walk<'_, '_, V> {
+    fn next_loc(&mut self) -> Location {
+        self.locations.next().unwrap_or_default()
+    }
+
+    /// Sends the items of one line; `ply` is the ply of its first move.
+    fn line(&mut self, items: &[ItemIn], ply: u32) {
+        let mut ply = ply;
+        let mut dead = false;
+        let mut terminal: Option<TerminalKind> = None;
+        for item in items {
+            if let Some(mi) = &item.mv {
+                let loc = self.next_loc();
+                if dead {
+                    self.skip_forks(item);
+                    continue;
+                }
+                let m = JkfMove::from_input(mi);
+                let written = m.written();
+                self.out.movement(&MoveEvent {
+                    raw: RawMove::Jkf(m),
+                    written: &written,
+                    at: loc,
+                });
+                if terminal.is_some() {
+                    // The resolver reports it (`after-end`); the line ends.
+                    dead = true;
+                    self.skip_forks(item);
+                    continue;
+                }
+                if let Some(t) = &item.time {
+                    self.out.time(time_of(t), loc);
+                }
+                for c in comments_of(item) {
+                    self.out.comment(&c, loc);
+                }
+                for fork in item.forks.iter().flatten() {
+                    self.out.begin_variation(ply, loc);
+                    self.line(fork, ply);
+                    self.out.end_variation();
+                }
+                ply += 1;
+            } else if let Some(sp) = &item.special {
+                let kind = special_kind(sp);
+                if item.forks.as_ref().is_some_and(|f| !f.is_empty()) {
+                    self.out.finding(Finding::warning(
+                        Rule::Dialect,
+                        Location::default(),
+                        "ignored `forks` on a special (terminal) entry",
+                    ));
+                    self.skip_forks(item);
+                }
+                match &terminal {
+                    Some(t) if *t == kind => {
+                        for c in comments_of(item) {
+                            self.out.comment(&c, Location::default());
+                        }
+                    }
+                    Some(_) => self.out.finding(Finding::warning(
+                        Rule::Dialect,
+                        Location::default(),
+                        format!("ignored a second special `{sp}` after the terminal event"),
+                    )),
+                    None => {
+                        if let TerminalKind::Other(s) = &kind {
+                            self.out.finding(Finding::warning(
+                                Rule::Dialect,
+                                Location::default(),
+                                format!("unknown special `{s}` kept verbatim"),
+                            ));
+                        }
+                        self.out.terminal(&kind, Location::default());
+                        if let Some(t) = &item.time {
+                            self.out.time(time_of(t), Location::default());
+                        }
+                        for c in comments_of(item) {
+                            self.out.comment(&c, Location::default());
+                        }
+                        terminal = Some(kind);
+                    }
+                }
+            } else {
+                // A comment-only entry: attach to what precedes it.
+                let comments = comments_of(item);
+                self.skip_forks(item);
+                if comments.is_empty() {
+                    continue;
+                }
+                self.out.finding(Finding::warning(
+                    Rule::Dialect,
+                    Location::default(),
+                    "an entry with neither `move` nor `special`; its comments go to the move before it",
+                ));
+                for c in comments {
+                    self.out.comment(&c, Location::default());
+                }
+            }
+        }
+    }
+
+    /// Consumes the locations of moves that are not read.
+    fn skip_forks(&mut self, item: &ItemIn) {
+        for fork in item.forks.iter().flatten() {
+            for it in fork {
+                if it.mv.is_some() {
+                    self.next_loc();
+                }
+                self.skip_forks(it);
+            }
+        }
     }
 }
 
@@ -631,8 +638,8 @@ fn setup_from_state(st: &StateIn, findings: &mut Vec<Finding>) -> Setup {
     setup
 }
 
-fn read_jkf(text: &str, mut findings: Vec<Finding>) -> Game {
-    let mut record = Record::default();
+/// Sends the game of a JKF document.
+fn read_jkf<V: Visitor + ?Sized>(text: &str, out: &mut Sink<V>) {
     let doc: JkfIn = match serde_json::from_str(text) {
         Ok(d) => d,
         Err(e) => {
@@ -650,22 +657,19 @@ fn read_jkf(text: &str, mut findings: Vec<Finding>) -> Game {
                     });
             let msg = e.to_string();
             let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-            findings.push(Finding::error(
+            out.finding(Finding::error(
                 Rule::Syntax,
                 Location::new(line, col.max(1)),
                 format!("not valid JKF: {msg}"),
             ));
-            return Game {
-                index: 0,
-                record,
-                findings,
-            };
+            return;
         }
     };
+    let mut findings = Vec::new();
     match doc.header {
         Some(h) => {
-            record.header = Header {
-                entries: h.0.into_iter().map(|(k, v)| (header_key(&k), v)).collect(),
+            for (k, v) in h.0 {
+                out.header(&header_key(&k), &v, Location::default());
             }
         }
         None => findings.push(Finding::warning(
@@ -674,18 +678,20 @@ fn read_jkf(text: &str, mut findings: Vec<Finding>) -> Game {
             "no `header` (the schema requires one)",
         )),
     }
+    let mut start = Start::default();
     if let Some(init) = doc.initial {
         let preset = init.preset.as_deref().unwrap_or("OTHER");
+        let from_data = |st: &StateIn, findings: &mut Vec<Finding>| {
+            let setup = setup_from_state(st, findings);
+            Start {
+                handicap: Handicap::detect(&setup),
+                setup,
+                location: None,
+            }
+        };
         if preset == "OTHER" {
             match &init.data {
-                Some(st) => {
-                    let setup = setup_from_state(st, &mut findings);
-                    record.start = Start {
-                        handicap: Handicap::detect(&setup),
-                        setup,
-                        location: None,
-                    };
-                }
+                Some(st) => start = from_data(st, &mut findings),
                 None => findings.push(Finding::error(
                     Rule::Setup,
                     Location::default(),
@@ -694,7 +700,7 @@ fn read_jkf(text: &str, mut findings: Vec<Finding>) -> Game {
             }
         } else {
             match Handicap::all().find(|h| h.info().jkf == preset) {
-                Some(h) => record.start = Start::handicap(h),
+                Some(h) => start = Start::handicap(h),
                 None => match &init.data {
                     Some(st) => {
                         findings.push(Finding::warning(
@@ -702,12 +708,7 @@ fn read_jkf(text: &str, mut findings: Vec<Finding>) -> Game {
                             Location::default(),
                             format!("unknown preset `{preset}`; the `data` board is used"),
                         ));
-                        let setup = setup_from_state(st, &mut findings);
-                        record.start = Start {
-                            handicap: Handicap::detect(&setup),
-                            setup,
-                            location: None,
-                        };
+                        start = from_data(st, &mut findings);
                     }
                     None => findings.push(Finding::error(
                         Rule::Setup,
@@ -729,22 +730,19 @@ fn read_jkf(text: &str, mut findings: Vec<Finding>) -> Game {
             Vec::new()
         }
     };
-    let mut b = Build {
-        findings,
-        locations: move_locations(text).into_iter(),
-    };
+    for f in findings {
+        out.finding(f);
+    }
+    out.start(&start);
     let rest = match items.first() {
         Some(first) if first.mv.is_none() && first.special.is_none() => {
-            record
-                .initial_comments
-                .extend(first.comments.iter().flatten().cloned());
-            record
-                .initial_comments
-                .extend(first.comment.iter().cloned());
+            for c in comments_of(first) {
+                out.comment(&c, Location::default());
+            }
             &items[1..]
         }
         Some(_) => {
-            b.findings.push(Finding::warning(
+            out.finding(Finding::warning(
                 Rule::Dialect,
                 Location::default(),
                 "`moves[0]` holds a move; it is read as the first move",
@@ -753,31 +751,26 @@ fn read_jkf(text: &str, mut findings: Vec<Finding>) -> Game {
         }
         None => &items[..],
     };
-    let pos = Position::from_setup_unchecked(&record.start.setup);
-    record.main = b.line(rest, pos, None, 1);
-    Game {
-        index: 0,
-        record,
-        findings: b.findings,
-    }
+    let mut walk = Walk {
+        out,
+        locations: move_locations(text).into_iter(),
+    };
+    walk.line(rest, 1);
 }
 
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Game;
-
-    fn next(&mut self) -> Option<Game> {
+impl<R: BufRead> Reader<R> {
+    /// Reads the game into `v`; `None` once it was read.
+    pub fn read_game<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
         let mut lines = self.lines.take()?;
+        let encoding = lines.encoding();
+        let mut out = Sink::new(v, 0);
+        out.begin();
         let mut text = String::new();
-        let mut findings = Vec::new();
         loop {
             match lines.next_line() {
                 None => break,
                 Some(Err(e)) => {
-                    findings.push(Finding::error(
-                        Rule::Io,
-                        Location::default(),
-                        format!("cannot read: {e}"),
-                    ));
+                    out.finding(io_finding(&e));
                     break;
                 }
                 Some(Ok(Ok((_, l)))) => {
@@ -785,32 +778,26 @@ impl<R: BufRead> Iterator for Reader<R> {
                     text.push('\n');
                 }
                 Some(Ok(Err((no, e)))) => {
-                    let (col, msg) = match e {
-                        LineError::Encoding { column, bytes } => (
-                            column,
-                            format!("bytes {bytes:02X?} are not valid in the file's encoding"),
-                        ),
-                        LineError::TooLong => (1, "the line is too long and was cut".into()),
-                    };
-                    findings.push(Finding::error(Rule::Encoding, Location::new(no, col), msg));
+                    out.finding(line_finding(no, &e, encoding));
                     text.push_str(lines.current_text());
                     text.push('\n');
                 }
             }
         }
         if text.trim().is_empty() {
-            findings.push(Finding::error(
-                Rule::Empty,
-                Location::default(),
-                "no game in the file",
-            ));
-            return Some(Game {
-                index: 0,
-                record: Record::default(),
-                findings,
-            });
+            out.finding(empty_finding());
+        } else {
+            read_jkf(&text, &mut out);
         }
-        Some(read_jkf(&text, findings))
+        Some(out.finish())
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Game;
+
+    fn next(&mut self) -> Option<Game> {
+        self.read_game(&mut RecordBuilder::new())
     }
 }
 

@@ -25,15 +25,22 @@ impl<R: BufRead> Reader<R> {
     }
 }
 
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Game;
-
-    fn next(&mut self) -> Option<Game> {
+impl<R: BufRead> Reader<R> {
+    /// Reads the game into `v`; `None` once it was read.
+    pub fn read_game<V: crate::read::Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
         if self.done {
             return None;
         }
         self.done = true;
-        Some(reader::read_game(&mut self.lines, reader::Flavor::Ki2).0)
+        Some(reader::read_game(&mut self.lines, reader::Flavor::Ki2, v).0)
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Game;
+
+    fn next(&mut self) -> Option<Game> {
+        self.read_game(&mut crate::read::RecordBuilder::new())
     }
 }
 

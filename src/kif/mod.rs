@@ -47,17 +47,29 @@ impl<R: BufRead> Reader<R> {
     }
 }
 
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Game;
-
-    fn next(&mut self) -> Option<Game> {
+impl<R: BufRead> Reader<R> {
+    /// Reads the game into `v`; `None` once it was read.
+    pub fn read_game<V: crate::read::Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
         if self.done {
             return None;
         }
         self.done = true;
-        let (game, producer) = reader::read_game(&mut self.lines, reader::Flavor::Kif);
+        let (out, producer) = reader::read_game(&mut self.lines, reader::Flavor::Kif, v);
         self.producer = producer;
-        Some(game)
+        Some(out)
+    }
+
+    /// The encoding in use.
+    pub fn encoding(&self) -> Encoding {
+        self.lines.encoding()
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Game;
+
+    fn next(&mut self) -> Option<Game> {
+        self.read_game(&mut crate::read::RecordBuilder::new())
     }
 }
 

@@ -1,20 +1,16 @@
 //! The line state machine shared by the KIF and KI2 readers: header, board
-//! diagram, moves, comments, 変化 blocks and the まで line.
+//! diagram, moves, comments, 変化 blocks and the まで line. Syntax only: it
+//! sends events to a [`Visitor`]; moves are resolved by whoever needs them.
 
 use super::grammar::{self, Body, Dest, MoveText, Origin, SyntaxError};
 use crate::color::Color;
 use crate::handicap::Handicap;
 use crate::japanese::{self, BoardBuilder};
-use crate::ki2::notation::{self, ResolveError};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::read::lines::LineError;
-use crate::read::{Finding, Game, LineReader, Rule};
-use crate::record::{
-    self, HeaderKey, Line, Location, Node, Outcome, Record, ResultClaim, Start, Terminal,
-    TerminalKind,
+use crate::read::sink::Sink;
+use crate::read::{
+    empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
 };
-use crate::square::Square;
+use crate::record::{self, HeaderKey, Location, Outcome, ResultClaim, Start, TerminalKind};
 use crate::variant::Variant;
 use std::io::BufRead;
 
@@ -25,37 +21,28 @@ pub(crate) enum Flavor {
     Ki2,
 }
 
-/// A line of the record being built, with what is needed to extend it.
-struct Cursor {
-    /// Path from the main line: (node index, variation index) pairs.
-    path: Vec<(usize, usize)>,
-    /// Absolute number of the first move of this line.
-    start_ply: u32,
-    /// Position before the first move.
-    start_pos: Position,
-    /// Destination of the move before the first move (for 同).
-    start_last_to: Option<Square>,
-    /// Position after the last move.
-    pos: Position,
-    /// Destination of the last move.
-    last_to: Option<Square>,
-    /// Moves are no longer added (unresolvable move, or a malformed block).
+/// A line of moves as the text shows it (numbers as the file writes them).
+#[derive(Clone, Copy, Debug)]
+struct TextLine {
+    /// Number of the line's first move.
+    start: u32,
+    /// Moves read in it.
+    len: u32,
+    /// Its terminal was read.
+    terminal: bool,
+    /// It takes no more moves (an error in it).
     stopped: bool,
-    /// The position before move `k * CHECKPOINT_STRIDE` of the line, for
-    /// every k: a `変化` block replays at most a stride of moves, not the
-    /// whole line (which would make many blocks quadratic).
-    checkpoints: Vec<Position>,
 }
 
-/// Moves between two stored positions of a line.
-const CHECKPOINT_STRIDE: usize = 64;
-
-fn line_mut<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Line> {
-    let mut line = main;
-    for &(i, j) in path {
-        line = line.moves.get_mut(i)?.variations.get_mut(j)?;
+impl TextLine {
+    fn new(start: u32) -> TextLine {
+        TextLine {
+            start,
+            len: 0,
+            terminal: false,
+            stopped: false,
+        }
     }
-    Some(line)
 }
 
 /// Character column (1-based) of byte offset `b` in `line`.
@@ -71,18 +58,17 @@ fn column(line: &str, b: usize) -> u32 {
 pub(crate) struct State {
     flavor: Flavor,
     encoding: crate::read::Encoding,
-    rec: Record,
-    findings: Vec<Finding>,
     board: BoardBuilder,
     board_location: Option<Location>,
     handicap: Option<(String, Location)>,
     started: bool,
-    stack: Vec<Cursor>,
+    /// The side to move at the start.
+    start_turn: Color,
+    lines: Vec<TextLine>,
     /// Number of moves before the first move (from 手数＝N, or the first
     /// move number).
     base: u32,
     base_fixed: bool,
-    pending: Vec<String>,
     claim_seen: bool,
     content: bool,
     /// Skip move lines until the next 変化 (a malformed block).
@@ -96,16 +82,14 @@ impl State {
         State {
             flavor,
             encoding,
-            rec: Record::default(),
-            findings: Vec::new(),
             board: BoardBuilder::default(),
             board_location: None,
             handicap: None,
             started: false,
-            stack: Vec::new(),
+            start_turn: Color::Black,
+            lines: Vec::new(),
             base: 0,
             base_fixed: false,
-            pending: Vec::new(),
             claim_seen: false,
             content: false,
             skipping: false,
@@ -113,24 +97,51 @@ impl State {
         }
     }
 
-    fn syntax(&mut self, line_no: u32, line: &str, e: SyntaxError) {
-        self.findings.push(Finding::error(
+    fn finding<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, f: Finding) {
+        out.finding(f);
+    }
+
+    fn syntax<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        line_no: u32,
+        line: &str,
+        e: SyntaxError,
+    ) {
+        out.finding(Finding::error(
             Rule::Syntax,
             Location::new(line_no, column(line, e.offset)),
             e.message,
         ));
     }
 
-    fn dialect(&mut self, line_no: u32, col: u32, msg: impl Into<String>) {
-        self.findings.push(Finding::warning(
+    fn dialect<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        line_no: u32,
+        col: u32,
+        msg: impl Into<String>,
+    ) {
+        out.finding(Finding::warning(
             Rule::Dialect,
             Location::new(line_no, col),
             msg,
         ));
     }
 
-    /// Fixes the start position (at the first move, 変化 or separator).
-    fn start(&mut self) {
+    fn top(&mut self) -> &mut TextLine {
+        self.lines.last_mut().expect("started")
+    }
+
+    fn stop(&mut self) {
+        if let Some(l) = self.lines.last_mut() {
+            l.stopped = true;
+        }
+    }
+
+    /// Fixes the start position (at the first move, 変化 or separator) and
+    /// sends it.
+    fn start<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>) {
         if self.started {
             return;
         }
@@ -149,7 +160,7 @@ impl State {
             {
                 start = Start::variant(Variant::Doubutsu);
             } else if !self.board.has_board {
-                self.findings.push(Finding::error(
+                out.finding(Finding::error(
                     Rule::Setup,
                     loc,
                     format!("手合割 `{n}` is not a standard handicap and no board diagram gives the position"),
@@ -168,7 +179,7 @@ impl State {
                 }
                 Err(msg) => {
                     let loc = self.board_location.unwrap_or_default();
-                    self.findings.push(Finding::error(Rule::Syntax, loc, msg));
+                    out.finding(Finding::error(Rule::Syntax, loc, msg));
                 }
             }
         } else {
@@ -189,101 +200,47 @@ impl State {
         }
         self.base = start.setup.ply.saturating_sub(1);
         self.base_fixed = self.board.ply().is_some();
-        let pos = Position::from_setup_unchecked(&start.setup);
-        self.rec.start = start;
-        self.stack.push(Cursor {
-            path: Vec::new(),
-            start_ply: self.base + 1,
-            start_pos: pos,
-            start_last_to: self.board.last_to,
-            pos,
-            last_to: self.board.last_to,
-            stopped: false,
-            checkpoints: vec![pos],
-        });
+        self.start_turn = start.setup.turn;
+        out.start(&start);
+        self.lines.push(TextLine::new(self.base + 1));
     }
 
-    fn top_line(&mut self) -> Option<&mut Line> {
-        let path = &self.stack.last()?.path;
-        line_mut(&mut self.rec.main, path)
-    }
-
-    fn add_comment(&mut self, text: String) {
+    fn comment<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, loc: Location, text: String) {
         self.content = true;
-        if !self.started || self.stack.is_empty() {
-            self.rec.initial_comments.push(text);
-            return;
-        }
-        let is_main = self.stack.len() == 1;
-        let Some(line) = self.top_line() else {
-            return;
-        };
-        if let Some(t) = line.terminal.as_mut() {
-            t.comments.push(text);
-        } else if let Some(n) = line.moves.last_mut() {
-            n.comments.push(text);
-        } else if is_main {
-            self.rec.initial_comments.push(text);
-        } else {
-            self.pending.push(text);
-        }
+        out.comment(&text, loc);
     }
 
-    fn set_terminal(&mut self, kind: TerminalKind, time: record::MoveTime, loc: Location) {
-        let pending = std::mem::take(&mut self.pending);
-        if let Some(line) = self.top_line() {
-            line.terminal = Some(Terminal {
-                kind,
-                time,
-                comments: pending,
-                location: loc,
-            });
-        }
-    }
-
-    /// Resolves and appends a move to the top line.
-    #[allow(clippy::too_many_arguments)]
-    fn push_move(
+    fn set_terminal<V: Visitor + ?Sized>(
         &mut self,
-        mt: MoveText,
+        out: &mut Sink<V>,
+        kind: TerminalKind,
+        time: Option<record::MoveTime>,
+        loc: Location,
+    ) {
+        out.terminal(&kind, loc);
+        if let Some(t) = time {
+            out.time(t, loc);
+        }
+        self.top().terminal = true;
+    }
+
+    /// Sends a move of the current line.
+    #[allow(clippy::too_many_arguments)]
+    fn push_move<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        mut mt: MoveText,
         color: Option<Color>,
         written: &str,
-        time: record::MoveTime,
+        time: Option<record::MoveTime>,
         loc: Location,
         line_no: u32,
         line: &str,
         body_offset: usize,
     ) {
-        let Some(cur) = self.stack.last() else {
-            return;
-        };
-        if cur.stopped {
-            return;
-        }
-        let pos = cur.pos;
-        let ply = pos.ply().saturating_sub(self.rec.start.setup.ply) + 1;
-        let to = match mt.dest {
-            Dest::Square(sq) => sq,
-            Dest::Same => match cur.last_to {
-                Some(sq) => sq,
-                None => {
-                    self.findings.push(
-                        Finding::error(
-                            Rule::Syntax,
-                            loc,
-                            "`同` needs a previous move, but this is the first move",
-                        )
-                        .at_move(ply, written, pos.sfen()),
-                    );
-                    if let Some(c) = self.stack.last_mut() {
-                        c.stopped = true;
-                    }
-                    return;
-                }
-            },
-        };
         if mt.wrote_funari && self.flavor == Flavor::Kif {
             self.dialect(
+                out,
                 line_no,
                 column(line, body_offset),
                 "`不成` is not KIF (the spec writes nothing when a piece does not promote)",
@@ -294,128 +251,72 @@ impl State {
             && matches!(mt.origin, Origin::Square(_))
         {
             self.dialect(
+                out,
                 line_no,
                 column(line, body_offset),
                 "KI2 relative mark (右 左 直 上 寄 引) in a KIF move; the origin square decides",
             );
         }
-        let promote = mt.promote == Some(true);
-        let mv = match (self.flavor, mt.origin) {
-            (Flavor::Kif, Origin::Square(from)) => Move::Normal { from, to, promote },
-            (_, Origin::Drop) => Move::Drop { role: mt.role, to },
-            (_, Origin::Square(from)) => {
-                // An origin inside a KI2 file: take it, but say so.
-                self.dialect(
-                    line_no,
-                    loc.column,
-                    "KI2 moves do not give an origin square",
-                );
-                Move::Normal { from, to, promote }
-            }
-            (flavor, Origin::None) => {
-                if flavor == Flavor::Kif {
-                    self.dialect(
-                        line_no,
-                        loc.column,
-                        "KIF move without an origin square `(77)` or `打`; resolved like KI2",
-                    );
-                }
-                match notation::resolve(&pos, to, mt.role, mt.mark, promote) {
-                    Ok(r) => {
-                        if r.by_legality {
-                            self.dialect(
-                                line_no,
-                                loc.column,
-                                format!("`{written}` fits several pieces; only one of them can move there legally"),
-                            );
-                        }
-                        r.mv
-                    }
-                    Err(e) => {
-                        let (rule, msg) = match e {
-                            ResolveError::NoPiece => (
-                                Rule::NoPiece,
-                                format!(
-                                    "no {} of the side to move can move to {} as `{written}` says",
-                                    mt.role, to
-                                ),
-                            ),
-                            ResolveError::Ambiguous(sqs) => (
-                                Rule::Ambiguous,
-                                format!(
-                                    "`{written}` fits {} pieces: {}",
-                                    sqs.len(),
-                                    sqs.iter()
-                                        .map(|s| {
-                                            let mut t = String::new();
-                                            japanese::push_square(*s, &mut t);
-                                            format!("{t} ({s})")
-                                        })
-                                        .collect::<Vec<_>>()
-                                        .join(", ")
-                                ),
-                            ),
-                        };
-                        self.findings.push(Finding::error(rule, loc, msg).at_move(
-                            ply,
-                            written,
-                            pos.sfen(),
-                        ));
-                        if let Some(c) = self.stack.last_mut() {
-                            c.stopped = true;
-                        }
-                        return;
-                    }
-                }
-            }
-        };
-        let mut node = Node::new(mv, loc);
-        node.role = Some(mt.role);
-        node.color = color;
-        node.written = record::written(written);
-        node.time = time;
-        node.comments = std::mem::take(&mut self.pending);
-        let mut after = pos;
-        after.play_unchecked(mv);
-        if let Some(c) = self.stack.last_mut() {
-            c.pos = after;
-            c.last_to = Some(to);
+        match (self.flavor, mt.origin) {
+            (Flavor::Ki2, Origin::Square(_)) => self.dialect(
+                out,
+                line_no,
+                loc.column,
+                "KI2 moves do not give an origin square",
+            ),
+            (Flavor::Kif, Origin::None) => self.dialect(
+                out,
+                line_no,
+                loc.column,
+                "KIF move without an origin square `(77)` or `打`; resolved like KI2",
+            ),
+            _ => {}
         }
-        let len = self.top_line().map(|l| {
-            l.moves.push(node);
-            l.moves.len()
+        // `同` on the first move of the game refers to the diagram's last
+        // move (`手数＝N  ▲６二角成  まで`).
+        let top = *self.top();
+        if mt.dest == Dest::Same && top.start + top.len == self.base + 1 {
+            if let Some(sq) = self.board.last_to {
+                mt.dest = Dest::Square(sq);
+            }
+        }
+        out.movement(&MoveEvent {
+            raw: RawMove::Japanese(mt, color),
+            written,
+            at: loc,
         });
-        if let (Some(len), Some(c)) = (len, self.stack.last_mut()) {
-            if len.is_multiple_of(CHECKPOINT_STRIDE) {
-                c.checkpoints.push(after);
-            }
+        if let Some(t) = time {
+            out.time(t, loc);
         }
+        self.top().len += 1;
     }
 
     /// Handles `変化：N手`.
-    fn variation(&mut self, n: u32, loc: Location) {
-        self.start();
+    fn variation<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, n: u32, loc: Location) {
+        self.start(out);
         self.skipping = false;
-        if self.rec.main.moves.is_empty() {
-            self.dialect(loc.line, loc.column, "`変化` before any move is ignored");
+        if self.lines[0].len == 0 {
+            self.dialect(
+                out,
+                loc.line,
+                loc.column,
+                "`変化` before any move is ignored",
+            );
             self.skipping = true;
             return;
         }
-        // Pop lines that start at or after N, or that have no move N.
-        while self.stack.len() > 1 {
-            let Some(c) = self.stack.last() else { break };
-            let len = line_mut(&mut self.rec.main, &c.path).map_or(0, |l| l.moves.len()) as u64;
-            if c.start_ply >= n || (c.start_ply as u64) + len <= n as u64 {
-                self.stack.pop();
+        // Close lines that start at or after N, or that have no move N.
+        while self.lines.len() > 1 {
+            let c = self.lines[self.lines.len() - 1];
+            if c.start >= n || (c.start as u64) + (c.len as u64) <= n as u64 {
+                self.lines.pop();
+                out.end_variation();
             } else {
                 break;
             }
         }
-        let Some(top) = self.stack.last() else {
-            return;
-        };
-        if top.path.len() >= crate::record::MAX_VARIATION_DEPTH {
-            self.findings.push(Finding::error(
+        if self.lines.len() > crate::record::MAX_VARIATION_DEPTH {
+            out.finding(Finding::error(
                 Rule::Syntax,
                 loc,
                 format!(
@@ -426,18 +327,11 @@ impl State {
             self.skipping = true;
             return;
         }
-        let idx = n.checked_sub(top.start_ply).map(|i| i as usize);
-        let path = top.path.clone();
-        let start_last_to = top.start_last_to;
-        let k = idx
-            .map_or(0, |i| i / CHECKPOINT_STRIDE)
-            .min(top.checkpoints.len().saturating_sub(1));
-        let checkpoint = top.checkpoints.get(k).copied().unwrap_or(top.start_pos);
-        let line_len = line_mut(&mut self.rec.main, &path).map_or(0, |l| l.moves.len());
-        let idx = match idx {
-            Some(i) if i < line_len => i,
+        let top = *self.top();
+        match n.checked_sub(top.start) {
+            Some(i) if i < top.len => {}
             _ => {
-                self.findings.push(Finding::error(
+                out.finding(Finding::error(
                     Rule::Syntax,
                     loc,
                     format!("`変化：{n}手` has no move {n} to branch from"),
@@ -445,47 +339,28 @@ impl State {
                 self.skipping = true;
                 return;
             }
-        };
-        let Some(line) = line_mut(&mut self.rec.main, &path) else {
-            return;
-        };
-        let mut pos = checkpoint;
-        let from = (k * CHECKPOINT_STRIDE).min(idx);
-        for node in &line.moves[from..idx] {
-            pos.play_unchecked(node.mv);
         }
-        let last_to = if idx > 0 {
-            Some(line.moves[idx - 1].mv.to())
-        } else {
-            start_last_to
-        };
-        let node = &mut line.moves[idx];
-        node.variations.push(Line::default());
-        let j = node.variations.len() - 1;
-        let mut p = path;
-        p.push((idx, j));
-        self.stack.push(Cursor {
-            path: p,
-            start_ply: n,
-            start_pos: pos,
-            start_last_to: last_to,
-            pos,
-            last_to,
-            stopped: false,
-            checkpoints: vec![pos],
-        });
+        out.begin_variation(n - self.base, loc);
+        self.lines.push(TextLine::new(n));
     }
 
-    fn summary(&mut self, text: &str, loc: Location) {
+    fn summary<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, text: &str, loc: Location) {
         let Some(sum) = japanese::parse_summary(text) else {
             self.dialect(
+                out,
                 loc.line,
                 loc.column,
                 format!("unrecognised summary line `{text}`"),
             );
             return;
         };
-        let start_turn = self.rec.start.setup.turn;
+        // KI2 has no terminal lines: the summary is the only record of the
+        // end (also of a game that ended before its first move,
+        // `まで0手で中断`), so it fixes the start position too.
+        if self.flavor == Flavor::Ki2 {
+            self.start(out);
+        }
+        let start_turn = self.start_turn;
         let mut outcome = sum.outcome;
         if sum.mated {
             outcome = match sum.plies {
@@ -496,10 +371,10 @@ impl State {
                 _ => Outcome::Unknown,
             };
         }
-        let is_main = self.stack.len() <= 1;
+        let is_main = self.lines.len() <= 1;
         if is_main && !self.claim_seen {
             self.claim_seen = true;
-            self.rec.claim = Some(ResultClaim {
+            out.claim(&ResultClaim {
                 outcome,
                 plies: sum.plies,
                 kind: sum.kind.clone(),
@@ -508,14 +383,16 @@ impl State {
             });
         }
         if self.flavor == Flavor::Ki2 {
-            // KI2 has no terminal lines: the summary is the only record of
-            // the end (also of a game that ended before its first move,
-            // `まで0手で中断`), so it fixes the start position too.
-            self.start();
-            let Some(cur) = self.stack.last() else {
+            let top = *self.top();
+            if top.stopped {
                 return;
+            }
+            let played = top.start - self.base - 1 + top.len;
+            let to_move = if played.is_multiple_of(2) {
+                start_turn
+            } else {
+                !start_turn
             };
-            let to_move = cur.pos.turn();
             let kind = match sum.kind {
                 Some(k) => Some(k),
                 None => match outcome.winner() {
@@ -524,15 +401,20 @@ impl State {
                 },
             };
             if let Some(kind) = kind {
-                let has = self.top_line().is_some_and(|l| l.terminal.is_some());
-                if !has {
-                    self.set_terminal(kind, record::MoveTime::default(), loc);
+                if !top.terminal {
+                    self.set_terminal(out, kind, None, loc);
                 }
             }
         }
     }
 
-    fn header(&mut self, key: &str, value: &str, loc: Location) -> bool {
+    fn header<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        key: &str,
+        value: &str,
+        loc: Location,
+    ) -> bool {
         let key = japanese::trim(key);
         if key.is_empty() || key.contains(char::is_whitespace) || key.chars().count() > 24 {
             return false;
@@ -543,7 +425,12 @@ impl State {
             let mut value = value;
             if let Some((name, _)) = value.split_once('#') {
                 if Handicap::from_name(name).is_some() {
-                    self.dialect(loc.line, loc.column, "`#` comment after the 手合割 value");
+                    self.dialect(
+                        out,
+                        loc.line,
+                        loc.column,
+                        "`#` comment after the 手合割 value",
+                    );
                     value = japanese::trim(name);
                 }
             }
@@ -560,19 +447,17 @@ impl State {
                             | "動物将棋"
                     );
                 if !known {
-                    self.rec
-                        .header
-                        .push(HeaderKey::Other("手合割".to_string()), value);
+                    out.header(&HeaderKey::Other("手合割".to_string()), value, loc);
                 }
             }
             return true;
         }
-        self.rec.header.push(japanese::header_key(key), value);
+        out.header(&japanese::header_key(key), value, loc);
         true
     }
 
     /// Reads one decoded line.
-    pub(crate) fn line(&mut self, line_no: u32, raw: &str) {
+    fn line<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, line_no: u32, raw: &str) {
         let line = raw.trim_end_matches(['\r', '\n']);
         let line = if line_no == 1 {
             line.trim_start_matches('\u{feff}')
@@ -600,6 +485,7 @@ impl State {
                         );
                     if !same {
                         self.dialect(
+                            out,
                             line_no,
                             column(line, lead + i),
                             format!(
@@ -622,6 +508,7 @@ impl State {
             match r {
                 Ok((c, h)) => self.board.set_hand(c, h),
                 Err(off) => self.syntax(
+                    out,
                     line_no,
                     line,
                     SyntaxError {
@@ -639,11 +526,10 @@ impl State {
             }
             match japanese::parse_board_row(line) {
                 Ok((cells, _)) => self.board.push_row(cells),
-                Err((c, msg)) => self.findings.push(Finding::error(
-                    Rule::Syntax,
-                    Location::new(line_no, c as u32 + 1),
-                    msg,
-                )),
+                Err((c, msg)) => self.finding(
+                    out,
+                    Finding::error(Rule::Syntax, Location::new(line_no, c as u32 + 1), msg),
+                ),
             }
             return;
         }
@@ -666,17 +552,17 @@ impl State {
         }
         if t.starts_with("手数----") || t.starts_with("手数――") {
             self.content = true;
-            self.start();
+            self.start(out);
             return;
         }
         // Moves.
         match self.flavor {
             Flavor::Kif if grammar::is_move_line(line) => {
-                self.kif_move_line(line_no, line);
+                self.kif_move_line(out, line_no, line);
                 return;
             }
             Flavor::Ki2 if grammar::is_ki2_move_line(line) => {
-                self.ki2_move_line(line_no, line);
+                self.ki2_move_line(out, line_no, line);
                 return;
             }
             _ => {}
@@ -688,12 +574,15 @@ impl State {
                 .take_while(|c| c.is_ascii_digit())
                 .collect();
             match digits.parse::<u32>() {
-                Ok(n) => self.variation(n, loc),
-                Err(_) => self.findings.push(Finding::error(
-                    Rule::Syntax,
-                    loc,
-                    format!("expected `変化：N手`, found `{t}`"),
-                )),
+                Ok(n) => self.variation(out, n, loc),
+                Err(_) => self.finding(
+                    out,
+                    Finding::error(
+                        Rule::Syntax,
+                        loc,
+                        format!("expected `変化：N手`, found `{t}`"),
+                    ),
+                ),
             }
             return;
         }
@@ -701,28 +590,33 @@ impl State {
             let text = line.trim_start_matches(japanese::is_space);
             let text = text.strip_prefix('*').unwrap_or(c);
             if !self.skipping {
-                self.add_comment(text.to_string());
+                self.comment(out, loc, text.to_string());
             }
             return;
         }
         if t.starts_with('&') {
             if !self.skipping {
-                self.add_comment(line.trim_start_matches(japanese::is_space).to_string());
+                self.comment(
+                    out,
+                    loc,
+                    line.trim_start_matches(japanese::is_space).to_string(),
+                );
             }
             return;
         }
         if t.starts_with("まで") {
             if !self.skipping {
-                self.summary(t, loc);
+                self.summary(out, t, loc);
             }
             return;
         }
         if let Some((k, v)) = split_header(t) {
-            if self.header(k, v, loc) {
+            if self.header(out, k, v, loc) {
                 return;
             }
         }
         self.dialect(
+            out,
             line_no,
             loc.column,
             format!(
@@ -737,24 +631,23 @@ impl State {
         );
     }
 
-    fn kif_move_line(&mut self, line_no: u32, line: &str) {
+    fn kif_move_line<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, line_no: u32, line: &str) {
         self.content = true;
-        self.start();
+        self.start(out);
         if self.skipping {
             return;
         }
         let ml = match grammar::kif_line(line) {
             Ok(m) => m,
             Err(e) => {
-                self.syntax(line_no, line, e);
-                if let Some(c) = self.stack.last_mut() {
-                    c.stopped = true;
-                }
+                self.syntax(out, line_no, line, e);
+                self.stop();
                 return;
             }
         };
         if let Some(off) = ml.trailing {
             self.dialect(
+                out,
                 line_no,
                 column(line, off),
                 format!(
@@ -764,30 +657,22 @@ impl State {
             );
         }
         let loc = Location::new(line_no, column(line, ml.body_offset));
-        let Some(cur) = self.stack.last() else {
-            return;
-        };
-        if cur.stopped {
+        let top = *self.top();
+        if top.stopped {
             return;
         }
-        let is_main = self.stack.len() == 1;
-        let len = self
-            .top_line()
-            .map_or(0, |l| l.moves.len() + usize::from(l.terminal.is_some()));
-        let Some(cur) = self.stack.last() else {
-            return;
-        };
-        let expected = cur.start_ply as u64 + len as u64;
+        let is_main = self.lines.len() == 1;
+        let len = top.len + u32::from(top.terminal);
+        let expected = top.start as u64 + len as u64;
         if ml.number as u64 != expected {
             if is_main && len == 0 && !self.base_fixed && ml.number >= 1 {
                 // A record that starts from a diagram without 手数＝N.
                 self.base = ml.number - 1;
                 self.base_fixed = true;
-                if let Some(c) = self.stack.last_mut() {
-                    c.start_ply = ml.number;
-                }
+                self.top().start = ml.number;
             } else if !is_main && len == 0 {
                 self.dialect(
+                    out,
                     line_no,
                     column(line, 0),
                     format!(
@@ -796,44 +681,43 @@ impl State {
                     ),
                 );
             } else {
-                self.findings.push(Finding::error(
+                out.finding(Finding::error(
                     Rule::Syntax,
                     Location::new(line_no, column(line, 0)),
                     format!("expected move number {expected}, found {}", ml.number),
                 ));
-                if let Some(c) = self.stack.last_mut() {
-                    c.stopped = true;
-                }
+                self.stop();
                 return;
             }
         }
         self.base_fixed = true;
-        if self.top_line().is_some_and(|l| l.terminal.is_some()) {
-            if let Body::Terminal(w) = ml.body {
-                self.dialect(
+        if top.terminal {
+            match ml.body {
+                Body::Terminal(w) => self.dialect(
+                    out,
                     line_no,
                     loc.column,
                     format!("a second terminal `{w}` after the line ended is ignored"),
-                );
-                return;
-            }
-            self.findings.push(Finding::error(
-                Rule::Syntax,
-                loc,
-                "a move after the terminal of its line",
-            ));
-            if let Some(c) = self.stack.last_mut() {
-                c.stopped = true;
+                ),
+                Body::Move(mt) => {
+                    // The resolver reports it (`after-end`); the line ends.
+                    out.movement(&MoveEvent {
+                        raw: RawMove::Japanese(mt, ml.mark),
+                        written: ml.written,
+                        at: loc,
+                    });
+                    self.stop();
+                }
             }
             return;
         }
-        let time = ml.time.unwrap_or_default();
         match ml.body {
             Body::Move(mt) => self.push_move(
+                out,
                 mt,
                 ml.mark,
                 ml.written,
-                time,
+                ml.time,
                 loc,
                 line_no,
                 line,
@@ -843,18 +727,17 @@ impl State {
                 let kind = match japanese::terminal_from_word(w) {
                     Some(k) => k,
                     None if w.contains('\u{fffd}') => {
-                        self.findings.push(Finding::error(
+                        out.finding(Finding::error(
                             Rule::Syntax,
                             loc,
                             "the move text is U+FFFD replacement characters: the file was damaged by a lossy re-encoding",
                         ));
-                        if let Some(c) = self.stack.last_mut() {
-                            c.stopped = true;
-                        }
+                        self.stop();
                         return;
                     }
                     None if japanese::terminal_from_english(w).is_some() => {
                         self.dialect(
+                            out,
                             line_no,
                             loc.column,
                             format!("English terminal word `{w}` (81Dojo)"),
@@ -863,6 +746,7 @@ impl State {
                     }
                     None => {
                         self.dialect(
+                            out,
                             line_no,
                             loc.column,
                             format!("unknown terminal word `{w}` kept as it is"),
@@ -870,40 +754,52 @@ impl State {
                         TerminalKind::Other(w.to_string())
                     }
                 };
-                self.set_terminal(kind, time, loc);
+                self.set_terminal(out, kind, ml.time, loc);
             }
         }
     }
 
-    fn ki2_move_line(&mut self, line_no: u32, line: &str) {
+    fn ki2_move_line<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, line_no: u32, line: &str) {
         self.content = true;
-        self.start();
+        self.start(out);
         if self.skipping {
             return;
         }
         let (tokens, err) = grammar::ki2_line(line);
+        let mut cols = crate::read::Columns::new(line);
         for tok in tokens {
-            let loc = Location::new(line_no, column(line, tok.offset));
-            if self.stack.last().is_some_and(|c| c.stopped) {
+            let loc = Location::new(line_no, cols.at(tok.offset));
+            let top = *self.top();
+            if top.stopped {
                 return;
             }
-            if self.top_line().is_some_and(|l| l.terminal.is_some()) {
-                self.findings.push(Finding::error(
-                    Rule::Syntax,
-                    loc,
-                    "a move after the terminal of its line",
-                ));
-                if let Some(c) = self.stack.last_mut() {
-                    c.stopped = true;
+            if top.terminal {
+                match tok.body {
+                    Body::Terminal(w) => self.dialect(
+                        out,
+                        line_no,
+                        loc.column,
+                        format!("a second terminal `{w}` after the line ended is ignored"),
+                    ),
+                    Body::Move(mt) => {
+                        // The resolver reports it (`after-end`); the line ends.
+                        out.movement(&MoveEvent {
+                            raw: RawMove::Japanese(mt, Some(tok.color)),
+                            written: tok.written,
+                            at: loc,
+                        });
+                        self.stop();
+                    }
                 }
                 return;
             }
             match tok.body {
                 Body::Move(mt) => self.push_move(
+                    out,
                     mt,
                     Some(tok.color),
                     tok.written,
-                    record::MoveTime::default(),
+                    None,
                     loc,
                     line_no,
                     line,
@@ -912,14 +808,16 @@ impl State {
                 Body::Terminal(w) => match japanese::terminal_from_word(w) {
                     Some(k) => {
                         self.dialect(
+                            out,
                             line_no,
                             loc.column,
                             format!("terminal word `{w}` written as a move"),
                         );
-                        self.set_terminal(k, record::MoveTime::default(), loc);
+                        self.set_terminal(out, k, None, loc);
                     }
                     None => {
                         self.syntax(
+                            out,
                             line_no,
                             line,
                             SyntaxError {
@@ -927,41 +825,29 @@ impl State {
                                 message: format!("expected a move, found `{w}`"),
                             },
                         );
-                        if let Some(c) = self.stack.last_mut() {
-                            c.stopped = true;
-                        }
+                        self.stop();
                         return;
                     }
                 },
             }
         }
         if let Some(e) = err {
-            self.syntax(line_no, line, e);
-            if let Some(c) = self.stack.last_mut() {
-                c.stopped = true;
-            }
+            self.syntax(out, line_no, line, e);
+            self.stop();
         }
     }
 
-    pub(crate) fn finish(mut self) -> Game {
+    /// Ends the game.
+    fn finish<V: Visitor + ?Sized>(mut self, mut out: Sink<V>) -> V::Output {
         let content = self.content || self.handicap.is_some() || self.board.has_board;
-        self.start();
-        if !self.pending.is_empty() {
-            let p = std::mem::take(&mut self.pending);
-            self.rec.initial_comments.extend(p);
+        self.start(&mut out);
+        for _ in 1..self.lines.len() {
+            out.end_variation();
         }
         if !content {
-            self.findings.push(Finding::error(
-                Rule::Empty,
-                Location::new(0, 0),
-                "no game in the file",
-            ));
+            out.finding(empty_finding());
         }
-        Game {
-            index: 0,
-            record: self.rec,
-            findings: self.findings,
-        }
+        out.finish()
     }
 }
 
@@ -972,12 +858,17 @@ fn split_header(t: &str) -> Option<(&str, &str)> {
     Some((&t[..i], &t[i + sep.len_utf8()..]))
 }
 
-/// Reads a whole game (KIF/KI2 hold one game per file).
-pub(crate) fn read_game<R: BufRead>(
+/// Reads the whole game of a KIF or KI2 input (one game per file) into
+/// `v`; returns its output and the producer the `#` lines name.
+pub(crate) fn read_game<R: BufRead, V: Visitor + ?Sized>(
     lines: &mut LineReader<R>,
     flavor: Flavor,
-) -> (Game, Option<&'static str>) {
-    let mut st = State::new(flavor, lines.encoding());
+    v: &mut V,
+) -> (V::Output, Option<&'static str>) {
+    let encoding = lines.encoding();
+    let mut st = State::new(flavor, encoding);
+    let mut out = Sink::new(v, 0);
+    out.begin();
     let mut buf = String::new();
     loop {
         let item = match lines.next_line() {
@@ -986,46 +877,22 @@ pub(crate) fn read_game<R: BufRead>(
         };
         match item {
             Err(e) => {
-                let n = lines.line_number();
-                st.findings.push(Finding::error(
-                    Rule::Io,
-                    Location::new(n, 0),
-                    format!("read error: {e}"),
-                ));
+                out.finding(io_finding(&e));
                 break;
             }
             Ok(Ok((n, text))) => {
                 buf.clear();
                 buf.push_str(text);
-                st.line(n, &buf);
+                st.line(&mut out, n, &buf);
             }
             Ok(Err((n, err))) => {
-                match err {
-                    LineError::Encoding { column, bytes } => st.findings.push(Finding::error(
-                        Rule::Encoding,
-                        Location::new(n, column),
-                        format!(
-                            "bytes {} do not decode as {}",
-                            bytes
-                                .iter()
-                                .map(|b| format!("{b:02X}"))
-                                .collect::<Vec<_>>()
-                                .join(" "),
-                            lines.encoding().name()
-                        ),
-                    )),
-                    LineError::TooLong => st.findings.push(Finding::error(
-                        Rule::Syntax,
-                        Location::new(n, 1),
-                        "line too long",
-                    )),
-                }
+                out.finding(line_finding(n, &err, encoding));
                 buf.clear();
                 buf.push_str(lines.current_text());
-                st.line(n, &buf);
+                st.line(&mut out, n, &buf);
             }
         }
     }
     let producer = st.producer;
-    (st.finish(), producer)
+    (st.finish(out), producer)
 }

@@ -1,21 +1,23 @@
 //! The PSN reader: a line scanner that turns tags, move text, comments,
-//! variations, times and results into [`Game`]s, one per game in the stream.
+//! variations, times and results into events, one game at a time. Syntax
+//! only: moves are resolved by whoever needs them.
 
-use super::notation::{PsnMove, ResolveError};
+use super::notation::PsnMove;
 use crate::handicap::Handicap;
 use crate::moves::Move;
-use crate::position::Position;
-use crate::read::lines::LineError;
-use crate::read::{Finding, Game, LineReader, ReadOptions, Rule};
+use crate::read::sink::Sink;
+use crate::read::{
+    empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
+    ReadOptions, RecordBuilder, Rule, Visitor,
+};
 use crate::record::{
-    written, HeaderKey, Line, Location, MoveTime, Node, Outcome, Record, ResultClaim, Start,
-    Terminal, TerminalKind,
+    written, HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind, Written,
 };
 use crate::sfen::{parse_sfen, SfenError};
 use crate::variant::Variant;
 use std::io::BufRead;
 
-/// Reads PSN / PSN2 games from a line stream, one [`Game`] per game.
+/// Reads PSN / PSN2 games from a line stream.
 pub struct Reader<R: BufRead> {
     lines: LineReader<R>,
     index: usize,
@@ -41,88 +43,62 @@ enum Control {
     EndBeforeLine,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum FrameKind {
     Main,
     Paren,
     Block,
 }
 
+/// A line of moves as the text shows it.
+#[derive(Clone, Copy, Debug)]
 struct Frame {
-    line: Line,
     kind: FrameKind,
-    /// Position before the first move of this line.
-    start: Position,
     /// Ply number of the first move of this line (1 = first move of the game).
     start_ply: u32,
-    /// Position after the last move.
-    pos: Position,
-    /// Position before the last move.
-    prev: Position,
-    /// Index of the parent node this line is a variation of.
-    attach: usize,
-    /// An unresolvable move was met: ignore further moves of this line.
+    /// Moves read in it.
+    len: u32,
+    /// Its terminal was read.
+    terminal: bool,
+    /// Nothing more of this line is read (an error in it, or no place to
+    /// branch from).
     dead: bool,
+    /// The variation was sent (`begin_variation`), so its end must be.
+    live: bool,
     /// Where the frame was opened (for unclosed `(`).
     opened: Location,
     /// Variation nesting depth (0 = main line).
     depth: usize,
-    /// The position before move `k * CHECKPOINT_STRIDE` of the line, for
-    /// every k: a `Variation:N` block replays at most a stride of moves,
-    /// not the whole line (which would make many blocks quadratic).
-    checkpoints: Vec<Position>,
 }
 
-/// Moves between two stored positions of a line.
-const CHECKPOINT_STRIDE: usize = 64;
-
 impl Frame {
-    fn new(
-        kind: FrameKind,
-        pos: Position,
-        start_ply: u32,
-        attach: usize,
-        opened: Location,
-    ) -> Frame {
+    fn new(kind: FrameKind, start_ply: u32, opened: Location) -> Frame {
         Frame {
-            line: Line::default(),
             kind,
-            start: pos,
             start_ply,
-            pos,
-            prev: pos,
-            attach,
+            len: 0,
+            terminal: false,
             dead: false,
+            live: false,
             opened,
             depth: 0,
-            checkpoints: vec![pos],
         }
     }
+}
 
-    /// Appends a move to the line (`after`: the position it leads to).
-    fn push_move(&mut self, node: Node, after: Position) {
-        self.prev = self.pos;
-        self.pos = after;
-        self.line.moves.push(node);
-        if self.line.moves.len().is_multiple_of(CHECKPOINT_STRIDE) {
-            self.checkpoints.push(after);
-        }
-    }
-
-    /// The position before move `i` of the line.
-    fn position_before(&self, i: usize) -> Position {
-        let k = (i / CHECKPOINT_STRIDE).min(self.checkpoints.len().saturating_sub(1));
-        let mut pos = self.checkpoints.get(k).copied().unwrap_or(self.start);
-        let from = (k * CHECKPOINT_STRIDE).min(i);
-        for node in self.line.moves.get(from..i).unwrap_or_default() {
-            pos.play_unchecked(node.mv);
-        }
-        pos
-    }
-
-    fn next_ply(&self) -> u32 {
-        self.start_ply + self.line.moves.len() as u32
-    }
+/// An event waiting to be sent (events of a line are sent when the line is
+/// done; findings wait until the game has content).
+enum Ev {
+    Finding(Finding),
+    Header(HeaderKey, String, Location),
+    Start(Box<Start>),
+    Comment(String, Location),
+    Move(RawMove, Written, Location),
+    Time(MoveTime, Location),
+    BeginVariation(u32, Location),
+    EndVariation,
+    Terminal(TerminalKind, Location),
+    Claim(Box<ResultClaim>),
 }
 
 struct Comment {
@@ -131,8 +107,7 @@ struct Comment {
 }
 
 struct GameState {
-    record: Record,
-    findings: Vec<Finding>,
+    events: Vec<Ev>,
     content: bool,
     movetext: bool,
     result_seen: bool,
@@ -254,10 +229,8 @@ fn parse_time(s: &str) -> Option<(MoveTime, usize)> {
 
 impl GameState {
     fn new() -> GameState {
-        let start = Position::new(Variant::Standard);
         GameState {
-            record: Record::default(),
-            findings: Vec::new(),
+            events: Vec::new(),
             content: false,
             movetext: false,
             result_seen: false,
@@ -268,23 +241,44 @@ impl GameState {
             variant: Variant::Standard,
             tag_claim: None,
             token_claim: None,
-            frames: vec![Frame::new(
-                FrameKind::Main,
-                start,
-                1,
-                0,
-                Location::default(),
-            )],
+            frames: vec![Frame::new(FrameKind::Main, 1, Location::default())],
             comment: None,
         }
     }
 
     fn error(&mut self, rule: Rule, loc: Location, msg: impl Into<String>) {
-        self.findings.push(Finding::error(rule, loc, msg));
+        self.events
+            .push(Ev::Finding(Finding::error(rule, loc, msg)));
     }
 
     fn warn(&mut self, rule: Rule, loc: Location, msg: impl Into<String>) {
-        self.findings.push(Finding::warning(rule, loc, msg));
+        self.events
+            .push(Ev::Finding(Finding::warning(rule, loc, msg)));
+    }
+
+    /// Sends the events waiting (findings alone wait for content).
+    fn flush<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>) {
+        if !self.content {
+            return;
+        }
+        for ev in self.events.drain(..) {
+            match ev {
+                Ev::Finding(f) => out.finding(f),
+                Ev::Header(k, v, at) => out.header(&k, &v, at),
+                Ev::Start(st) => out.start(&st),
+                Ev::Comment(c, at) => out.comment(&c, at),
+                Ev::Move(raw, w, at) => out.movement(&MoveEvent {
+                    raw,
+                    written: &w,
+                    at,
+                }),
+                Ev::Time(t, at) => out.time(t, at),
+                Ev::BeginVariation(ply, at) => out.begin_variation(ply, at),
+                Ev::EndVariation => out.end_variation(),
+                Ev::Terminal(k, at) => out.terminal(&k, at),
+                Ev::Claim(c) => out.claim(&c),
+            }
+        }
     }
 
     /// Applies the start-position tags once the move text begins.
@@ -303,9 +297,8 @@ impl GameState {
                         loc,
                         format!("unknown variant `{v}`, read as standard shogi"),
                     );
-                    self.record
-                        .header
-                        .push(HeaderKey::Other("Variant".into()), v);
+                    self.events
+                        .push(Ev::Header(HeaderKey::Other("Variant".into()), v, loc));
                 }
             }
         }
@@ -363,18 +356,16 @@ impl GameState {
                             format!("unknown handicap `{name}` and no [SFEN] tag"),
                         );
                     }
-                    self.record
-                        .header
-                        .push(HeaderKey::Other("Handicap".into()), name);
+                    self.events
+                        .push(Ev::Header(HeaderKey::Other("Handicap".into()), name, loc));
                 }
             }
         }
         let start = start.unwrap_or_else(|| Start::variant(variant.unwrap_or(Variant::Standard)));
         self.variant = start.setup.variant;
-        let pos = Position::from_setup_unchecked(&start.setup);
-        self.record.start = start;
+        self.events.push(Ev::Start(Box::new(start)));
         let main = &mut self.frames[0];
-        *main = Frame::new(FrameKind::Main, pos, 1, 0, Location::default());
+        *main = Frame::new(FrameKind::Main, 1, Location::default());
         main.dead = bad_start;
     }
 
@@ -384,31 +375,13 @@ impl GameState {
             .expect("the main frame is never popped")
     }
 
-    fn add_comment(&mut self, text: String) {
+    fn add_comment(&mut self, text: String, at: Location) {
         self.content = true;
-        let n = self.frames.len();
-        let (top, parents) = self.frames.split_last_mut().expect("main frame");
-        if let Some(t) = top.line.terminal.as_mut() {
-            t.comments.push(text);
-        } else if let Some(node) = top.line.moves.last_mut() {
-            node.comments.push(text);
-        } else if n == 1 {
-            self.record.initial_comments.push(text);
-        } else if let Some(node) = parents
-            .last_mut()
-            .and_then(|p| p.line.moves.get_mut(top.attach))
-        {
-            node.comments.push(text);
-        }
+        self.events.push(Ev::Comment(text, at));
     }
 
-    fn add_time(&mut self, t: MoveTime) {
-        let top = self.top();
-        if let Some(term) = top.line.terminal.as_mut() {
-            term.time = t;
-        } else if let Some(node) = top.line.moves.last_mut() {
-            node.time = t;
-        }
+    fn add_time(&mut self, t: MoveTime, at: Location) {
+        self.events.push(Ev::Time(t, at));
     }
 
     fn pop_frame(&mut self) {
@@ -416,23 +389,17 @@ impl GameState {
             return;
         }
         let f = self.frames.pop().expect("checked");
-        if f.line.moves.is_empty() && f.line.terminal.is_none() {
-            return;
-        }
-        if let Some(node) = self.top().line.moves.get_mut(f.attach) {
-            node.variations.push(f.line);
+        if f.live {
+            self.events.push(Ev::EndVariation);
         }
     }
 
     fn open_paren(&mut self, loc: Location) {
         self.begin();
-        let top = self.top();
-        let n = top.line.moves.len();
-        if n == 0 {
-            let dead = Frame {
-                dead: true,
-                ..Frame::new(FrameKind::Paren, top.pos, top.start_ply, usize::MAX, loc)
-            };
+        let top = *self.top();
+        if top.len == 0 {
+            let mut dead = Frame::new(FrameKind::Paren, top.start_ply, loc);
+            dead.dead = true;
             self.frames.push(dead);
             self.error(
                 Rule::Syntax,
@@ -441,13 +408,7 @@ impl GameState {
             );
             return;
         }
-        let mut f = Frame::new(
-            FrameKind::Paren,
-            top.prev,
-            top.start_ply + n as u32 - 1,
-            n - 1,
-            loc,
-        );
+        let mut f = Frame::new(FrameKind::Paren, top.start_ply + top.len - 1, loc);
         f.dead = top.dead;
         f.depth = top.depth + 1;
         self.push_variation(f);
@@ -467,6 +428,10 @@ impl GameState {
                     crate::record::MAX_VARIATION_DEPTH
                 ),
             );
+        }
+        if !f.dead {
+            f.live = true;
+            self.events.push(Ev::BeginVariation(f.start_ply, f.opened));
         }
         self.frames.push(f);
     }
@@ -490,18 +455,16 @@ impl GameState {
                 break;
             }
         }
-        let top = self.top();
-        let idx = n.checked_sub(top.start_ply).map(|i| i as usize);
-        match idx {
-            Some(i) if i < top.line.moves.len() => {
-                let pos = top.position_before(i);
-                let mut f = Frame::new(FrameKind::Block, pos, n, i, loc);
+        let top = *self.top();
+        match n.checked_sub(top.start_ply) {
+            Some(i) if i < top.len => {
+                let mut f = Frame::new(FrameKind::Block, n, loc);
                 f.dead = top.dead;
                 f.depth = top.depth + 1;
                 self.push_variation(f);
             }
             _ => {
-                let mut f = Frame::new(FrameKind::Block, top.pos, n, usize::MAX, loc);
+                let mut f = Frame::new(FrameKind::Block, n, loc);
                 f.dead = true;
                 self.frames.push(f);
                 self.error(
@@ -519,65 +482,26 @@ impl GameState {
         if top.dead {
             return;
         }
-        if top.line.terminal.is_some() {
+        if top.terminal {
             self.error(Rule::AfterEnd, loc, "a second terminal event in one line");
             return;
         }
-        top.line.terminal = Some(Terminal {
-            kind,
-            time: MoveTime::default(),
-            comments: Vec::new(),
-            location: loc,
-        });
+        top.terminal = true;
+        self.events.push(Ev::Terminal(kind, loc));
     }
 
-    fn add_move(
-        &mut self,
-        mv: Result<(Move, Option<crate::role::Role>), ResolveError>,
-        tok: &str,
-        loc: Location,
-    ) {
-        let top = self.frames.last_mut().expect("main frame");
+    fn add_move(&mut self, raw: RawMove, tok: &str, loc: Location) {
+        let top = self.top();
         if top.dead {
             return;
         }
-        let ply = top.next_ply();
-        if top.line.terminal.is_some() {
+        if top.terminal {
+            // The resolver reports it (`after-end`); the line ends.
             top.dead = true;
-            let f = Finding::error(
-                Rule::AfterEnd,
-                loc,
-                format!("move `{tok}` after the end of the line"),
-            )
-            .at_move(ply, tok, top.pos.sfen());
-            self.findings.push(f);
-            return;
+        } else {
+            top.len += 1;
         }
-        match mv {
-            Ok((mv, role)) => {
-                let mut node = Node::new(mv, loc);
-                node.role = role;
-                node.written = written(tok);
-                let mut after = top.pos;
-                after.play_unchecked(mv);
-                top.push_move(node, after);
-            }
-            Err(e) => {
-                top.dead = true;
-                let rule = match e {
-                    ResolveError::Ambiguous(_) => Rule::Ambiguous,
-                    ResolveError::NoPiece => Rule::NoPiece,
-                    ResolveError::NotDroppable => Rule::NotInHand,
-                    ResolveError::OffBoard => Rule::Syntax,
-                };
-                let f = Finding::error(rule, loc, format!("cannot play `{tok}`: {e}")).at_move(
-                    ply,
-                    tok,
-                    top.pos.sfen(),
-                );
-                self.findings.push(f);
-            }
-        }
+        self.events.push(Ev::Move(raw, written(tok), loc));
     }
 
     fn set_claim(&mut self, tok: &str, outcome: Option<Outcome>, loc: Location, from_tag: bool) {
@@ -616,9 +540,11 @@ impl GameState {
                             value_loc,
                             format!("unknown result `{value}`, kept as a header"),
                         );
-                        self.record
-                            .header
-                            .push(HeaderKey::Other(name.to_string()), value);
+                        self.events.push(Ev::Header(
+                            HeaderKey::Other(name.to_string()),
+                            value,
+                            loc,
+                        ));
                     }
                 }
                 return;
@@ -637,11 +563,11 @@ impl GameState {
             }
             _ => HeaderKey::Other(name.to_string()),
         };
-        let _ = loc;
-        self.record.header.push(key, value);
+        self.events.push(Ev::Header(key, value, loc));
     }
 
-    fn finish(mut self, index: usize) -> Game {
+    /// Ends the game: closes what is open and states the result.
+    fn finish(&mut self) {
         if let Some(c) = self.comment.take() {
             self.error(
                 Rule::Syntax,
@@ -649,7 +575,7 @@ impl GameState {
                 "expected `}` to close this comment, found the end of the game",
             );
             for e in c.entries {
-                self.add_comment(e);
+                self.add_comment(e, c.start);
             }
         }
         self.begin();
@@ -661,8 +587,6 @@ impl GameState {
             }
             self.pop_frame();
         }
-        let main = self.frames.pop().expect("main frame");
-        self.record.main = main.line;
         let claim = match (self.tag_claim.take(), self.token_claim.take()) {
             (Some(t), Some(k)) => {
                 if t.outcome != k.outcome {
@@ -679,11 +603,8 @@ impl GameState {
             }
             (t, k) => t.or(k),
         };
-        self.record.claim = claim;
-        Game {
-            index,
-            record: self.record,
-            findings: self.findings,
+        if let Some(c) = claim {
+            self.events.push(Ev::Claim(Box::new(c)));
         }
     }
 
@@ -702,7 +623,7 @@ impl GameState {
                     }
                     let c = self.comment.take().expect("some");
                     for e in c.entries {
-                        self.add_comment(e);
+                        self.add_comment(e, c.start);
                     }
                     i = end + 1;
                 }
@@ -757,7 +678,7 @@ impl GameState {
                         Some(end) => {
                             let body = text[i + 1..i + 1 + end].trim();
                             if !body.is_empty() {
-                                self.add_comment(body.to_string());
+                                self.add_comment(body.to_string(), loc);
                             }
                             i += end + 2;
                         }
@@ -782,14 +703,14 @@ impl GameState {
                 b';' => {
                     let body = text[i + 1..].trim();
                     if !body.is_empty() {
-                        self.add_comment(body.to_string());
+                        self.add_comment(body.to_string(), loc);
                     }
                     return Control::Continue;
                 }
                 b'(' => {
                     self.content = true;
                     if let Some((t, n)) = parse_time(&text[i..]) {
-                        self.add_time(t);
+                        self.add_time(t, loc);
                         i += n;
                     } else {
                         self.movetext = true;
@@ -966,7 +887,6 @@ impl GameState {
             return;
         }
         let variant = self.variant;
-        let pos = self.frames.last().expect("main").pos;
         match PsnMove::parse_prefix(tok, variant) {
             Ok((m, n)) => {
                 let rest = &tok[n..];
@@ -986,13 +906,12 @@ impl GameState {
                     }
                 }
                 let written = &tok[..n];
-                let r = m.to_move(&pos, false).map(|mv| (mv, Some(m.role())));
-                self.add_move(r, written, loc);
+                self.add_move(RawMove::Psn(m), written, loc);
             }
             Err(e) => {
                 let clean = tok.trim_end_matches(['!', '?']);
                 if let Some(mv) = Move::from_usi(clean, variant) {
-                    self.add_move(Ok((mv, None)), clean, loc);
+                    self.add_move(RawMove::Usi(mv), clean, loc);
                     return;
                 }
                 let l = Location::new(no, cols.at(start + e.offset.min(tok.len())));
@@ -1007,13 +926,14 @@ impl GameState {
     }
 }
 
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Game;
-
-    fn next(&mut self) -> Option<Game> {
+impl<R: BufRead> Reader<R> {
+    /// Reads the next game into `v`; `None` at the end of the input.
+    pub fn read_game<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
         if self.done {
             return None;
         }
+        let encoding = self.lines.encoding();
+        let mut out = Sink::new(v, self.index);
         let mut g = GameState::new();
         loop {
             let ctl = match self.lines.next_line() {
@@ -1022,29 +942,20 @@ impl<R: BufRead> Iterator for Reader<R> {
                     break;
                 }
                 Some(Err(e)) => {
-                    g.error(Rule::Io, Location::default(), format!("cannot read: {e}"));
+                    g.events.push(Ev::Finding(io_finding(&e)));
                     g.content = true;
                     self.done = true;
                     break;
                 }
                 Some(Ok(Ok((no, text)))) => g.line(no, text),
                 Some(Ok(Err((no, err)))) => {
-                    let msg = match &err {
-                        LineError::Encoding { bytes, .. } => {
-                            format!("bytes {bytes:02X?} are not valid in the file's encoding")
-                        }
-                        LineError::TooLong => "the line is too long and was cut".to_string(),
-                    };
-                    let col = match err {
-                        LineError::Encoding { column, .. } => column,
-                        LineError::TooLong => 1,
-                    };
-                    g.error(Rule::Encoding, Location::new(no, col), msg);
+                    g.events.push(Ev::Finding(line_finding(no, &err, encoding)));
                     g.content = true;
                     let text = self.lines.current_text();
                     g.line(no, text)
                 }
             };
+            g.flush(&mut out);
             if let Control::EndBeforeLine = ctl {
                 self.lines.unread();
                 break;
@@ -1055,17 +966,24 @@ impl<R: BufRead> Iterator for Reader<R> {
                 return None;
             }
             self.yielded = true;
-            let mut game = g.finish(self.index);
-            game.findings.push(Finding::error(
-                Rule::Empty,
-                Location::default(),
-                "no game in the file",
-            ));
-            return Some(game);
+            g.content = true;
+            g.finish();
+            g.events.push(Ev::Finding(empty_finding()));
+            g.flush(&mut out);
+            return Some(out.finish());
         }
         self.yielded = true;
-        let game = g.finish(self.index);
+        g.finish();
+        g.flush(&mut out);
         self.index += 1;
-        Some(game)
+        Some(out.finish())
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Game;
+
+    fn next(&mut self) -> Option<Game> {
+        self.read_game(&mut RecordBuilder::new())
     }
 }

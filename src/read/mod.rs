@@ -1,11 +1,18 @@
 //! What every reader shares: findings with locations, formats and their
 //! detection, decoded line input, and the per-game result.
 
+mod builder;
 pub mod decode;
 pub mod lines;
+pub(crate) mod resolve;
+pub(crate) mod sink;
+pub mod visitor;
 
+pub use builder::RecordBuilder;
 pub use decode::{DecodeOptions, Encoding};
 pub use lines::LineReader;
+pub use resolve::{RawMove, Resolved, MAX_GAME_MOVES};
+pub use visitor::{visit_game, Flow, MoveEvent, Visitor, CONTINUE, SKIP};
 
 use crate::position::IllegalMove;
 use crate::record::{Location, Record};
@@ -69,6 +76,9 @@ pub enum Rule {
     Dialect,
     /// The file could not be read.
     Io,
+    /// A game larger than kifu keeps in memory (see
+    /// [`resolve::MAX_GAME_MOVES`]); the moves beyond are not read.
+    Limit,
 }
 
 impl Rule {
@@ -96,11 +106,12 @@ impl Rule {
             Rule::Ambiguous => "ambiguous",
             Rule::Dialect => "dialect",
             Rule::Io => "io",
+            Rule::Limit => "limit",
         }
     }
 
     /// Every rule, for documentation.
-    pub const ALL: [Rule; 21] = [
+    pub const ALL: [Rule; 22] = [
         Rule::Syntax,
         Rule::Encoding,
         Rule::NoPiece,
@@ -122,6 +133,7 @@ impl Rule {
         Rule::Ambiguous,
         Rule::Dialect,
         Rule::Io,
+        Rule::Limit,
     ];
 
     /// Whether this rule is about an illegal move (the replay stops there).
@@ -412,6 +424,49 @@ impl Game {
     }
 }
 
+/// The finding for a line the line reader could not give whole: bytes that
+/// do not decode (`encoding`) or a line longer than
+/// [`lines::MAX_LINE_BYTES`] (`syntax`). Every reader reports them alike.
+pub(crate) fn line_finding(line: u32, err: &lines::LineError, encoding: Encoding) -> Finding {
+    match err {
+        lines::LineError::Encoding { column, bytes } => Finding::error(
+            Rule::Encoding,
+            Location::new(line, *column),
+            format!(
+                "bytes {} do not decode as {}",
+                bytes
+                    .iter()
+                    .map(|b| format!("{b:02X}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                encoding.name()
+            ),
+        ),
+        lines::LineError::TooLong => Finding::error(
+            Rule::Syntax,
+            Location::new(line, 1),
+            format!(
+                "line too long: longer than {} MiB, cut there",
+                lines::MAX_LINE_BYTES >> 20
+            ),
+        ),
+    }
+}
+
+/// The finding for an input that could not be read to its end.
+pub(crate) fn io_finding(e: &std::io::Error) -> Finding {
+    Finding::error(
+        Rule::Io,
+        Location::default(),
+        format!("cannot read the input: {e}"),
+    )
+}
+
+/// The finding for an input without any game.
+pub(crate) fn empty_finding() -> Finding {
+    Finding::error(Rule::Empty, Location::default(), "no game in the input")
+}
+
 /// A line reader over bytes in memory (for tests and small inputs).
 pub fn lines_from_bytes<'a>(bytes: &'a [u8], opts: &ReadOptions) -> LineReader<&'a [u8]> {
     LineReader::new(bytes, &opts.decode).expect("reading from memory cannot fail")
@@ -423,43 +478,203 @@ pub type Games = Box<dyn Iterator<Item = Game> + Send>;
 /// A byte source a reader can own.
 pub type Source = Box<dyn std::io::BufRead + Send>;
 
+/// Reads the games of one input, in any format, one at a time: either into
+/// a [`Visitor`] ([`Reader::read_game`]) or as built [`Game`]s
+/// ([`Reader::games`]).
+///
+/// ```
+/// use kifu::read::Reader;
+///
+/// let text = b"V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+/// let mut reader = Reader::new(&text[..]).unwrap();
+/// let games: Vec<_> = reader.games().collect();
+/// assert_eq!(games.len(), 1);
+/// assert_eq!(games[0].record.main.moves.len(), 2);
+/// assert!(games[0].findings.is_empty());
+/// ```
+pub struct Reader<R: std::io::BufRead> {
+    format: Format,
+    encoding: Encoding,
+    inner: Inner<R>,
+}
+
+/// The format readers: each turns lines into the events of one game at a
+/// time.
+#[allow(clippy::large_enum_variant)]
+enum Inner<R: std::io::BufRead> {
+    Csa(crate::csa::CsaReader<R>),
+    Kif(crate::kif::Reader<R>),
+    Ki2(crate::ki2::Reader<R>),
+    Psn(crate::psn::Reader<R>),
+    Jkf(crate::jkf::Reader<R>),
+    Usi(crate::usi::Reader<R>),
+}
+
+impl<R: std::io::BufRead> Reader<R> {
+    /// A reader that detects the format (from the first bytes) and the
+    /// encoding.
+    pub fn new(source: R) -> std::io::Result<Reader<R>> {
+        Reader::with_options(source, None, &ReadOptions::default())
+    }
+
+    /// A reader of `format` (sniffed from the first bytes when `None`,
+    /// KIF when nothing fits) with `opts`.
+    pub fn with_options(
+        mut source: R,
+        format: Option<Format>,
+        opts: &ReadOptions,
+    ) -> std::io::Result<Reader<R>> {
+        let format = match format {
+            Some(f) => f,
+            None => {
+                let prefix = source.fill_buf()?;
+                Format::sniff(prefix).unwrap_or(Format::Kif)
+            }
+        };
+        let lines = LineReader::new(source, &opts.decode)?;
+        Ok(Reader::from_lines(format, lines, opts))
+    }
+
+    /// A reader of `format` over decoded lines.
+    pub fn from_lines(format: Format, lines: LineReader<R>, opts: &ReadOptions) -> Reader<R> {
+        let encoding = lines.encoding();
+        let inner = match format {
+            Format::Csa => Inner::Csa(crate::csa::CsaReader::new(lines)),
+            Format::Kif => Inner::Kif(crate::kif::Reader::new(lines, opts)),
+            Format::Ki2 => Inner::Ki2(crate::ki2::Reader::new(lines, opts)),
+            Format::Psn => Inner::Psn(crate::psn::Reader::new(lines, opts)),
+            Format::Jkf => Inner::Jkf(crate::jkf::Reader::new(lines, opts)),
+            Format::Usi => Inner::Usi(crate::usi::Reader::new(lines, opts)),
+        };
+        Reader {
+            format,
+            encoding,
+            inner,
+        }
+    }
+
+    /// The format being read.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The encoding detected (or chosen).
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Reads the next game into `visitor`; `None` when the input has no
+    /// more games. An input without any game yields one game with an
+    /// `empty` finding; an I/O error ends the input with an `io` finding.
+    pub fn read_game<V: Visitor + ?Sized>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        match &mut self.inner {
+            Inner::Csa(r) => r.read_game(visitor),
+            Inner::Kif(r) => r.read_game(visitor),
+            Inner::Ki2(r) => r.read_game(visitor),
+            Inner::Psn(r) => r.read_game(visitor),
+            Inner::Jkf(r) => r.read_game(visitor),
+            Inner::Usi(r) => r.read_game(visitor),
+        }
+    }
+
+    /// Skips the next game; `false` when there was none.
+    pub fn skip_game(&mut self) -> bool {
+        struct Skip;
+        impl Visitor for Skip {
+            type Output = ();
+            fn begin_game(&mut self, _: usize) -> Flow {
+                SKIP
+            }
+            fn end_game(&mut self) {}
+        }
+        self.read_game(&mut Skip).is_some()
+    }
+
+    /// The next game, built ([`RecordBuilder`]).
+    pub fn next_game(&mut self) -> Option<Game> {
+        self.read_game(&mut RecordBuilder::new())
+    }
+
+    /// The remaining games, built ([`RecordBuilder`]).
+    pub fn games(&mut self) -> impl Iterator<Item = Game> + '_ {
+        std::iter::from_fn(move || self.next_game())
+    }
+
+    /// The remaining games, built, owning the reader.
+    pub fn into_games(mut self) -> impl Iterator<Item = Game> {
+        std::iter::from_fn(move || self.next_game())
+    }
+}
+
+impl Reader<std::io::BufReader<std::fs::File>> {
+    /// Opens a file: the format from its extension (sniffed when the
+    /// extension says nothing), the encoding detected.
+    pub fn from_path(path: impl AsRef<Path>) -> std::io::Result<Self> {
+        let path = path.as_ref();
+        let file = std::fs::File::open(path)?;
+        let source = std::io::BufReader::with_capacity(1 << 16, file);
+        Reader::with_options(source, Format::from_path(path), &ReadOptions::default())
+    }
+}
+
 /// Opens a game stream: picks the format (given, else sniffed from the
 /// first bytes), detects the encoding, and returns the games lazily.
 pub fn open(
-    mut source: Source,
+    source: Source,
     format: Option<Format>,
     opts: &ReadOptions,
 ) -> std::io::Result<(Format, Encoding, Games)> {
-    let format = match format {
-        Some(f) => f,
-        None => {
-            let prefix = source.fill_buf()?;
-            Format::sniff(prefix).unwrap_or(Format::Kif)
-        }
-    };
-    let lines = LineReader::new(source, &opts.decode)?;
-    let encoding = lines.encoding();
-    let games = games_from_lines(format, lines, opts);
-    Ok((format, encoding, games))
+    let reader = Reader::with_options(source, format, opts)?;
+    let (format, encoding) = (reader.format(), reader.encoding());
+    Ok((format, encoding, Box::new(reader.into_games())))
 }
 
 /// The games of a decoded line stream in `format`.
 pub fn games_from_lines(format: Format, lines: LineReader<Source>, opts: &ReadOptions) -> Games {
-    match format {
-        Format::Csa => Box::new(crate::csa::Reader::new(lines, opts)),
-        Format::Kif => Box::new(crate::kif::Reader::new(lines, opts)),
-        Format::Ki2 => Box::new(crate::ki2::Reader::new(lines, opts)),
-        Format::Psn => Box::new(crate::psn::Reader::new(lines, opts)),
-        Format::Jkf => Box::new(crate::jkf::Reader::new(lines, opts)),
-        Format::Usi => Box::new(crate::usi::Reader::new(lines, opts)),
-    }
+    Box::new(Reader::from_lines(format, lines, opts).into_games())
 }
 
 /// Reads every game of an in-memory input (tests, small files).
 pub fn read_all(bytes: &[u8], format: Option<Format>, opts: &ReadOptions) -> Vec<Game> {
-    let source: Source = Box::new(std::io::Cursor::new(bytes.to_vec()));
-    match open(source, format, opts) {
-        Ok((_, _, games)) => games.collect(),
+    match Reader::with_options(bytes, format, opts) {
+        Ok(mut r) => r.games().collect(),
         Err(_) => Vec::new(),
+    }
+}
+
+/// Turns byte offsets of one line into 1-based character columns, counting
+/// each character once however many offsets are asked (offsets that only
+/// grow cost nothing more than one pass over the line).
+pub(crate) struct Columns<'a> {
+    text: &'a str,
+    byte: usize,
+    col: u32,
+}
+
+impl<'a> Columns<'a> {
+    /// Columns of `text`.
+    pub fn new(text: &'a str) -> Columns<'a> {
+        Columns {
+            text,
+            byte: 0,
+            col: 1,
+        }
+    }
+
+    /// The column of byte offset `off` (clamped to the line, and to a
+    /// character boundary).
+    pub fn at(&mut self, off: usize) -> u32 {
+        let mut end = off.min(self.text.len());
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end < self.byte {
+            self.byte = 0;
+            self.col = 1;
+        }
+        let s = &self.text[self.byte..end];
+        self.col += s.bytes().filter(|&b| (b as i8) >= -0x40).count() as u32;
+        self.byte = end;
+        self.col
     }
 }

@@ -19,9 +19,12 @@
 use crate::handicap::Handicap;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::read::lines::LineError;
-use crate::read::{Finding, Game, LineReader, ReadOptions, Rule};
-use crate::record::{written, Line, Location, Node, Record, Start};
+use crate::read::sink::Sink;
+use crate::read::{
+    empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
+    ReadOptions, RecordBuilder, Rule, Visitor,
+};
+use crate::record::{Line, Location, Record, Start};
 use crate::sfen::{parse_sfen, write_sfen, SfenError};
 use crate::write::{Dropped, Output, WriteError};
 use std::io::BufRead;
@@ -32,10 +35,8 @@ pub struct Reader<R: BufRead> {
     index: usize,
     yielded: bool,
     done: bool,
-    /// Warnings about skipped lines, attached to the next game.
+    /// Warnings about skipped lines, sent with the next game.
     pending: Vec<Finding>,
-    /// An empty record, cloned for each game (cheaper than building one).
-    blank: Record,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -47,8 +48,82 @@ impl<R: BufRead> Reader<R> {
             yielded: false,
             done: false,
             pending: Vec::new(),
-            blank: Record::default(),
         }
+    }
+
+    /// Reads the next game into `v`; `None` at the end of the input.
+    pub fn read_game<V: Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
+        let encoding = self.lines.encoding();
+        while !self.done {
+            match self.lines.next_line() {
+                None => self.done = true,
+                Some(Err(e)) => {
+                    self.done = true;
+                    let mut out = self.begin(v);
+                    out.finding(io_finding(&e));
+                    return Some(self.end(out));
+                }
+                Some(Ok(Ok((no, text)))) => {
+                    if text.trim_start().starts_with('%') {
+                        self.pending.push(Finding::warning(
+                            Rule::Dialect,
+                            Location::new(no, 1),
+                            "skipped a `%` comment line",
+                        ));
+                        continue;
+                    }
+                    if text.trim().is_empty() || text.trim_start().starts_with('#') {
+                        continue;
+                    }
+                    let mut out = Sink::new(v, self.index);
+                    for f in self.pending.drain(..) {
+                        out.finding(f);
+                    }
+                    read_line(&mut out, no, text);
+                    return Some(self.end(out));
+                }
+                Some(Ok(Err((no, e)))) => {
+                    let mut out = Sink::new(v, self.index);
+                    for f in self.pending.drain(..) {
+                        out.finding(f);
+                    }
+                    out.finding(line_finding(no, &e, encoding));
+                    let text = self.lines.current_text();
+                    if !(text.trim().is_empty() || text.trim_start().starts_with('#')) {
+                        read_line(&mut out, no, text);
+                    }
+                    return Some(self.end(out));
+                }
+            }
+        }
+        if !self.yielded {
+            let mut out = self.begin(v);
+            out.finding(empty_finding());
+            return Some(self.end(out));
+        }
+        None
+    }
+
+    fn begin<'v, V: Visitor + ?Sized>(&mut self, v: &'v mut V) -> Sink<'v, V> {
+        let mut out = Sink::new(v, self.index);
+        for f in self.pending.drain(..) {
+            out.finding(f);
+        }
+        out
+    }
+
+    fn end<V: Visitor + ?Sized>(&mut self, out: Sink<V>) -> V::Output {
+        self.yielded = true;
+        self.index += 1;
+        out.finish()
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Game;
+
+    fn next(&mut self) -> Option<Game> {
+        self.read_game(&mut RecordBuilder::new())
     }
 }
 
@@ -73,23 +148,8 @@ fn tokens(text: &str) -> Vec<(u32, usize, &str)> {
     out
 }
 
-/// Reads one line into a game; `None` for blank and comment lines.
-fn read_line(
-    no: u32,
-    text: &str,
-    index: usize,
-    mut findings: Vec<Finding>,
-    blank: &Record,
-) -> Option<Game> {
-    let t = text.trim();
-    if t.is_empty() || t.starts_with('#') {
-        return None;
-    }
-    let mut game = Game {
-        index,
-        record: blank.clone(),
-        findings: Vec::new(),
-    };
+/// Sends the game of one line (not blank, not a comment).
+fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
     let toks = tokens(text);
     let mut i = 0;
     if toks.first().map(|t| t.2) == Some("position") {
@@ -103,13 +163,13 @@ fn read_line(
     let end_col = text.chars().count() as u32 + 1;
     let col_of = |i: usize| toks.get(i).map_or(end_col, |t| t.0);
     let mut bare = false;
-    match toks.get(i).map(|t| t.2) {
+    let start = match toks.get(i).map(|t| t.2) {
         Some("startpos") => {
-            game.record.start = Start {
-                location: Some(Location::new(no, col_of(i))),
-                ..Start::handicap(Handicap::Even)
-            };
             i += 1;
+            Start {
+                location: Some(Location::new(no, col_of(i - 1))),
+                ..Start::handicap(Handicap::Even)
+            }
         }
         Some(tok) if tok == "sfen" || tok.contains('/') => {
             if tok == "sfen" {
@@ -128,186 +188,85 @@ fn read_line(
             let (bcol, bstart) = match toks.get(first) {
                 Some(t) => (t.0, t.1),
                 None => {
-                    findings.push(err(
+                    out.finding(err(
                         end_col,
                         "expected an SFEN, found the end of the line".into(),
                     ));
-                    game.findings = findings;
-                    return Some(game);
+                    return;
                 }
             };
             let bend = toks.get(last - 1).map_or(text.len(), |t| t.1 + t.2.len());
             let sfen_text = &text[bstart..bend];
+            i = last;
             match parse_sfen(sfen_text, None) {
-                Ok(setup) => {
-                    game.record.start = Start {
-                        handicap: Handicap::detect(&setup),
-                        setup,
-                        location: Some(Location::new(no, bcol)),
-                    };
-                }
+                Ok(setup) => Start {
+                    handicap: Handicap::detect(&setup),
+                    setup,
+                    location: Some(Location::new(no, bcol)),
+                },
                 Err(SfenError::Syntax { column, message }) => {
-                    findings.push(err(
+                    out.finding(err(
                         bcol + column as u32 - 1,
                         format!("bad SFEN: {message}"),
                     ));
-                    game.findings = findings;
-                    return Some(game);
+                    return;
                 }
                 Err(SfenError::Setup(e)) => {
-                    findings.push(Finding::error(
+                    out.finding(Finding::error(
                         Rule::Setup,
                         Location::new(no, bcol),
                         format!("impossible position: {e}"),
                     ));
-                    game.findings = findings;
-                    return Some(game);
+                    return;
                 }
             }
-            i = last;
         }
         _ => {
-            findings.push(err(
+            out.finding(err(
                 col_of(i),
                 format!(
                     "expected `position`, `startpos`, `sfen` or an SFEN, found {}",
                     found(i)
                 ),
             ));
-            game.findings = findings;
-            return Some(game);
+            return;
         }
-    }
+    };
+    out.start(&start);
     match toks.get(i).map(|t| t.2) {
         None => {}
         Some("moves") => {
             i += 1;
-            let variant = game.record.start.setup.variant;
-            let mut pos = Position::from_setup_unchecked(&game.record.start.setup);
-            let mut line = Line {
-                moves: Vec::with_capacity(toks.len() - i),
-                terminal: None,
-            };
+            let variant = start.setup.variant;
             for (ply, &(col, _, tok)) in toks[i..].iter().enumerate() {
                 match Move::from_usi(tok, variant) {
-                    Some(mv) => {
-                        let mut node = Node::new(mv, Location::new(no, col));
-                        node.written = written(tok);
-                        pos.play_unchecked(mv);
-                        line.moves.push(node);
-                    }
+                    Some(mv) => out.movement(&MoveEvent {
+                        raw: RawMove::Usi(mv),
+                        written: tok,
+                        at: Location::new(no, col),
+                    }),
                     None => {
-                        findings.push(
-                            err(col, format!("expected a USI move, found `{tok}`")).at_move(
-                                ply as u32 + 1,
-                                tok,
-                                pos.sfen(),
-                            ),
-                        );
+                        let mut f = err(col, format!("expected a USI move, found `{tok}`"));
+                        f.ply = Some(ply as u32 + 1);
+                        f.mv = Some(tok.to_string());
+                        out.finding(f);
                         break;
                     }
                 }
             }
-            game.record.main = line;
         }
         Some(_) if bare => {
             let rest = &text[toks[i].1..];
-            findings.push(Finding::warning(
+            out.finding(Finding::warning(
                 Rule::Dialect,
                 Location::new(no, col_of(i)),
                 format!("ignored `{}` after the SFEN", rest.trim_end()),
             ));
         }
-        Some(_) => findings.push(err(
+        Some(_) => out.finding(err(
             col_of(i),
             format!("expected `moves`, found {}", found(i)),
         )),
-    }
-    game.findings = findings;
-    Some(game)
-}
-
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Game;
-
-    fn next(&mut self) -> Option<Game> {
-        while !self.done {
-            let mut pending = std::mem::take(&mut self.pending);
-            let game = match self.lines.next_line() {
-                None => {
-                    self.done = true;
-                    break;
-                }
-                Some(Err(e)) => {
-                    self.done = true;
-                    Some(Game {
-                        index: self.index,
-                        record: self.blank.clone(),
-                        findings: vec![Finding::error(
-                            Rule::Io,
-                            Location::default(),
-                            format!("cannot read: {e}"),
-                        )],
-                    })
-                }
-                Some(Ok(Ok((no, text)))) => {
-                    if text.trim_start().starts_with('%') {
-                        pending.push(Finding::warning(
-                            Rule::Dialect,
-                            Location::new(no, 1),
-                            "skipped a `%` comment line",
-                        ));
-                        self.pending = pending;
-                        continue;
-                    }
-                    if text.trim().is_empty() || text.trim_start().starts_with('#') {
-                        self.pending = pending;
-                        continue;
-                    }
-                    read_line(no, text, self.index, pending, &self.blank)
-                }
-                Some(Ok(Err((no, e)))) => {
-                    let (col, msg) = match e {
-                        LineError::Encoding { column, bytes } => (
-                            column,
-                            format!("bytes {bytes:02X?} are not valid in the file's encoding"),
-                        ),
-                        LineError::TooLong => (1, "the line is too long and was cut".into()),
-                    };
-                    pending.push(Finding::error(Rule::Encoding, Location::new(no, col), msg));
-                    let text = self.lines.current_text();
-                    Some(
-                        read_line(no, text, self.index, pending.clone(), &self.blank).unwrap_or(
-                            Game {
-                                index: self.index,
-                                record: Record::default(),
-                                findings: pending,
-                            },
-                        ),
-                    )
-                }
-            };
-            if let Some(g) = game {
-                self.yielded = true;
-                self.index += 1;
-                return Some(g);
-            }
-        }
-        if !self.yielded {
-            self.yielded = true;
-            let mut findings = std::mem::take(&mut self.pending);
-            findings.push(Finding::error(
-                Rule::Empty,
-                Location::default(),
-                "no game in the file",
-            ));
-            return Some(Game {
-                index: 0,
-                record: Record::default(),
-                findings,
-            });
-        }
-        None
     }
 }
 

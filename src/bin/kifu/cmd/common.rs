@@ -133,18 +133,6 @@ pub fn issue_line(meta: &FileMeta) -> Option<String> {
     }
 }
 
-/// Notation for the moves table.
-pub fn notation() -> kifu::stats::Notation {
-    kifu::stats::Notation {
-        psn: |pos, m| {
-            kifu::psn::notation::PsnMove::from_move(pos, m)
-                .display(pos.variant())
-                .to_string()
-        },
-        kif: |pos, m, prev| kifu::kif::move_text(pos, m, prev).unwrap_or_default(),
-    }
-}
-
 /// A finding as people read it: `path:line:col: error[rule]: message`, the
 /// source line with a caret under the column, then the ply, move and SFEN.
 pub fn human_lines(

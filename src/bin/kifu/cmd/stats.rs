@@ -7,8 +7,8 @@ use crate::progress::Progress;
 use kifu::batch::{self, Event, FileMeta};
 use kifu::output::{self, Claims, Destination, InputSet, Sink};
 use kifu::replay::ImpasseRule;
-use kifu::stats::{game_row, move_rows, GameRow, MoveRow, StatsOptions, Summary};
-use kifu::validate::{validate_with_moves, ValidateOptions};
+use kifu::stats::{GameRow, MoveRow, Source, StatsCollector, StatsOptions, Summary};
+use kifu::validate::ValidateOptions;
 use std::io;
 use std::ops::ControlFlow;
 
@@ -116,7 +116,6 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
             Err(e) => return Ok(fail(&e.to_string())),
         },
     };
-    let notation = common::notation();
     let mut summary = Summary::default();
     let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let mut progress = Progress::new(readable as u64, true);
@@ -126,16 +125,7 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
         &inputs,
         &workers,
         &read_opts,
-        |meta: &FileMeta, game| -> (GameRow, Vec<MoveRow>) {
-            let report = validate_with_moves(&game, &vopts);
-            let row = game_row(meta, &game, &report, &opts);
-            let moves = if opts.moves {
-                move_rows(meta, &game, &report, &opts, &notation)
-            } else {
-                Vec::new()
-            };
-            (row, moves)
-        },
+        Collecting { opts, vopts },
         |ev| {
             match ev {
                 Event::Game(_, index, (mut row, mut moves)) => {
@@ -197,4 +187,24 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
     } else {
         out::FAILURE
     })
+}
+
+/// Collects the rows of every game as it is read (each move played once).
+struct Collecting {
+    opts: StatsOptions,
+    vopts: ValidateOptions,
+}
+
+impl batch::PerGame for Collecting {
+    type Output = (GameRow, Vec<MoveRow>);
+    type Visitor<'a> = StatsCollector;
+    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> StatsCollector {
+        let mut c = StatsCollector::new(self.opts, self.vopts);
+        c.source(Source {
+            path: meta.display.clone(),
+            format: meta.format,
+            encoding: meta.encoding,
+        });
+        c
+    }
 }

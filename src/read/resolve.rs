@@ -1,0 +1,442 @@
+//! The one resolver: a syntactic move and a position become a [`Move`], and
+//! the [`LineCursor`] that knows, for every line being read, the position
+//! its next move is played in. Every consumer of the event stream that
+//! needs positions (record building, validation, statistics) goes through
+//! here, so a condition gets the same finding whatever the format.
+
+use super::{Finding, Rule};
+use crate::color::Color;
+use crate::csa::grammar::CsaMove;
+use crate::kif::grammar::{Dest, MoveText, Origin};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::record::Location;
+use crate::role::Role;
+use crate::setup::Setup;
+use crate::square::Square;
+
+/// A move as a format writes it, before any position is consulted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawMove {
+    /// CSA: sign, origin, destination and the piece *after* the move.
+    Csa(CsaMove),
+    /// KIF and KI2 (Japanese notation): destination or `同`, the piece,
+    /// promotion, origin square or `打`, relative marks; and the side mark
+    /// when one was written (KI2 ▲△).
+    Japanese(MoveText, Option<Color>),
+    /// PSN: international notation (origin only when needed).
+    Psn(crate::psn::PsnMove),
+    /// JKF: the move object's fields as written.
+    Jkf(crate::jkf::JkfMove),
+    /// USI: a complete move.
+    Usi(Move),
+    /// A move already resolved (a record being replayed): what the record
+    /// says moves, and who.
+    Resolved {
+        /// The move.
+        mv: Move,
+        /// The role the record names, if any.
+        role: Option<Role>,
+        /// The side the record names, if any.
+        color: Option<Color>,
+    },
+}
+
+/// A resolved move with what the record claims about it (checked by the
+/// validator: `piece-mismatch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The move (possibly illegal: the validator judges).
+    pub mv: Move,
+    /// The role the record says moves (before promotion), when it names one.
+    pub role: Option<Role>,
+    /// The side the record says moves, when it names one.
+    pub color: Option<Color>,
+    /// Only legality told the candidates apart: the relative mark written
+    /// was not enough by the pseudo-legal rule (a `dialect` warning).
+    pub by_legality: bool,
+}
+
+impl RawMove {
+    /// Resolves the move in `pos`; `last_to` is the previous move's
+    /// destination (for `同`). `Err` is the rule and a message.
+    pub fn to_move(
+        &self,
+        pos: &Position,
+        last_to: Option<Square>,
+    ) -> Result<Resolved, (Rule, String)> {
+        Ok(match *self {
+            RawMove::Csa(m) => {
+                let (mv, role) = match m.from {
+                    None => (
+                        Move::Drop {
+                            role: m.role,
+                            to: m.to,
+                        },
+                        m.role,
+                    ),
+                    Some(from) => {
+                        // The code names the piece after the move: a
+                        // promotion when it is the promoted form of what
+                        // stands on the origin.
+                        match pos.piece_at(from).map(|p| p.role) {
+                            Some(r) if r != m.role && r.promoted() == Some(m.role) => (
+                                Move::Normal {
+                                    from,
+                                    to: m.to,
+                                    promote: true,
+                                },
+                                r,
+                            ),
+                            _ => (
+                                Move::Normal {
+                                    from,
+                                    to: m.to,
+                                    promote: false,
+                                },
+                                m.role,
+                            ),
+                        }
+                    }
+                };
+                Resolved {
+                    mv,
+                    role: Some(role),
+                    color: Some(m.color),
+                    by_legality: false,
+                }
+            }
+            RawMove::Japanese(m, color) => {
+                let to = match m.dest {
+                    Dest::Square(sq) => sq,
+                    Dest::Same => last_to.ok_or((
+                        Rule::Syntax,
+                        "`同` needs a previous move, but this is the first move".to_string(),
+                    ))?,
+                };
+                let promote = m.promote == Some(true);
+                let (mv, by_legality) = match m.origin {
+                    Origin::Square(from) => (Move::Normal { from, to, promote }, false),
+                    Origin::Drop => (Move::Drop { role: m.role, to }, false),
+                    Origin::None => {
+                        use crate::ki2::notation::{resolve, ResolveError};
+                        match resolve(pos, to, m.role, m.mark, promote) {
+                            Ok(r) => (r.mv, r.by_legality),
+                            Err(ResolveError::NoPiece) => {
+                                return Err((
+                                    Rule::NoPiece,
+                                    format!(
+                                        "no {} of the side to move can move to {to} as `{{written}}` says",
+                                        m.role
+                                    ),
+                                ))
+                            }
+                            Err(ResolveError::Ambiguous(sqs)) => {
+                                let list = sqs
+                                    .iter()
+                                    .map(|s| {
+                                        let mut t = String::new();
+                                        crate::japanese::push_square(*s, &mut t);
+                                        format!("{t} ({s})")
+                                    })
+                                    .collect::<Vec<_>>()
+                                    .join(", ");
+                                return Err((
+                                    Rule::Ambiguous,
+                                    format!("`{{written}}` fits {} pieces: {list}", sqs.len()),
+                                ));
+                            }
+                        }
+                    }
+                };
+                Resolved {
+                    mv,
+                    role: Some(m.role),
+                    color,
+                    by_legality,
+                }
+            }
+            RawMove::Psn(m) => {
+                use crate::psn::ResolveError;
+                let mv = m.to_move(pos, false).map_err(|e| {
+                    let rule = match e {
+                        ResolveError::Ambiguous(_) => Rule::Ambiguous,
+                        ResolveError::NoPiece => Rule::NoPiece,
+                        ResolveError::NotDroppable => Rule::NotInHand,
+                        ResolveError::OffBoard => Rule::Syntax,
+                    };
+                    (rule, format!("cannot play `{{written}}`: {e}"))
+                })?;
+                Resolved {
+                    mv,
+                    role: Some(m.role()),
+                    color: None,
+                    by_legality: false,
+                }
+            }
+            RawMove::Jkf(m) => m.to_move(pos, last_to)?,
+            RawMove::Usi(mv) => Resolved {
+                mv,
+                role: None,
+                color: None,
+                by_legality: false,
+            },
+            RawMove::Resolved { mv, role, color } => Resolved {
+                mv,
+                role,
+                color,
+                by_legality: false,
+            },
+        })
+    }
+}
+
+/// The most moves (main line and variations together) one game may hold:
+/// a larger game is reported (rule `limit`) and its further moves are not
+/// read, so that memory per game stays bounded whatever the input.
+pub const MAX_GAME_MOVES: u32 = 1 << 20;
+
+/// Moves between two stored positions of a line: a variation replays at
+/// most this many moves to find its start, whatever the length of the line
+/// it branches from.
+const CHECKPOINT_STRIDE: usize = 64;
+
+/// One line being read.
+#[derive(Clone, Debug)]
+pub(crate) struct CursorLine {
+    /// Game ply (1-based) of the line's first move.
+    pub start_ply: u32,
+    start_pos: Position,
+    start_last_to: Option<Square>,
+    /// The position after the line's last move.
+    pub pos: Position,
+    /// The destination of the line's last move (for `同`).
+    pub last_to: Option<Square>,
+    moves: Vec<Move>,
+    checkpoints: Vec<Position>,
+    /// The line has its terminal event.
+    pub terminal: bool,
+    /// The line takes no more moves (an error in it).
+    pub stopped: bool,
+}
+
+impl CursorLine {
+    fn new(start_ply: u32, pos: Position, last_to: Option<Square>) -> CursorLine {
+        CursorLine {
+            start_ply,
+            start_pos: pos,
+            start_last_to: last_to,
+            pos,
+            last_to,
+            moves: Vec::new(),
+            checkpoints: Vec::new(),
+            terminal: false,
+            stopped: false,
+        }
+    }
+
+    /// Game ply of the next move of this line.
+    pub fn next_ply(&self) -> u32 {
+        self.start_ply + self.moves.len() as u32
+    }
+
+    /// Moves in this line.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The position before move `i` (0-based) of this line.
+    fn position_before(&self, i: usize) -> Position {
+        let k = i / CHECKPOINT_STRIDE;
+        let mut pos = match k {
+            0 => self.start_pos,
+            _ => self.checkpoints[k - 1],
+        };
+        for &m in &self.moves[k * CHECKPOINT_STRIDE..i] {
+            pos.play_unchecked(m);
+        }
+        pos
+    }
+}
+
+/// The stack of lines being read (main line first), each with its
+/// position: where the next move goes and in which position it is played.
+#[derive(Clone, Debug)]
+pub(crate) struct LineCursor {
+    lines: Vec<CursorLine>,
+    /// Moves played in the game, all lines together.
+    played: u32,
+}
+
+impl Default for LineCursor {
+    fn default() -> LineCursor {
+        LineCursor::new(&Setup::empty(crate::variant::Variant::Standard))
+    }
+}
+
+impl LineCursor {
+    /// A cursor at the start of a game.
+    pub fn new(setup: &Setup) -> LineCursor {
+        let pos = Position::from_setup_unchecked(setup);
+        LineCursor {
+            lines: vec![CursorLine::new(1, pos, None)],
+            played: 0,
+        }
+    }
+
+    /// Starts again at `setup` (keeping memory).
+    pub fn reset(&mut self, setup: &Setup, last_to: Option<Square>) {
+        let pos = Position::from_setup_unchecked(setup);
+        self.played = 0;
+        self.lines.truncate(1);
+        let l = &mut self.lines[0];
+        *l = CursorLine {
+            moves: std::mem::take(&mut l.moves),
+            checkpoints: std::mem::take(&mut l.checkpoints),
+            ..CursorLine::new(1, pos, last_to)
+        };
+        l.moves.clear();
+        l.checkpoints.clear();
+    }
+
+    /// The line being read.
+    pub fn top(&self) -> &CursorLine {
+        self.lines.last().expect("the main line is never popped")
+    }
+
+    /// The line being read.
+    pub fn top_mut(&mut self) -> &mut CursorLine {
+        self.lines
+            .last_mut()
+            .expect("the main line is never popped")
+    }
+
+    /// Nesting depth (0 = main line).
+    #[allow(dead_code)]
+    pub fn depth(&self) -> usize {
+        self.lines.len() - 1
+    }
+
+    /// Checks that a move may be added to the current line and resolves it.
+    /// `Err` is a finding (with ply, move and position) and stops the line;
+    /// `Err(None)` a move past [`MAX_GAME_MOVES`] after the first. A move
+    /// resolved only by legality comes with a `dialect` warning.
+    pub fn resolve(
+        &mut self,
+        raw: &RawMove,
+        written: &str,
+        at: Location,
+    ) -> Result<(Resolved, Option<Finding>), Option<Box<Finding>>> {
+        if self.played >= MAX_GAME_MOVES {
+            let first = self.played == MAX_GAME_MOVES;
+            self.played += 1;
+            let top = self.top_mut();
+            top.stopped = true;
+            if !first {
+                return Err(None);
+            }
+            let ply = top.next_ply();
+            return Err(Some(Box::new(
+                Finding::error(
+                    Rule::Limit,
+                    at,
+                    format!(
+                        "the game has more than {MAX_GAME_MOVES} moves (all lines together); the rest is not read"
+                    ),
+                )
+                .at_move(ply, written, top.pos.sfen()),
+            )));
+        }
+        let top = self.top_mut();
+        let ply = top.next_ply();
+        let fail = |rule, msg: String, pos: &Position| {
+            Box::new(Finding::error(rule, at, msg).at_move(ply, written, pos.sfen()))
+        };
+        if top.terminal {
+            top.stopped = true;
+            return Err(Some(fail(
+                Rule::AfterEnd,
+                format!("move `{written}` after the terminal"),
+                &top.pos,
+            )));
+        }
+        match raw.to_move(&top.pos, top.last_to) {
+            Ok(r) => {
+                let warning = r.by_legality.then(|| {
+                    Finding::warning(
+                        Rule::Dialect,
+                        at,
+                        format!(
+                            "`{written}` fits several pieces; only one of them can move there legally"
+                        ),
+                    )
+                });
+                Ok((r, warning))
+            }
+            Err((rule, msg)) => {
+                top.stopped = true;
+                Err(Some(fail(
+                    rule,
+                    msg.replace("{written}", written),
+                    &top.pos,
+                )))
+            }
+        }
+    }
+
+    /// Plays a resolved move on the current line.
+    pub fn play(&mut self, mv: Move) {
+        self.played += 1;
+        let top = self.top_mut();
+        top.pos.play_unchecked(mv);
+        top.last_to = Some(mv.to());
+        top.moves.push(mv);
+        if top.moves.len().is_multiple_of(CHECKPOINT_STRIDE) {
+            let p = top.pos;
+            top.checkpoints.push(p);
+        }
+    }
+
+    /// Opens a variation replacing move `ply` of the current line. When the
+    /// line has no such move, the variation is opened stopped (its moves
+    /// are ignored and `end_variation` still matches) and the finding is
+    /// returned.
+    pub fn begin_variation(&mut self, ply: u32, at: Location) -> Result<(), Box<Finding>> {
+        let top = self.top();
+        let idx = ply.checked_sub(top.start_ply).map(|i| i as usize);
+        match idx {
+            Some(i) if i < top.len() => {
+                let pos = top.position_before(i);
+                let last_to = if i > 0 {
+                    Some(top.moves[i - 1].to())
+                } else {
+                    top.start_last_to
+                };
+                self.lines.push(CursorLine::new(ply, pos, last_to));
+                Ok(())
+            }
+            _ => {
+                let mut l = CursorLine::new(ply, top.pos, top.last_to);
+                l.stopped = true;
+                let parent_stopped = top.stopped;
+                self.lines.push(l);
+                if parent_stopped {
+                    // The error that stopped the line was reported.
+                    return Ok(());
+                }
+                Err(Box::new(Finding::error(
+                    Rule::Syntax,
+                    at,
+                    format!("a variation of move {ply}, which its line does not have"),
+                )))
+            }
+        }
+    }
+
+    /// Closes the innermost variation (the main line is never closed).
+    pub fn end_variation(&mut self) {
+        if self.lines.len() > 1 {
+            self.lines.pop();
+        }
+    }
+}
