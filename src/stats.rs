@@ -102,6 +102,9 @@ pub struct GameRow {
     pub variations: usize,
     /// Number of comments.
     pub comments: usize,
+    /// How much of `start_time` the record gave: `year`, `month`, `day`,
+    /// `hour`, `minute` or `second` (empty without a parsed date).
+    pub start_time_precision: String,
 }
 
 /// One row of the moves table.
@@ -144,60 +147,10 @@ pub struct MoveRow {
 }
 
 /// Converts a date as records write it (`2024/01/02 10:00:00`,
-/// `1999/07/15(木) 19:07:12`, `2024-01-02`, `2024.01.02`) to ISO 8601.
+/// `1999/07/15(木) 19:07:12`, `平成30年1月2日`, …) to the one ISO 8601
+/// form of the tables, `2024-01-02T10:00:00` (see [`crate::date`]).
 pub fn iso_date(raw: &str) -> Option<String> {
-    let s = raw.trim();
-    let digits: Vec<(usize, u32)> = {
-        let mut out = Vec::new();
-        let mut cur: Option<(usize, u32, usize)> = None;
-        for (i, c) in s.char_indices() {
-            let d = c.to_digit(10).or_else(|| {
-                let u = c as u32;
-                (0xFF10..=0xFF19).contains(&u).then(|| u - 0xFF10)
-            });
-            match (d, &mut cur) {
-                (Some(d), Some((_, v, n))) => {
-                    *v = v.saturating_mul(10).saturating_add(d);
-                    *n += 1;
-                }
-                (Some(d), None) => cur = Some((i, d, 1)),
-                (None, Some(_)) => {
-                    let (i0, v, n) = cur.take().expect("some");
-                    out.push((n, v));
-                    let _ = i0;
-                }
-                (None, None) => {}
-            }
-        }
-        if let Some((_, v, n)) = cur {
-            out.push((n, v));
-        }
-        out
-    };
-    let (y, m, d) = match digits.as_slice() {
-        [(4, y), (_, m), (_, d), ..] => (*y, *m, *d),
-        // 19970822
-        [(8, ymd), ..] => (ymd / 10000, ymd / 100 % 100, ymd % 100),
-        _ => return None,
-    };
-    let digits: Vec<(usize, u32)> = if digits[0].0 == 8 {
-        let mut v = vec![(4, y), (2, m), (2, d)];
-        v.extend_from_slice(&digits[1..]);
-        v
-    } else {
-        digits
-    };
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-        return None;
-    }
-    let date = format!("{y:04}-{m:02}-{d:02}");
-    match &digits[3..] {
-        [(_, hh), (_, mm), (_, ss), ..] if *hh < 24 && *mm < 60 && *ss < 61 => {
-            Some(format!("{date}T{hh:02}:{mm:02}:{ss:02}"))
-        }
-        [(_, hh), (_, mm)] if *hh < 24 && *mm < 60 => Some(format!("{date}T{hh:02}:{mm:02}:00")),
-        _ => Some(date),
-    }
+    crate::date::iso(raw)
 }
 
 fn secs(ms: u64) -> f64 {
@@ -209,9 +162,9 @@ pub fn game_row(meta: &FileMeta, game: &Game, report: &GameReport, opts: &StatsO
     let rec = &game.record;
     let h = |k: HeaderKey| rec.header.get(&k).unwrap_or("").to_string();
     let raw_time = h(HeaderKey::StartTime);
-    let (start_time, start_time_raw) = match iso_date(&raw_time) {
-        Some(iso) => (iso, String::new()),
-        None => (String::new(), raw_time),
+    let (start_time, start_time_raw, start_time_precision) = match crate::date::parse(&raw_time) {
+        Some(t) => (t.iso(), String::new(), t.precision().name().to_string()),
+        None => (String::new(), raw_time, String::new()),
     };
     let handicap = match rec.variant() {
         crate::variant::Variant::Standard => rec
@@ -236,6 +189,7 @@ pub fn game_row(meta: &FileMeta, game: &Game, report: &GameReport, opts: &StatsO
         site: h(HeaderKey::Site),
         start_time,
         start_time_raw,
+        start_time_precision,
         sente: h(HeaderKey::Sente),
         gote: h(HeaderKey::Gote),
         time_control: h(HeaderKey::TimeControl),
@@ -620,12 +574,18 @@ mod tests {
             iso_date("1999/07/15(木) 19:07:12").as_deref(),
             Some("1999-07-15T19:07:12")
         );
-        assert_eq!(iso_date("2024-01-02").as_deref(), Some("2024-01-02"));
-        assert_eq!(iso_date("2024.01.02").as_deref(), Some("2024-01-02"));
-        assert_eq!(iso_date("19970822").as_deref(), Some("1997-08-22"));
+        assert_eq!(
+            iso_date("2024-01-02").as_deref(),
+            Some("2024-01-02T00:00:00")
+        );
+        assert_eq!(
+            iso_date("2024.01.02").as_deref(),
+            Some("2024-01-02T00:00:00")
+        );
+        assert_eq!(iso_date("19970822").as_deref(), Some("1997-08-22T00:00:00"));
         assert_eq!(
             iso_date("２０２２/０７/２９").as_deref(),
-            Some("2022-07-29")
+            Some("2022-07-29T00:00:00")
         );
         assert_eq!(
             iso_date("2003/05/03 10:30").as_deref(),
@@ -633,6 +593,7 @@ mod tests {
         );
         assert_eq!(iso_date("yesterday"), None);
         assert_eq!(iso_date("2024/13/02"), None);
+        assert_eq!(iso_date("2023/02/30"), None);
         assert_eq!(iso_date(""), None);
     }
 }

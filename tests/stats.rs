@@ -193,7 +193,7 @@ fn known_facts() {
         (eu.sente.as_str(), eu.gote.as_str()),
         ("Hosking Tony", "Lamb Stephen")
     );
-    assert_eq!(eu.start_time, "1997-08-22");
+    assert_eq!(eu.start_time, "1997-08-22T00:00:00");
 
     let variants = by("e-variants.sfen");
     assert_eq!(variants.len(), 2);
