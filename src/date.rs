@@ -464,7 +464,7 @@ fn build(
             if !(mark_ok || t.is_empty() || ends_date(after) || ignorable_tail(t)) {
                 return None;
             }
-            if !time.is_empty() && !(rest.is_empty() || rest.starts_with('T')) {
+            if !(time.is_empty() || rest.is_empty() || rest.starts_with('T')) {
                 return None;
             }
             if time.is_empty() && !(rest.is_empty() || ignorable_tail(rest)) {

@@ -1,14 +1,15 @@
 //! `kifu stats`.
 
-use crate::args::{ImpasseArg, StatsArgs};
+use crate::args::{ColorArg, ImpasseArg, OutputFormat, StatsArgs};
 use crate::cmd::common;
 use crate::out;
 use crate::progress::Progress;
+use crate::report::{self, Dest, Reporter, Settings};
 use kifu::batch::{self, Event, FileMeta};
 use kifu::output::{self, Claims, Destination, InputSet, Sink};
 use kifu::replay::ImpasseRule;
 use kifu::stats::{game_row, move_rows, GameRow, MoveRow, StatsOptions, Summary};
-use kifu::validate::{validate_with_moves, ValidateOptions};
+use kifu::validate::{validate_with_moves, GameReport, ValidateOptions};
 use std::io;
 use std::ops::ControlFlow;
 
@@ -60,7 +61,11 @@ fn fail(msg: &str) -> u8 {
     out::FAILURE
 }
 
-pub fn run(a: StatsArgs) -> io::Result<u8> {
+pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
+    let strictness = match a.strict.strictness() {
+        Ok(s) => s,
+        Err(e) => return Ok(fail(&e)),
+    };
     let inputs = common::discover(&a.input, &[]);
     let games_dest = a
         .output
@@ -120,27 +125,50 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
     let mut summary = Summary::default();
     let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let mut progress = Progress::new(readable as u64, true);
-    let mut unreadable = 0usize;
+    let style = a.diagnostics.map_or(OutputFormat::Human, |d| d.style());
+    let mut rep = Reporter::new(
+        Settings {
+            command: "stats",
+            style,
+            strictness,
+            color: style == OutputFormat::Human && report::color(color, false),
+            quiet: a.diagnostics.is_none(),
+            errors_only: false,
+            every_game: false,
+        },
+        Dest::Stderr,
+        &progress,
+    );
+    let diagnostics = a.diagnostics.is_some();
     let workers = common::workers(&a.input);
     batch::run(
         &inputs,
         &workers,
         &read_opts,
-        |meta: &FileMeta, game| -> (GameRow, Vec<MoveRow>) {
-            let report = validate_with_moves(&game, &vopts);
+        |meta: &FileMeta, game| -> (GameRow, Vec<MoveRow>, Option<GameReport>) {
+            let mut report = validate_with_moves(&game, &vopts);
             let row = game_row(meta, &game, &report, &opts);
             let moves = if opts.moves {
                 move_rows(meta, &game, &report, &opts, &notation)
             } else {
                 Vec::new()
             };
-            (row, moves)
+            // The findings, for --diagnostics (the tables do not change).
+            let findings = diagnostics.then(|| {
+                report.replayed = Vec::new();
+                report
+            });
+            (row, moves, findings)
         },
         |ev| {
             match ev {
-                Event::Game(_, index, (mut row, mut moves)) => {
+                Event::Game(meta, index, (mut row, mut moves, findings)) => {
                     row.game = index;
                     progress.game();
+                    if let Some(mut report) = findings {
+                        report.index = index;
+                        rep.game(&meta, &mut report, &progress);
+                    }
                     if a.summary {
                         summary.add(&row);
                     }
@@ -157,18 +185,17 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
                     }
                 }
                 Event::FileDone(meta) => {
-                    if let Some(line) = common::issue_line(&meta) {
-                        progress.println(&line);
-                        unreadable += usize::from(meta.error.is_some());
-                    } else {
+                    if meta.error.is_none() && meta.skipped.is_none() {
                         progress.file();
                     }
+                    rep.file_done(&meta, &progress);
                 }
             }
             ControlFlow::Continue(())
         },
     );
     progress.finish();
+    let (counts, _) = rep.finish(false, &progress);
     // The first output that failed ends the run: nothing is committed.
     for t in std::iter::once(&mut games_out).chain(moves_out.as_mut()) {
         if let Some(e) = t.failed.take() {
@@ -192,9 +219,9 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
             out::err(line);
         }
     }
-    Ok(if unreadable == 0 {
-        out::OK
-    } else {
+    Ok(if counts.unreadable > 0 || counts.output_failed {
         out::FAILURE
+    } else {
+        out::OK
     })
 }
