@@ -65,7 +65,10 @@ fn fixture() -> Fixture {
 }
 
 fn validator(schema: &Value) -> jsonschema::Validator {
-    jsonschema::validator_for(schema).expect("a valid schema")
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("a valid schema")
 }
 
 fn assert_valid(v: &jsonschema::Validator, doc: &Value, what: &str) {
@@ -74,6 +77,37 @@ fn assert_valid(v: &jsonschema::Validator, doc: &Value, what: &str) {
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
     assert!(errors.is_empty(), "{what}: {errors:#?}");
+}
+
+/// A validator for the official SARIF schema. The published schema has a
+/// `pattern` that is not a valid ECMA 262 regular expression
+/// (`run.language`: `^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$`, an unmatched
+/// `]`), which jsonschema refuses when it checks the schema itself; such a
+/// pattern (kifu writes no `language`) is left out, and said so. Nothing
+/// else is changed.
+fn sarif_validator(mut schema: Value) -> jsonschema::Validator {
+    for _ in 0..8 {
+        match jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema)
+        {
+            Ok(v) => return v,
+            Err(e) => {
+                let at = e.instance_path().to_string();
+                let is_bad_pattern = at.ends_with("/pattern")
+                    && matches!(e.kind(), jsonschema::error::ValidationErrorKind::Format { format } if format == "regex");
+                assert!(
+                    is_bad_pattern,
+                    "the SARIF schema does not load: {e} at {at}"
+                );
+                let parent = at.strip_suffix("/pattern").unwrap();
+                let obj = schema.pointer_mut(parent).unwrap().as_object_mut().unwrap();
+                let p = obj.remove("pattern").unwrap();
+                eprintln!("note: left out the schema's invalid regex at {at}: {p}");
+            }
+        }
+    }
+    panic!("the SARIF schema does not load");
 }
 
 /// Every finding of a validate run, from its JSON output: (path, rule,
@@ -116,7 +150,7 @@ fn sarif_validates_against_the_official_schema() {
             return;
         }
     };
-    let v = validator(&schema);
+    let v = sarif_validator(schema);
     let fx = fixture();
     let validate_dir = root().join("fixtures/validate");
     let args = [
@@ -130,6 +164,14 @@ fn sarif_validates_against_the_official_schema() {
     assert_eq!(o.status.code(), Some(2), "an unreadable input: exit 2");
     let doc: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
     assert_valid(&v, &doc, "validate --format sarif");
+    // The validator does refuse what SARIF does not allow.
+    let mut bad = doc.clone();
+    bad["runs"][0]["results"][0]["level"] = Value::from("fatal");
+    assert!(!v.is_valid(&bad), "a level SARIF does not have");
+    let mut bad = doc.clone();
+    bad["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+        Value::from(0);
+    assert!(!v.is_valid(&bad), "lines start at 1");
 
     let run0 = &doc["runs"][0];
     let driver = &run0["tool"]["driver"];
@@ -199,9 +241,10 @@ fn sarif_validates_against_the_official_schema() {
         .as_array()
         .unwrap();
     assert!(
-        notes
-            .iter()
-            .any(|n| n["message"]["text"].as_str().unwrap().starts_with("dropped:")),
+        notes.iter().any(|n| n["message"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("dropped:")),
         "{notes:?}"
     );
 }
@@ -255,7 +298,13 @@ fn deny_and_allow_in_every_format_and_the_exit_codes() {
         (&["--deny", "time"], time, "time", Some("error"), 1),
         (&["--deny", "dialect"], time, "time", Some("warning"), 0),
         (&["--allow", "time"], time, "time", None, 0),
-        (&["--deny", "warnings", "--allow", "time"], time, "time", None, 0),
+        (
+            &["--deny", "warnings", "--allow", "time"],
+            time,
+            "time",
+            None,
+            0,
+        ),
         (&[], nifu, "nifu", Some("error"), 1),
         (&["--allow", "nifu"], nifu, "nifu", None, 0),
         (&["--allow", "time"], nifu, "nifu", Some("error"), 1),
@@ -395,7 +444,14 @@ fn convert_stats_and_html_follow_deny_and_allow() {
     assert_eq!(lines[0]["findings"][0]["rule"], "time");
     assert_eq!(lines[0]["findings"][0]["severity"], "error");
     assert_eq!(lines[1]["findings"][0]["rule"], "nifu");
-    let o = run(&["stats", s(&fx.nifu), "--diagnostics", "human", "--allow", "nifu"]);
+    let o = run(&[
+        "stats",
+        s(&fx.nifu),
+        "--diagnostics",
+        "human",
+        "--allow",
+        "nifu",
+    ]);
     assert!(!err(&o).contains("nifu"), "{}", err(&o));
     // html: a denied warning stops the page.
     let o = run(&[
@@ -418,7 +474,7 @@ fn github_format_ends_with_a_notice_and_writes_a_job_summary() {
     let d = dir.path();
     let fx = fixture();
     // A record whose name and text try to add Markdown and HTML.
-    let hostile = d.join("a|b <img src=x> [link](http://x) @team.csa");
+    let hostile = d.join("a|b <img src=x> [link](x) @team.csa");
     std::fs::write(&hostile, "V2.2\nPI\n+\n+0055FU\n").unwrap();
     let summary = d.join("summary.md");
     std::fs::write(&summary, "previous step\n").unwrap();
@@ -450,13 +506,17 @@ fn github_format_ends_with_a_notice_and_writes_a_job_summary() {
     // The invalid games, with file, line, rule and message.
     assert!(md.contains("| file | line | rule | message |"), "{md}");
     assert!(
-        md.lines().any(|l| l.contains("nifu\\.csa") && l.contains("| `nifu` |")),
+        md.lines()
+            .any(|l| l.contains("nifu\\.csa") && l.contains("| `nifu` |")),
         "{md}"
     );
     // Nothing from a record becomes markup.
     assert!(!md.contains("<img"), "{md}");
-    assert!(!md.contains("](http"), "{md}");
-    assert!(md.contains("a\\|b &lt;img src\\=x&gt; \\[link\\]"), "{md}");
+    assert!(!md.contains("](x)"), "{md}");
+    assert!(
+        md.contains("a\\|b &lt;img src\\=x&gt; \\[link\\]\\(x\\)"),
+        "{md}"
+    );
     assert!(md.contains("\\@team"), "{md}");
     // Each table row has exactly the table's four cells.
     for l in md.lines().filter(|l| l.contains("\\.csa")) {
@@ -543,7 +603,10 @@ fn json_output_matches_the_published_schema() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert!(lines.iter().any(|l| l.get("note").is_some()), "{lines:?}");
-    assert!(lines.iter().any(|l| l.get("findings").is_some()), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.get("findings").is_some()),
+        "{lines:?}"
+    );
     for l in &lines {
         assert_valid(&v, l, &l.to_string());
     }

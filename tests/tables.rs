@@ -84,12 +84,12 @@ fn check_table(csv_text: &str, schema: &Value) -> usize {
             }
             let ok = match f["type"].as_str().unwrap() {
                 "string" => true,
-                "integer" => cell.parse::<i64>().is_ok_and(|n| {
-                    c["minimum"].as_i64().is_none_or(|m| n >= m)
-                }),
-                "number" => cell.parse::<f64>().is_ok_and(|n| {
-                    n.is_finite() && c["minimum"].as_f64().is_none_or(|m| n >= m)
-                }),
+                "integer" => cell
+                    .parse::<i64>()
+                    .is_ok_and(|n| c["minimum"].as_i64().is_none_or(|m| n >= m)),
+                "number" => cell
+                    .parse::<f64>()
+                    .is_ok_and(|n| n.is_finite() && c["minimum"].as_f64().is_none_or(|m| n >= m)),
                 "boolean" => cell == "true" || cell == "false",
                 "datetime" => {
                     // %Y-%m-%dT%H:%M:%S, and a real date and time.
@@ -99,7 +99,10 @@ fn check_table(csv_text: &str, schema: &Value) -> usize {
             };
             assert!(ok, "{name}: {cell:?} is not a {}", f["type"]);
             if let Some(values) = c["enum"].as_array() {
-                assert!(values.iter().any(|v| v == cell), "{name}: {cell:?} not in {values:?}");
+                assert!(
+                    values.iter().any(|v| v == cell),
+                    "{name}: {cell:?} not in {values:?}"
+                );
             }
         }
     }
@@ -124,7 +127,20 @@ mod jiff_free {
             let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
             let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
             let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-            let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+            let days = [
+                31,
+                if leap { 29 } else { 28 },
+                31,
+                30,
+                31,
+                30,
+                31,
+                31,
+                30,
+                31,
+                30,
+                31,
+            ];
             let ok = (1..=12).contains(&m)
                 && d >= 1
                 && d <= days[m as usize - 1]
@@ -146,7 +162,12 @@ fn tables_match_their_column_schemas() {
     let mut args = vec!["stats", "--moves", s(&moves), "--sfen"];
     args.extend(inputs.iter().map(|p| s(p)));
     let o = run(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let games = String::from_utf8(o.stdout).unwrap();
     let n = check_table(&games, &schema("stats-games.schema.json"));
     assert!(n > 50, "{n} games");
@@ -168,11 +189,17 @@ fn tables_match_their_column_schemas() {
     let rows: Vec<csv::StringRecord> = r.records().map(|r| r.unwrap()).collect();
     let row = |file: &str| rows.iter().find(|r| r[path].ends_with(file)).unwrap();
     let era = row("era.kifu");
-    assert_eq!((&era[st], &era[raw], &era[prec]), ("2018-01-02T10:05:00", "", "minute"));
+    assert_eq!(
+        (&era[st], &era[raw], &era[prec]),
+        ("2018-01-02T10:05:00", "", "minute")
+    );
     let reiwa = row("reiwa.kifu");
     assert_eq!((&reiwa[st], &reiwa[prec]), ("2023-01-01T00:00:00", "year"));
     let feb30 = row("feb30.kifu");
-    assert_eq!((&feb30[st], &feb30[raw], &feb30[prec]), ("", "2023/02/30", ""));
+    assert_eq!(
+        (&feb30[st], &feb30[raw], &feb30[prec]),
+        ("", "2023/02/30", "")
+    );
     let date = row("dateonly.csa");
     assert_eq!((&date[st], &date[prec]), ("2024-01-02T00:00:00", "day"));
 }
@@ -183,7 +210,10 @@ fn docs_list_every_column() {
     for name in ["stats-games.schema.json", "stats-moves.schema.json"] {
         for f in schema(name)["fields"].as_array().unwrap() {
             let col = f["name"].as_str().unwrap();
-            assert!(doc.contains(&format!("`{col}`")), "docs/stats.md names `{col}`");
+            assert!(
+                doc.contains(&format!("`{col}`")),
+                "docs/stats.md names `{col}`"
+            );
         }
     }
 }
@@ -233,15 +263,23 @@ fn the_tables_load_typed_in_pandas_and_duckdb() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let inputs = records(d);
-    let (games, moves, empty) = (d.join("games.csv"), d.join("moves.csv"), d.join("empty.csv"));
+    let (games, moves, empty) = (
+        d.join("games.csv"),
+        d.join("moves.csv"),
+        d.join("empty.csv"),
+    );
     let mut args = vec!["stats", "-o", s(&games), "--moves", s(&moves)];
     args.extend(inputs.iter().map(|p| s(p)));
-    args.push(s(&root().join("fixtures/examples")));
+    let examples = root().join("fixtures/examples");
+    args.push(s(&examples));
     assert_eq!(run(&args).status.code(), Some(0));
     // Games without times, errors or dates: the optional columns are empty.
     let plain = d.join("plain.csa");
     std::fs::write(&plain, "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n").unwrap();
-    assert_eq!(run(&["stats", "-o", s(&empty), s(&plain)]).status.code(), Some(0));
+    assert_eq!(
+        run(&["stats", "-o", s(&empty), s(&plain)]).status.code(),
+        Some(0)
+    );
     let probe = d.join("probe.py");
     std::fs::write(&probe, PROBE).unwrap();
     let o = Command::new(&python)
@@ -254,7 +292,10 @@ fn the_tables_load_typed_in_pandas_and_duckdb() {
     eprintln!("pandas {} duckdb {}", v["pandas"], v["duckdb"]);
     assert!(v["pandas"].as_str().unwrap().starts_with('3'), "pandas 3.x");
     let pg = &v["pandas_games"];
-    assert!(pg["start_time"].as_str().unwrap().starts_with("datetime64"), "{pg}");
+    assert!(
+        pg["start_time"].as_str().unwrap().starts_with("datetime64"),
+        "{pg}"
+    );
     assert_eq!(pg["plies"], "int64");
     assert_eq!(pg["valid"], "bool");
     assert_eq!(pg["first_error_ply"], "Int64");

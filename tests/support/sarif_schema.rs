@@ -24,7 +24,10 @@ pub fn sarif_schema() -> Result<serde_json::Value, String> {
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let title = schema["title"].as_str().unwrap_or_default();
     if !title.contains("SARIF") || !title.contains("2.1.0") {
-        return Err(format!("{} is not the SARIF 2.1.0 schema ({title})", path.display()));
+        return Err(format!(
+            "{} is not the SARIF 2.1.0 schema ({title})",
+            path.display()
+        ));
     }
     Ok(schema)
 }
