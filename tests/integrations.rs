@@ -65,11 +65,10 @@ fn the_pre_commit_hook_passes_good_records_and_fails_bad_ones() {
     let pre_commit = py.with_file_name("pre-commit");
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let repo = records_repo();
-    // The hook builds kifu with cargo (language: rust); the build shares
-    // this checkout's target folder, so only kifu itself is compiled.
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"));
+    // The hook builds kifu with cargo (language: rust), in a target
+    // folder of its own (kept between runs), never over the binary the
+    // other tests run.
+    let target = tmp.join("pre-commit-target");
     let try_repo = |files: &[&str]| {
         Command::new(&pre_commit)
             .args(["try-repo"])

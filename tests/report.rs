@@ -218,6 +218,30 @@ fn sarif_validates_against_the_official_schema() {
     assert!(got.iter().any(|f| f.1 == "nifu" && f.3 > 0 && f.4 > 0));
     assert_eq!(run0["columnKind"], "unicodeCodePoints");
 
+    // Relative paths are URIs against %SRCROOT%, the working directory.
+    let o = kifu()
+        .args([
+            "validate",
+            "--format",
+            "sarif",
+            "fixtures/validate/nifu.csa",
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_valid(&v, &doc, "relative paths");
+    let loc = &doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "fixtures/validate/nifu.csa");
+    assert_eq!(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    let base = doc["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    assert!(
+        base.starts_with("file:///") && base.ends_with('/'),
+        "{base}"
+    );
+
     // convert prints SARIF on standard error, notes in the invocation.
     let dir = tempfile::tempdir().unwrap();
     let o = run(&[
@@ -292,7 +316,8 @@ fn deny_and_allow_in_every_format_and_the_exit_codes() {
     let time = s(&fx.time);
     let nifu = s(&fx.nifu);
     // (flags, input, rule, what is reported, exit code)
-    let cases: &[(&[&str], &str, &str, Option<&str>, i32)] = &[
+    type Case<'a> = (&'a [&'a str], &'a str, &'a str, Option<&'a str>, i32);
+    let cases: &[Case] = &[
         (&[], time, "time", Some("warning"), 0),
         (&["--deny", "warnings"], time, "time", Some("error"), 1),
         (&["--deny", "time"], time, "time", Some("error"), 1),
