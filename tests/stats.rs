@@ -267,7 +267,7 @@ fn known_facts_of_real_records() {
         (eu.sente.as_str(), eu.gote.as_str()),
         ("Hosking Tony", "Lamb Stephen")
     );
-    assert_eq!(eu.start_time, "1997-08-22");
+    assert_eq!(eu.start_time, "1997-08-22T00:00:00");
 }
 
 fn corpus() -> Option<std::path::PathBuf> {
