@@ -221,9 +221,9 @@ fn kanji_number(run: &[char]) -> Option<u32> {
                 continue;
             }
         };
-        total += digit.take().unwrap_or(1) * unit;
+        total = total.checked_add(digit.take().unwrap_or(1) * unit)?;
     }
-    Some(total + digit.unwrap_or(0))
+    total.checked_add(digit.unwrap_or(0))
 }
 
 /// The text with every parenthesised part (a weekday: `(火)`, `（Tue）`)
@@ -624,6 +624,20 @@ mod tests {
     }
 
     #[test]
+    fn every_calendar_day_and_only_those() {
+        for y in [1900i16, 1999, 2000, 2023, 2024] {
+            for m in 1..=13i8 {
+                for d in 0..=32i8 {
+                    let real = Date::new(y, m, d).is_ok();
+                    for text in [format!("{y}/{m}/{d}"), format!("{y}年{m}月{d}日")] {
+                        assert_eq!(parse(&text).is_some(), real, "{text}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn not_dates() {
         for s in [
             "2023/02/30",
@@ -646,6 +660,8 @@ mod tests {
             "2024/01/02 10",
             "第3局 2024/01/02",
             "20241301",
+            "九千九千九千九千九千九千九千九千九千九千九千九千九千九千年",
+            "九九九九九九九九九九九九九九九九九九年",
         ] {
             assert_eq!(p(s), None, "{s}");
         }

@@ -7,6 +7,15 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+/// Says plainly that a test (or a part) skipped, on the real standard
+/// error (the harness does not capture it).
+macro_rules! skipped {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_kifu")
 }
@@ -81,7 +90,7 @@ fn completions_are_generated_for_every_shell() {
             String::from_utf8_lossy(&o.stderr)
         );
     } else {
-        eprintln!("SKIPPED loading the bash completion: no bash");
+        skipped!("SKIPPED loading the bash completion: no bash");
     }
     let o = run(&["completions", "tcsh"]);
     assert_eq!(o.status.code(), Some(2));
@@ -121,7 +130,7 @@ fn man_pages_are_generated() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(out(&o).contains("validate"), "{}", out(&o));
     } else {
-        eprintln!("SKIPPED rendering with man: not installed");
+        skipped!("SKIPPED rendering with man: not installed");
     }
 }
 
@@ -185,7 +194,7 @@ fn colour_on_a_terminal_plain_in_a_pipe_and_with_no_color() {
     );
     // On a real terminal.
     let Some(tty) = on_terminal(&args, &[]) else {
-        eprintln!("SKIPPED the pseudo-terminal part: `script` (util-linux) is not available");
+        skipped!("SKIPPED the pseudo-terminal part: `script` (util-linux) is not available");
         return;
     };
     assert!(tty.contains("\x1b[1m\x1b[91merror[nifu]"), "{tty:?}");

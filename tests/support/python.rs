@@ -55,7 +55,9 @@ pub fn venv(name: &str, packages: &[&str]) -> Result<PathBuf, String> {
     Ok(python)
 }
 
-/// Prints the plain skip message tests use.
+/// Prints the plain skip message tests use, on the real standard error
+/// (not captured by the test harness, so it shows in every run).
 pub fn skipped(test: &str, why: &str) {
-    eprintln!("SKIPPED {test}: {why}");
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
 }
