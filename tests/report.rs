@@ -478,6 +478,22 @@ fn convert_stats_and_html_follow_deny_and_allow() {
     assert_eq!(lines[0]["findings"][0]["rule"], "time");
     assert_eq!(lines[0]["findings"][0]["severity"], "error");
     assert_eq!(lines[1]["findings"][0]["rule"], "nifu");
+    // With --summary, standard error still holds one SARIF document.
+    let o = run(&[
+        "stats",
+        s(&fx.time),
+        s(&fx.nifu),
+        "--summary",
+        "--diagnostics",
+        "sarif",
+    ]);
+    let doc: Value = serde_json::from_slice(&o.stderr).expect("one SARIF document");
+    assert_eq!(doc["runs"][0]["results"].as_array().unwrap().len(), 2);
+    let notes = &doc["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    assert!(notes[0]["message"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("games"));
     let o = run(&[
         "stats",
         s(&fx.nifu),

@@ -326,6 +326,7 @@ Examples:
   kifu stats records/ -o games.csv --moves moves.csv
   kifu stats games.csa --summary > games.csv
   kifu stats - --from usi < openings.sfen
+  kifu stats db/ -o games.csv --diagnostics sarif 2> findings.sarif
 
 Invalid games still give a row (valid=false) up to their first illegal move.
 Output files appear atomically and are never overwritten without --force;
@@ -412,6 +413,7 @@ const CONVERT_HELP: &str = "Examples:
   kifu convert db/ --to kifu --out-dir out/         # mirror db/ into out/ as UTF-8 KIF
   kifu convert games.csa --to psn -o games.psn      # a multi-game stream
   kifu convert big.csa --to kif --out-dir out/      # one file per game: out/big-0001.kif …
+  kifu convert db/ --to csa --out-dir out/ --deny warnings --diagnostics github
 
 Nothing is lost silently: what the target cannot hold (variations in CSA,
 comments in USI, …) is counted per file in a `dropped:` line on standard

@@ -195,6 +195,12 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         },
     );
     progress.finish();
+    // In a machine style, standard error holds that document alone: the
+    // summary is one note in it.
+    let summary_in_report = a.summary && style != OutputFormat::Human;
+    if summary_in_report {
+        rep.note(None, None, None, summary.render().trim_end(), &progress);
+    }
     let (counts, _) = rep.finish(false, &progress);
     // The first output that failed ends the run: nothing is committed.
     for t in std::iter::once(&mut games_out).chain(moves_out.as_mut()) {
@@ -214,7 +220,7 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
             return Ok(fail(&format!("cannot write {name}: {e}")));
         }
     }
-    if a.summary {
+    if a.summary && !summary_in_report {
         for line in summary.render().lines() {
             out::err(line);
         }
