@@ -83,6 +83,7 @@ pub mod read;
 pub mod record;
 pub mod replay;
 pub mod role;
+pub mod select;
 pub mod setup;
 pub mod sfen;
 pub mod square;
