@@ -93,8 +93,7 @@ impl Duplicates {
         // order added: an in-place sort by (key, input, game) keeps each
         // group in that order without any scratch memory.
         let order = |s: &Seen| (s.input, s.game);
-        self.seen
-            .sort_unstable_by_key(|s| (s.key, s.input, s.game));
+        self.seen.sort_unstable_by_key(|s| (s.key, s.input, s.game));
         let mut groups: Vec<(usize, usize)> = Vec::new();
         let mut i = 0;
         while i < self.seen.len() {
@@ -111,7 +110,9 @@ impl Duplicates {
         groups
             .into_iter()
             .map(|(i, j)| Group {
-                key: GameKey((u128::from(self.seen[i].key[0]) << 64) | u128::from(self.seen[i].key[1])),
+                key: GameKey(
+                    (u128::from(self.seen[i].key[0]) << 64) | u128::from(self.seen[i].key[1]),
+                ),
                 games: self.seen[i..j].iter().map(|s| (s.input, s.game)).collect(),
             })
             .collect()

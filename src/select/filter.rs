@@ -25,12 +25,9 @@ pub const RESULTS: [Outcome; 5] = [
 /// `unknown` (case and `-`/`_` do not matter).
 pub fn parse_outcome(s: &str) -> Result<Outcome, String> {
     let n = s.trim().to_ascii_lowercase().replace('-', "_");
-    RESULTS
-        .into_iter()
-        .find(|o| o.name() == n)
-        .ok_or_else(|| {
-            format!("unknown result `{s}` (expected sente_win, gote_win, draw, aborted or unknown)")
-        })
+    RESULTS.into_iter().find(|o| o.name() == n).ok_or_else(|| {
+        format!("unknown result `{s}` (expected sente_win, gote_win, draw, aborted or unknown)")
+    })
 }
 
 /// Every end reason the validator reports (`result.reason` in
@@ -77,7 +74,12 @@ impl FromStr for Reason {
             .iter()
             .find(|r| **r == n)
             .map(|r| Reason(r))
-            .ok_or_else(|| format!("unknown reason `{s}` (expected one of {})", REASONS.join(", ")))
+            .ok_or_else(|| {
+                format!(
+                    "unknown reason `{s}` (expected one of {})",
+                    REASONS.join(", ")
+                )
+            })
     }
 }
 
@@ -465,7 +467,14 @@ mod tests {
             assert_eq!(s.parse::<StartKind>(), lance, "{s}");
         }
         let two = Ok(StartKind::Handicap(Handicap::TwoPiece));
-        for s in ["二枚落ち", "2-piece", "two-piece", "2_piece", "Two Piece", "２枚落ち"] {
+        for s in [
+            "二枚落ち",
+            "2-piece",
+            "two-piece",
+            "2_piece",
+            "Two Piece",
+            "２枚落ち",
+        ] {
             assert_eq!(s.parse::<StartKind>(), two, "{s}");
         }
         assert_eq!(
@@ -514,10 +523,9 @@ mod tests {
     #[test]
     fn positions_ignore_the_move_number_and_boards_ignore_the_rest() {
         let start = Position::new(Variant::Standard);
-        let full = PositionQuery::full(
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 57",
-        )
-        .unwrap();
+        let full =
+            PositionQuery::full("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 57")
+                .unwrap();
         assert!(full.matches(&start));
         let white = PositionQuery::full(
             "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w -",

@@ -72,11 +72,7 @@ pub struct BadGameKey(String);
 
 impl fmt::Display for BadGameKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`{}` is not a game key (32 hexadecimal digits)",
-            self.0
-        )
+        write!(f, "`{}` is not a game key (32 hexadecimal digits)", self.0)
     }
 }
 

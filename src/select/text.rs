@@ -80,7 +80,9 @@ mod tests {
         let n = Needle::new("ＡＢＣ１２").unwrap();
         assert!(n.is_in(&fold("xx abc 12 yy")));
         assert!(Needle::new("abc12").unwrap().is_in(&fold("ＡＢＣ１２")));
-        assert!(Needle::new("羽生 善治").unwrap().is_in(&fold("羽生　善治 九段")));
+        assert!(Needle::new("羽生 善治")
+            .unwrap()
+            .is_in(&fold("羽生　善治 九段")));
         assert!(Needle::new("Élan").unwrap().is_in(&fold("ÉLAN")));
         assert!(!Needle::new("abd").unwrap().is_in(&fold("abc")));
         assert!(Needle::new(" \u{3000} ").is_none());
