@@ -13,7 +13,10 @@
 
 use crate::output::FileId;
 use crate::read::decode::Encoding;
-use crate::read::{self, Format, Game, ReadOptions};
+use crate::read::{
+    self, Flow, Format, Game, MoveEvent, ReadOptions, Reader, RecordBuilder, Visitor,
+};
+use crate::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, BufReader, Read};
 use std::ops::ControlFlow;
@@ -390,6 +393,100 @@ impl Workers {
     }
 }
 
+/// What a run does with the games of its inputs: one visitor per input
+/// reads every game as the reader reads it (each move played once); its
+/// output for each game goes to the sink.
+pub trait PerGame: Sync {
+    /// What one game gives.
+    type Output: Send;
+    /// The visitor reading the games of one input.
+    type Visitor<'a>: Visitor<Output = Self::Output>
+    where
+        Self: 'a;
+    /// A visitor for the games of the input `meta` describes.
+    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> Self::Visitor<'a>;
+}
+
+/// Builds every game ([`RecordBuilder`]) and hands it to a closure: for
+/// work that needs whole records (conversion, pictures).
+pub struct EachGame<F>(pub F);
+
+/// The visitor of [`EachGame`].
+pub struct EachGameVisitor<'a, F> {
+    builder: RecordBuilder,
+    meta: &'a FileMeta,
+    f: &'a F,
+}
+
+impl<T, F: Fn(&FileMeta, Game) -> T> Visitor for EachGameVisitor<'_, F> {
+    type Output = T;
+    fn begin_game(&mut self, index: usize) -> Flow {
+        self.builder.begin_game(index)
+    }
+    fn finding(&mut self, f: crate::read::Finding) -> Flow {
+        self.builder.finding(f)
+    }
+    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
+        self.builder.header(key, value, at)
+    }
+    fn start(&mut self, start: &Start) -> Flow {
+        self.builder.start(start)
+    }
+    fn comment(&mut self, text: &str, at: Location) -> Flow {
+        self.builder.comment(text, at)
+    }
+    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
+        self.builder.movement(mv)
+    }
+    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
+        self.builder.time(time, at)
+    }
+    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
+        self.builder.begin_variation(ply, at)
+    }
+    fn end_variation(&mut self) -> Flow {
+        self.builder.end_variation()
+    }
+    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
+        self.builder.terminal(kind, at)
+    }
+    fn claim(&mut self, claim: &ResultClaim) -> Flow {
+        self.builder.claim(claim)
+    }
+    fn end_game(&mut self) -> T {
+        (self.f)(self.meta, self.builder.end_game())
+    }
+}
+
+impl<T: Send, F: Fn(&FileMeta, Game) -> T + Sync> PerGame for EachGame<F> {
+    type Output = T;
+    type Visitor<'a>
+        = EachGameVisitor<'a, F>
+    where
+        F: 'a;
+    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> EachGameVisitor<'a, F> {
+        EachGameVisitor {
+            builder: RecordBuilder::new(),
+            meta,
+            f: &self.0,
+        }
+    }
+}
+
+/// Every game of a reader, through one visitor.
+fn read_games<P: PerGame, R: std::io::BufRead>(
+    per_game: &P,
+    meta: &FileMeta,
+    reader: &mut Reader<R>,
+) -> Vec<P::Output> {
+    let mut v = per_game.visitor(meta);
+    let mut items = Vec::new();
+    while let Some(out) = reader.read_game(&mut v) {
+        items.push(out);
+    }
+    items
+}
+
 struct Batch<T> {
     meta: Arc<FileMeta>,
     items: Vec<T>,
@@ -461,7 +558,7 @@ struct Ctx<'a, T, F> {
     seq: u64,
 }
 
-impl<'a, T: Send + 'a, F: Fn(&FileMeta, Game) -> T + Sync> Ctx<'a, T, F> {
+impl<'a, T: Send + 'a, F: PerGame<Output = T>> Ctx<'a, T, F> {
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
@@ -494,27 +591,27 @@ fn parse_whole<T, F>(
     per_game: &F,
 ) -> Batch<T>
 where
-    F: Fn(&FileMeta, Game) -> T,
+    F: PerGame<Output = T>,
 {
     let bytes: Arc<[u8]> = Arc::from(bytes);
-    let source: read::Source = Box::new(io::Cursor::new(bytes.clone()));
-    match read::open(source, input.format, opts) {
+    let held = bytes.clone();
+    match Reader::with_options(&held[..], input.format, opts) {
         Err(e) => Batch {
             meta: Arc::new(error_meta(i, input, &e)),
             items: Vec::new(),
             last: true,
         },
-        Ok((format, encoding, games)) => {
+        Ok(mut reader) => {
             let meta = Arc::new(FileMeta {
-                format: Some(format),
-                encoding: Some(encoding),
+                format: Some(reader.format()),
+                encoding: Some(reader.encoding()),
                 source: Some(Arc::new(SourceBytes {
                     bytes,
                     first_line: 0,
                 })),
                 ..meta_for(i, input)
             });
-            let items = games.map(|g| per_game(&meta, g)).collect();
+            let items = read_games(per_game, &meta, &mut reader);
             Batch {
                 meta,
                 items,
@@ -538,11 +635,13 @@ pub fn run<T, F, S>(
 ) -> bool
 where
     T: Send,
-    F: Fn(&FileMeta, Game) -> T + Sync,
+    F: PerGame<Output = T>,
     S: FnMut(Event<T>) -> ControlFlow<()>,
 {
-    let Some(pool) = &workers.pool else {
-        return run_here(inputs, opts, &per_game, &mut sink);
+    // One worker (`-j1`): everything on this thread, no thread, no channel.
+    let pool = match &workers.pool {
+        Some(pool) if workers.threads > 1 => pool,
+        _ => return run_here(inputs, opts, &per_game, &mut sink),
     };
     let jobs = workers.threads.max(1);
     let permits = Semaphore {
@@ -624,10 +723,11 @@ where
     })
 }
 
-/// The whole run on the calling thread (when no thread could be started).
+/// The whole run on the calling thread (`-j1`, or when no thread could be
+/// started).
 fn run_here<T, F, S>(inputs: &[Input], opts: &ReadOptions, per_game: &F, sink: &mut S) -> bool
 where
-    F: Fn(&FileMeta, Game) -> T,
+    F: PerGame<Output = T>,
     S: FnMut(Event<T>) -> ControlFlow<()>,
 {
     for (i, input) in inputs.iter().enumerate() {
@@ -667,18 +767,21 @@ where
             io::Cursor::new(prefix).chain(rest),
         ));
         let meta;
-        match read::open(src, input.format, opts) {
+        match Reader::with_options(src, input.format, opts) {
             Err(e) => meta = Arc::new(error_meta(i, input, &e)),
-            Ok((format, encoding, games)) => {
+            Ok(mut reader) => {
                 meta = Arc::new(FileMeta {
-                    format: Some(format),
-                    encoding: Some(encoding),
+                    format: Some(reader.format()),
+                    encoding: Some(reader.encoding()),
                     ..meta_for(i, input)
                 });
-                for (n, g) in games.enumerate() {
-                    if sink(Event::Game(meta.clone(), n, per_game(&meta, g))).is_break() {
+                let mut v = per_game.visitor(&meta);
+                let mut n = 0;
+                while let Some(out) = reader.read_game(&mut v) {
+                    if sink(Event::Game(meta.clone(), n, out)).is_break() {
                         return false;
                     }
+                    n += 1;
                 }
             }
         }
@@ -711,7 +814,7 @@ fn read_input<'scope, T, F>(
     s: &rayon::Scope<'scope>,
 ) where
     T: Send + 'scope,
-    F: Fn(&FileMeta, Game) -> T + Sync,
+    F: PerGame<Output = T>,
 {
     if let Some(meta) = issue_meta(i, input) {
         ctx.send_now(meta);
@@ -791,25 +894,25 @@ fn stream_here<T, F>(
     per_game: &F,
 ) -> Batch<T>
 where
-    F: Fn(&FileMeta, Game) -> T,
+    F: PerGame<Output = T>,
 {
     let src: read::Source = Box::new(BufReader::with_capacity(
         1 << 20,
         io::Cursor::new(prefix).chain(rest),
     ));
-    match read::open(src, input.format, opts) {
+    match Reader::with_options(src, input.format, opts) {
         Err(e) => Batch {
             meta: Arc::new(error_meta(i, input, &e)),
             items: Vec::new(),
             last: true,
         },
-        Ok((format, encoding, games)) => {
+        Ok(mut reader) => {
             let meta = Arc::new(FileMeta {
-                format: Some(format),
-                encoding: Some(encoding),
+                format: Some(reader.format()),
+                encoding: Some(reader.encoding()),
                 ..meta_for(i, input)
             });
-            let items = games.map(|g| per_game(&meta, g)).collect();
+            let items = read_games(per_game, &meta, &mut reader);
             Batch {
                 meta,
                 items,
@@ -908,7 +1011,7 @@ fn read_in_pieces<'scope, T, F>(
 ) -> io::Result<()>
 where
     T: Send + 'scope,
-    F: Fn(&FileMeta, Game) -> T + Sync,
+    F: PerGame<Output = T>,
 {
     let opts = ctx.opts;
     let format = input.format.or_else(|| Format::sniff(&buf));
@@ -992,9 +1095,7 @@ where
                             if !is_first {
                                 lines.set_line_offset(offset);
                             }
-                            read::games_from_lines(format, lines, &o)
-                                .map(|g| per_game(&meta, g))
-                                .collect()
+                            read_games(per_game, &meta, &mut Reader::from_lines(format, lines, &o))
                         }
                         Err(_) => Vec::new(),
                     }
@@ -1040,7 +1141,10 @@ where
         let meta = meta.clone();
         let per_game = ctx.per_game;
         s.spawn(move |_| {
-            let items = chunk.into_iter().map(|g| per_game(&meta, g)).collect();
+            let items = chunk
+                .iter()
+                .map(|g| crate::read::visit_game(g, &mut per_game.visitor(&meta)))
+                .collect();
             let _ = tx.send((my, Batch { meta, items, last }));
         });
         if last {

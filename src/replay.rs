@@ -365,6 +365,7 @@ impl PathHistory {
         }
         let l = &mut self.lines[0];
         l.seen.clear();
+        l.seen.reserve(256);
         l.gave_check.clear();
         l.start = 0;
         l.ended = None;

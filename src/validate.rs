@@ -501,7 +501,6 @@ impl Visitor for Validator {
             return CONTINUE;
         }
         let main = self.lines.len() == 1;
-        let pos = self.cursor.top().pos;
         let ply = self.cursor.top().next_ply();
         // Moves after the main line's terminal are not part of the game.
         let keyed = main && !self.cursor.top().terminal;
@@ -536,33 +535,39 @@ impl Visitor for Validator {
             self.cursor.play(r.mv);
             return CONTINUE;
         }
-        let suffix = self.suffix();
-        let text = if ev.written.is_empty() {
-            r.mv.usi(pos.variant()).to_string()
-        } else {
-            ev.written.to_string()
-        };
+        let pos = &self.cursor.top().pos;
         let verdict = if let Some(end) = self.history.repetition() {
             Err((
                 Rule::AfterEnd,
-                format!("move after the game ended by {}{suffix}", end.reason.name()),
+                format!(
+                    "move after the game ended by {}{}",
+                    end.reason.name(),
+                    self.suffix()
+                ),
             ))
         } else {
-            match check_node(&pos, &r) {
+            match check_node(pos, &r) {
                 Ok(()) => Ok(()),
-                Err((rule, msg)) => Err(match self.rule_end(&pos) {
+                Err((rule, msg)) => Err(match self.rule_end(pos) {
                     Some(end) if rule.is_illegal_move() => (
                         Rule::AfterEnd,
                         format!(
-                            "move after the game ended by {} ({msg}){suffix}",
-                            end.reason.name()
+                            "move after the game ended by {} ({msg}){}",
+                            end.reason.name(),
+                            self.suffix()
                         ),
                     ),
-                    _ => (rule, format!("{msg}{suffix}")),
+                    _ => (rule, format!("{msg}{}", self.suffix())),
                 }),
             }
         };
         if let Err((rule, msg)) = verdict {
+            let pos = *pos;
+            let text = if ev.written.is_empty() {
+                r.mv.usi(pos.variant()).to_string()
+            } else {
+                ev.written.to_string()
+            };
             let f = Finding::error(rule, ev.at, msg).at_move(ply, &text, pos.sfen());
             self.findings.push(f);
             let line = self.top();

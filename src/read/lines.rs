@@ -334,6 +334,17 @@ impl<R: BufRead> LineReader<R> {
                     let _ = decode_into(self.line_encoding, &self.raw, true, &mut self.text);
                     return Some(Ok(Err((self.line_no, e))));
                 }
+                if matches!(self.line_encoding, Encoding::Utf8 | Encoding::Utf8Bom) {
+                    // Valid UTF-8 becomes the line's text without a copy:
+                    // the two buffers trade places.
+                    match String::from_utf8(std::mem::take(&mut self.raw)) {
+                        Ok(text) => {
+                            self.raw = std::mem::replace(&mut self.text, text).into_bytes();
+                            return Some(Ok(Ok((self.line_no, self.text.as_str()))));
+                        }
+                        Err(e) => self.raw = e.into_bytes(),
+                    }
+                }
                 match decode_into(self.line_encoding, &self.raw, self.lossy, &mut self.text) {
                     Ok(()) => Some(Ok(Ok((self.line_no, self.text.as_str())))),
                     Err(e) => {

@@ -178,7 +178,7 @@ pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
         &inputs,
         &workers,
         &read_opts,
-        |_meta: &FileMeta, game| {
+        batch::EachGame(|_meta: &FileMeta, game| {
             let report = validate(&game, &vopts);
             let text = if report.ok {
                 target
@@ -189,7 +189,7 @@ pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
                 Ok(None)
             };
             GameOut { report, text }
-        },
+        }),
         |ev| {
             match ev {
                 Event::Game(meta, index, mut g) => {

@@ -66,7 +66,7 @@ pub fn run(a: HtmlArgs) -> i32 {
         &inputs,
         &workers,
         &read_opts,
-        |_meta: &FileMeta, game| {
+        batch::EachGame(|_meta: &FileMeta, game| {
             let report = validate(&game, &vopts);
             let page = if report.ok {
                 html(&game.record, &opts)
@@ -76,7 +76,7 @@ pub fn run(a: HtmlArgs) -> i32 {
                 Ok(None)
             };
             PageOut { report, page }
-        },
+        }),
         |ev| {
             match ev {
                 Event::Game(meta, index, mut g) => {

@@ -7,7 +7,7 @@ use crate::progress::Progress;
 use kifu::batch::{self, Event, FileMeta};
 use kifu::output::{self, Claims, Destination, InputSet, Sink};
 use kifu::replay::ImpasseRule;
-use kifu::stats::{collect, GameRow, MoveRow, Source, StatsOptions, Summary};
+use kifu::stats::{GameRow, MoveRow, Source, StatsCollector, StatsOptions, Summary};
 use kifu::validate::ValidateOptions;
 use std::io;
 use std::ops::ControlFlow;
@@ -125,14 +125,7 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
         &inputs,
         &workers,
         &read_opts,
-        |meta: &FileMeta, game| -> (GameRow, Vec<MoveRow>) {
-            let source = Source {
-                path: meta.display.clone(),
-                format: meta.format,
-                encoding: meta.encoding,
-            };
-            collect(&source, &game, &opts, &vopts)
-        },
+        Collecting { opts, vopts },
         |ev| {
             match ev {
                 Event::Game(_, index, (mut row, mut moves)) => {
@@ -194,4 +187,24 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
     } else {
         out::FAILURE
     })
+}
+
+/// Collects the rows of every game as it is read (each move played once).
+struct Collecting {
+    opts: StatsOptions,
+    vopts: ValidateOptions,
+}
+
+impl batch::PerGame for Collecting {
+    type Output = (GameRow, Vec<MoveRow>);
+    type Visitor<'a> = StatsCollector;
+    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> StatsCollector {
+        let mut c = StatsCollector::new(self.opts, self.vopts);
+        c.source(Source {
+            path: meta.display.clone(),
+            format: meta.format,
+            encoding: meta.encoding,
+        });
+        c
+    }
 }

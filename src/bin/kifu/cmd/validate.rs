@@ -7,7 +7,7 @@ use crate::progress::Progress;
 use kifu::batch::{self, Event, FileMeta};
 use kifu::read::{Finding, Severity};
 use kifu::replay::ImpasseRule;
-use kifu::validate::{validate, GameReport, ValidateOptions};
+use kifu::validate::{GameReport, ValidateOptions};
 use serde_json::json;
 use std::ops::ControlFlow;
 
@@ -34,49 +34,43 @@ pub fn run(a: ValidateArgs) -> std::io::Result<u8> {
     let mut unreadable = 0u64;
     let mut sources = common::SourceLines::default();
     let workers = common::workers(&a.input);
-    batch::run(
-        &inputs,
-        &workers,
-        &read_opts,
-        |_meta: &FileMeta, game| validate(&game, &opts),
-        |ev| {
-            match ev {
-                Event::Game(meta, index, mut report) => {
-                    report.index = index;
-                    games += 1;
-                    progress.game();
-                    if !report.ok {
-                        invalid += 1;
-                    }
-                    warnings += report
-                        .findings
-                        .iter()
-                        .filter(|f| f.severity == Severity::Warning)
-                        .count() as u64;
-                    emit(&mut w, a.format, a.quiet, &meta, &report, &mut sources);
+    batch::run(&inputs, &workers, &read_opts, Validating(opts), |ev| {
+        match ev {
+            Event::Game(meta, index, mut report) => {
+                report.index = index;
+                games += 1;
+                progress.game();
+                if !report.ok {
+                    invalid += 1;
                 }
-                Event::FileDone(meta) => {
-                    if meta.error.is_some() {
-                        unreadable += 1;
-                    }
-                    if meta.error.is_some() || meta.skipped.is_some() {
-                        report_issue(&mut w, a.format, &meta, &progress);
-                    } else {
-                        files += 1;
-                        progress.file();
-                    }
-                    if a.format != OutputFormat::Json {
-                        w.flush();
-                    }
+                warnings += report
+                    .findings
+                    .iter()
+                    .filter(|f| f.severity == Severity::Warning)
+                    .count() as u64;
+                emit(&mut w, a.format, a.quiet, &meta, &report, &mut sources);
+            }
+            Event::FileDone(meta) => {
+                if meta.error.is_some() {
+                    unreadable += 1;
+                }
+                if meta.error.is_some() || meta.skipped.is_some() {
+                    report_issue(&mut w, a.format, &meta, &progress);
+                } else {
+                    files += 1;
+                    progress.file();
+                }
+                if a.format != OutputFormat::Json {
+                    w.flush();
                 }
             }
-            if w.ok() {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
-            }
-        },
-    );
+        }
+        if w.ok() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
     progress.finish();
     w.finish()?;
     if a.format == OutputFormat::Human {
@@ -209,4 +203,15 @@ fn describe(f: &Finding, report: &GameReport) -> String {
         s.push_str(&format!(" [sfen {sfen}]"));
     }
     s
+}
+
+/// Validates every game as it is read (each move played once).
+struct Validating(ValidateOptions);
+
+impl batch::PerGame for Validating {
+    type Output = kifu::validate::GameReport;
+    type Visitor<'a> = kifu::validate::Validator;
+    fn visitor<'a>(&'a self, _meta: &'a FileMeta) -> kifu::validate::Validator {
+        kifu::validate::Validator::new(self.0)
+    }
 }
