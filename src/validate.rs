@@ -522,7 +522,7 @@ impl Visitor for Validator {
             }
         };
         if keyed {
-            self.key.push(r.mv, pos.variant());
+            self.key.push(r.mv, self.start.setup.variant);
         }
         if main {
             self.main_nodes += 1;
