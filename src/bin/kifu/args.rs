@@ -30,6 +30,8 @@ pub enum Command {
     Board(BoardArgs),
     /// Write a self-contained HTML page per game that replays it in a browser.
     Html(HtmlArgs),
+    /// List the games that match filters (player, date, result, opening, position…), or copies of one game.
+    Select(crate::filter_args::SelectArgs),
 }
 
 #[derive(Args, Debug)]
@@ -143,6 +145,10 @@ pub struct ValidateArgs {
     /// Print only the summary (human format).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    #[command(flatten)]
+    pub moves: crate::filter_args::MovesArg,
+    #[command(flatten)]
+    pub filter: crate::filter_args::FilterArgs,
 }
 
 const VALIDATE_HELP: &str = "Rule ids (stable; see docs/validate.md):
@@ -206,6 +212,8 @@ pub struct StatsArgs {
     /// Entering-king declaration rule used when judging results.
     #[arg(long, value_enum)]
     pub impasse_rule: Option<ImpasseArg>,
+    #[command(flatten)]
+    pub filter: crate::filter_args::FilterArgs,
 }
 
 const STATS_HELP: &str = "Columns are documented in docs/stats.md.
@@ -283,6 +291,10 @@ pub struct ConvertArgs {
     /// KI2/PSN disambiguation: count only pieces that can legally reach the square.
     #[arg(long)]
     pub legal_candidates_only: bool,
+    #[command(flatten)]
+    pub moves: crate::filter_args::MovesArg,
+    #[command(flatten)]
+    pub filter: crate::filter_args::FilterArgs,
 }
 
 fn parse_target(s: &str) -> Result<kifu::convert::Target, String> {

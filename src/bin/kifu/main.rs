@@ -2,6 +2,7 @@
 
 mod args;
 mod cmd;
+mod filter_args;
 mod out;
 mod progress;
 
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
         args::Command::Convert(a) => cmd::convert::run(a),
         args::Command::Board(a) => Ok(code(cmd::board::run(a))),
         args::Command::Html(a) => Ok(code(cmd::html::run(a))),
+        args::Command::Select(a) => cmd::select::run(a),
     };
     ExitCode::from(out::exit_code(result))
 }
