@@ -5,7 +5,7 @@
 //! `kifu select` prints what docs/select.md says, the same for any `-j`.
 
 use kifu::read::Reader;
-use kifu::select::{Filter, GameKey, Selector};
+use kifu::select::{Filter, GameKey, PositionQuery, Selector};
 use kifu::validate::{ValidateOptions, Validator};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -274,45 +274,37 @@ fn lengths_moves_and_validity() {
 /// A's position after 7g7f 3c3d 2g2f 4c4d, with a move number no game has.
 const AFTER_4: &str = "lnsgkgsnl/1r5b1/ppppp2pp/5pp2/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL b - 99";
 
+/// The games that reach `q`, with the ply.
+fn reaching(q: PositionQuery) -> Vec<(String, Option<u32>)> {
+    let f = Filter {
+        position: Some(q),
+        ..Filter::default()
+    };
+    run(&f)
+        .into_iter()
+        .filter(|h| h.matched)
+        .map(|h| (h.name, h.ply))
+        .collect()
+}
+
 #[test]
 fn positions_are_found_by_transposition_and_unreached_ones_select_nothing() {
-    let hits: Vec<(String, Option<u32>)> = {
-        let mut f = Filter::default();
-        f.position = Some(kifu::select::PositionQuery::full(AFTER_4).unwrap());
-        run(&f)
-            .into_iter()
-            .filter(|h| h.matched)
-            .map(|h| (h.name, h.ply))
-            .collect()
-    };
+    let hits = reaching(PositionQuery::full(AFTER_4).unwrap());
     let mut want: Vec<(String, Option<u32>)> = A.iter().map(|a| (a.to_string(), Some(4))).collect();
     want.insert(6, ("games.csa:1".to_string(), Some(4)));
     assert_eq!(hits, want);
     // The same board with gote to move: reached by nobody; as a board, by all.
     let gote = AFTER_4.replace(" b - 99", " w - 1");
-    let mut f = Filter::default();
-    f.position = Some(kifu::select::PositionQuery::full(&gote).unwrap());
-    assert!(selected(&f).is_empty());
-    f.position = Some(kifu::select::PositionQuery::board(&gote).unwrap());
-    assert_eq!(selected(&f).len(), 7);
+    assert!(reaching(PositionQuery::full(&gote).unwrap()).is_empty());
+    assert_eq!(reaching(PositionQuery::board(&gote).unwrap()).len(), 7);
     // A legal position no game reaches.
-    let mut f = Filter::default();
-    f.position = Some(
-        kifu::select::PositionQuery::full(
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/P8/1PPPPPPPP/1B5R1/LNSGKGSNL w - 2",
-        )
-        .unwrap(),
-    );
-    assert!(selected(&f).is_empty());
+    let unreached = "lnsgkgsnl/1r5b1/ppppppppp/9/9/P8/1PPPPPPPP/1B5R1/LNSGKGSNL w - 2";
+    assert!(reaching(PositionQuery::full(unreached).unwrap()).is_empty());
     // The start position is reached at ply 0 by every even game.
-    let mut f = Filter::default();
-    f.position = Some(
-        kifu::select::PositionQuery::full(
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-        )
-        .unwrap(),
+    let start = reaching(
+        PositionQuery::full("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+            .unwrap(),
     );
-    let start: Vec<_> = run(&f).into_iter().filter(|h| h.matched).collect();
     assert_eq!(start.len(), 10);
-    assert!(start.iter().all(|h| h.ply == Some(0)));
+    assert!(start.iter().all(|(_, ply)| *ply == Some(0)));
 }

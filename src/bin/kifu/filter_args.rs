@@ -72,7 +72,12 @@ pub struct FilterArgs {
 #[derive(Args, Debug, Clone, Default)]
 pub struct MovesArg {
     /// The main line starts with these USI moves ("7g7f 3c3d").
-    #[arg(long, value_name = "USI", conflicts_with = "opening_moves", help_heading = "Selecting games (docs/select.md)")]
+    #[arg(
+        long,
+        value_name = "USI",
+        conflicts_with = "opening_moves",
+        help_heading = "Selecting games (docs/select.md)"
+    )]
     pub moves: Option<MovePrefix>,
 }
 
@@ -100,7 +105,10 @@ impl FilterArgs {
             moves: moves
                 .and_then(|m| m.moves.clone())
                 .or_else(|| self.opening_moves.clone()),
-            position: self.position.clone().or_else(|| self.position_board.clone()),
+            position: self
+                .position
+                .clone()
+                .or_else(|| self.position_board.clone()),
             valid: match (self.valid, self.invalid) {
                 (true, _) => Some(true),
                 (_, true) => Some(false),

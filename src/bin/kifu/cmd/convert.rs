@@ -8,7 +8,8 @@ use kifu::batch::{self, Event, FileMeta};
 use kifu::convert::{encode_output, ConvertOptions, Target};
 use kifu::output::{self, Claims, Destination, InputSet, OutDirPlan, Sink};
 use kifu::read::{Encoding, Severity};
-use kifu::validate::{validate, GameReport, ValidateOptions};
+use kifu::select::Selector;
+use kifu::validate::{GameReport, ValidateOptions, Validator};
 use kifu::write::Dropped;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -18,6 +19,10 @@ use std::path::{Path, PathBuf};
 struct GameOut {
     report: GameReport,
     text: Result<Option<(String, Dropped)>, String>,
+    /// The filters keep it.
+    matched: bool,
+    /// The reader reported an error (reported even when not matched).
+    read_error: bool,
 }
 
 /// Where converted text goes when it all goes to one place.
@@ -174,13 +179,17 @@ pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
     let read_opts = common::read_options(&a.input, a.input_encoding);
     let mut sources = common::SourceLines::default();
     let workers = common::workers(&a.input);
+    let filter = a.filter.filter(Some(&a.moves));
+    let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
     batch::run(
         &inputs,
         &workers,
         &read_opts,
         batch::EachGame(|_meta: &FileMeta, game| {
-            let report = validate(&game, &vopts);
-            let text = if report.ok {
+            let mut sel = Selector::new(&filter, Validator::new(vopts)).drain_rejected(true);
+            let selected = kifu::read::visit_game(&game, &mut sel);
+            let (report, verdict) = (selected.output, selected.verdict);
+            let text = if report.ok && verdict.matched {
                 target
                     .write_one(&game.record, &opts)
                     .map(|o| Some((o.text, o.dropped)))
@@ -188,14 +197,23 @@ pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
             } else {
                 Ok(None)
             };
-            GameOut { report, text }
+            GameOut {
+                report,
+                text,
+                matched: verdict.matched,
+                read_error: verdict.read_error,
+            }
         }),
         |ev| {
             match ev {
                 Event::Game(meta, index, mut g) => {
                     g.report.index = index;
                     progress.game();
-                    st.game(&meta, g, &progress, &mut sources);
+                    // Games the filters leave out are not converted; one
+                    // that failed to read is still reported.
+                    if keep.keep(g.matched, g.report.game_key) || g.read_error {
+                        st.game(&meta, g, &progress, &mut sources);
+                    }
                 }
                 Event::FileDone(meta) => {
                     if meta.error.is_none() && meta.skipped.is_none() {

@@ -44,8 +44,6 @@ where
 #[derive(Default)]
 pub struct Keep {
     dedupe: Option<Dedupe>,
-    /// Games read that the filters left out.
-    pub left_out: u64,
 }
 
 impl Keep {
@@ -53,16 +51,13 @@ impl Keep {
     pub fn new(dedupe: bool) -> Keep {
         Keep {
             dedupe: dedupe.then(Dedupe::default),
-            left_out: 0,
         }
     }
 
     /// Whether a game the filter judged goes on (call once per game, in
     /// input order).
     pub fn keep(&mut self, matched: bool, key: GameKey) -> bool {
-        let keep = matched && self.dedupe.as_mut().is_none_or(|d| d.first(key));
-        self.left_out += u64::from(!keep);
-        keep
+        matched && self.dedupe.as_mut().is_none_or(|d| d.first(key))
     }
 }
 

@@ -121,43 +121,53 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
     let mut progress = Progress::new(readable as u64, true);
     let mut unreadable = 0usize;
     let workers = common::workers(&a.input);
-    batch::run(
-        &inputs,
-        &workers,
-        &read_opts,
-        Collecting { opts, vopts },
-        |ev| {
-            match ev {
-                Event::Game(_, index, (mut row, mut moves)) => {
-                    row.game = index;
-                    progress.game();
-                    if a.summary {
-                        summary.add(&row);
-                    }
-                    if !games_out.write(&row) {
-                        return ControlFlow::Break(());
-                    }
-                    if let Some(m) = moves_out.as_mut() {
-                        for r in &mut moves {
-                            r.game = index;
-                            if !m.write(r) {
-                                return ControlFlow::Break(());
-                            }
+    let filter = a.filter.filter(None);
+    let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
+    let collecting = Collecting { opts, vopts };
+    let per_game = crate::cmd::select::Selecting {
+        filter: &filter,
+        drain: false,
+        inner: |meta: &FileMeta| batch::PerGame::visitor(&collecting, meta),
+    };
+    batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
+        match ev {
+            Event::Game(_, index, selected) => {
+                progress.game();
+                let (mut row, mut moves) = selected.output;
+                // A game that failed to read keeps its row (valid=false),
+                // whatever the filters say.
+                if !keep.keep(selected.verdict.matched, row.game_key)
+                    && !selected.verdict.read_error
+                {
+                    return ControlFlow::Continue(());
+                }
+                row.game = index;
+                if a.summary {
+                    summary.add(&row);
+                }
+                if !games_out.write(&row) {
+                    return ControlFlow::Break(());
+                }
+                if let Some(m) = moves_out.as_mut() {
+                    for r in &mut moves {
+                        r.game = index;
+                        if !m.write(r) {
+                            return ControlFlow::Break(());
                         }
                     }
                 }
-                Event::FileDone(meta) => {
-                    if let Some(line) = common::issue_line(&meta) {
-                        progress.println(&line);
-                        unreadable += usize::from(meta.error.is_some());
-                    } else {
-                        progress.file();
-                    }
+            }
+            Event::FileDone(meta) => {
+                if let Some(line) = common::issue_line(&meta) {
+                    progress.println(&line);
+                    unreadable += usize::from(meta.error.is_some());
+                } else {
+                    progress.file();
                 }
             }
-            ControlFlow::Continue(())
-        },
-    );
+        }
+        ControlFlow::Continue(())
+    });
     progress.finish();
     // The first output that failed ends the run: nothing is committed.
     for t in std::iter::once(&mut games_out).chain(moves_out.as_mut()) {

@@ -7,7 +7,7 @@ use crate::progress::Progress;
 use kifu::batch::{self, Event, FileMeta};
 use kifu::read::{Finding, Severity};
 use kifu::replay::ImpasseRule;
-use kifu::validate::{GameReport, ValidateOptions};
+use kifu::validate::{GameReport, ValidateOptions, Validator};
 use serde_json::json;
 use std::ops::ControlFlow;
 
@@ -34,10 +34,30 @@ pub fn run(a: ValidateArgs) -> std::io::Result<u8> {
     let mut unreadable = 0u64;
     let mut sources = common::SourceLines::default();
     let workers = common::workers(&a.input);
-    batch::run(&inputs, &workers, &read_opts, Validating(opts), |ev| {
+    let filter = a.filter.filter(Some(&a.moves));
+    let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
+    let mut left_out = 0u64;
+    // Every game is played whole (drain: false), so that the games a filter
+    // leaves out but that failed to read are reported as without filters.
+    let per_game = crate::cmd::select::Selecting {
+        filter: &filter,
+        drain: false,
+        inner: |_: &FileMeta| Validator::new(opts),
+    };
+    batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
         match ev {
-            Event::Game(meta, index, mut report) => {
+            Event::Game(meta, index, selected) => {
+                let mut report = selected.output;
                 report.index = index;
+                // The filters narrow what is reported; a game that failed
+                // to read is reported all the same.
+                if !keep.keep(selected.verdict.matched, report.game_key)
+                    && !selected.verdict.read_error
+                {
+                    progress.game();
+                    left_out += 1;
+                    return ControlFlow::Continue(());
+                }
                 games += 1;
                 progress.game();
                 if !report.ok {
@@ -75,7 +95,7 @@ pub fn run(a: ValidateArgs) -> std::io::Result<u8> {
     w.finish()?;
     if a.format == OutputFormat::Human {
         let summary = format!(
-            "{games} game{} in {files} file{}: {invalid} invalid, {warnings} warning{}{}",
+            "{games} game{} in {files} file{}: {invalid} invalid, {warnings} warning{}{}{}",
             if games == 1 { "" } else { "s" },
             if files == 1 { "" } else { "s" },
             if warnings == 1 { "" } else { "s" },
@@ -83,6 +103,11 @@ pub fn run(a: ValidateArgs) -> std::io::Result<u8> {
                 String::new()
             } else {
                 format!(", {unreadable} unreadable")
+            },
+            if left_out == 0 {
+                String::new()
+            } else {
+                format!(" ({left_out} more left out by the filters)")
             }
         );
         out::err(&summary);
@@ -112,7 +137,8 @@ fn report_issue(w: &mut Out, format: OutputFormat, meta: &FileMeta, progress: &P
                         "path": meta.display, "game": 0, "format": null, "encoding": null, "ok": false,
                         "plies": 0, "final_sfen": null, "result": null,
                         "findings": [{"rule": "io", "severity": "error", "message": msg,
-                            "line": 0, "column": 0, "ply": null, "move": null, "sfen": null}]
+                            "line": 0, "column": 0, "ply": null, "move": null, "sfen": null}],
+                        "game_key": null
                     })
                     .to_string(),
                 );
@@ -154,6 +180,7 @@ fn emit(
                 "final_sfen": report.final_sfen,
                 "result": report.result,
                 "findings": report.findings,
+                "game_key": report.game_key,
             });
             w.line(&v.to_string());
         }
@@ -203,15 +230,4 @@ fn describe(f: &Finding, report: &GameReport) -> String {
         s.push_str(&format!(" [sfen {sfen}]"));
     }
     s
-}
-
-/// Validates every game as it is read (each move played once).
-struct Validating(ValidateOptions);
-
-impl batch::PerGame for Validating {
-    type Output = kifu::validate::GameReport;
-    type Visitor<'a> = kifu::validate::Validator;
-    fn visitor<'a>(&'a self, _meta: &'a FileMeta) -> kifu::validate::Validator {
-        kifu::validate::Validator::new(self.0)
-    }
 }
