@@ -9,6 +9,7 @@ use kifu::select::{Filter, GameKey, PositionQuery, Selector};
 use kifu::validate::{ValidateOptions, Validator};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/select")
@@ -307,4 +308,383 @@ fn positions_are_found_by_transposition_and_unreached_ones_select_nothing() {
     );
     assert_eq!(start.len(), 10);
     assert!(start.iter().all(|(_, ply)| *ply == Some(0)));
+}
+
+// ---- the command line ----
+
+fn kifu(args: &[&str]) -> (String, String, i32) {
+    let o = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+        o.status.code().unwrap_or(-1),
+    )
+}
+
+/// `kifu select fixtures/select ARGS`: the lines of standard output (exit 0).
+fn select(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["select", "fixtures/select"];
+    all.extend_from_slice(args);
+    let (out, err, code) = kifu(&all);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out.lines()
+        .map(|l| l.trim_start_matches("fixtures/select/").to_string())
+        .collect()
+}
+
+#[test]
+fn cli_lists_path_and_game_and_the_ply_of_a_position() {
+    let all = select(&[]);
+    assert_eq!(all.len(), 13);
+    assert_eq!(all[0], "a-meijin.csa:1");
+    assert_eq!(all[11], "games.csa:4");
+    assert_eq!(
+        select(&["--player", "ＡＢＣ１２"]),
+        ["games.csa:2", "games.csa:4"]
+    );
+    assert_eq!(
+        select(&["--sente", "加藤", "--handicap", "香落ち"]),
+        ["b-lance.csa:1", "b-lance.kifu:1"]
+    );
+    assert_eq!(
+        select(&[
+            "--gote",
+            "田中",
+            "--handicap",
+            "lance",
+            "--result",
+            "sente_win"
+        ]),
+        ["b-lance.csa:1", "b-lance.kifu:1"]
+    );
+    assert_eq!(
+        select(&["--position", AFTER_4]),
+        [
+            "a-meijin.csa:1 ply 4",
+            "a-meijin.jkf:1 ply 4",
+            "a-meijin.ki2:1 ply 4",
+            "a-meijin.kifu:1 ply 4",
+            "a-meijin.psn:1 ply 4",
+            "a-meijin.usi:1 ply 4",
+            "games.csa:1 ply 4",
+        ]
+    );
+    // An SFEN no game reaches selects none, and that is not an error.
+    assert!(select(&[
+        "--position",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/P8/1PPPPPPPP/1B5R1/LNSGKGSNL w - 2"
+    ])
+    .is_empty());
+    assert_eq!(select(&["--moves", "2g2f 4c4d 7g7f 3c3d"]), ["games.csa:1"]);
+    assert_eq!(select(&["--opening-moves", "5d5c"]), ["mini.usi:1"]);
+    assert_eq!(select(&["--variant", "minishogi", "--count"]), ["1"]);
+    assert_eq!(select(&["--count"]), ["13"]);
+    assert_eq!(select(&["--count", "--dedupe"]), ["6"]);
+    assert_eq!(
+        select(&["--since", "2021", "--reason", "resign"]),
+        ["games.csa:4"]
+    );
+    assert_eq!(select(&["--invalid", "--event", "club"]), ["games.csa:3"]);
+    assert_eq!(select(&["--valid", "--max-plies", "2"]), ["mini.usi:1"]);
+    // Dedupe keeps the first of each key in input order, after the filters.
+    assert_eq!(
+        select(&["--dedupe", "--min-plies", "7"]),
+        ["a-meijin.csa:1", "games.csa:2"]
+    );
+    assert_eq!(
+        select(&["--dedupe", "--player", "abc 12", "--reason", "resign"]),
+        ["games.csa:4"]
+    );
+}
+
+#[test]
+fn cli_json_lines_carry_the_documented_fields() {
+    let lines = select(&["--format", "json", "--position-board", AFTER_4]);
+    assert_eq!(lines.len(), 7);
+    let v: serde_json::Value = serde_json::from_str(&lines[4]).unwrap();
+    assert_eq!(v["path"], "fixtures/select/a-meijin.psn");
+    assert_eq!(v["game"], 0);
+    assert_eq!(v["game_key"], A_KEY);
+    assert_eq!(v["sente"], "羽生　善治");
+    assert_eq!(v["gote"], "森内俊之");
+    assert_eq!(v["start_time"], "2020-05-17");
+    assert_eq!(v["result"], "gote_win");
+    assert_eq!(v["reason"], "resign");
+    assert_eq!(v["plies"], 16);
+    assert_eq!(v["ply"], 4);
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["handicap"], "平手");
+    let c: serde_json::Value = serde_json::from_str(&lines[6]).unwrap();
+    assert_eq!(
+        (c["path"].as_str(), c["game"].as_u64()),
+        (Some("fixtures/select/games.csa"), Some(0))
+    );
+    assert_eq!(c["start_time"], serde_json::Value::Null);
+    assert_eq!(c["result"], "aborted");
+    // Without a position filter, `ply` is null.
+    let v: serde_json::Value =
+        serde_json::from_str(&select(&["--format", "json", "--variant", "minishogi"])[0]).unwrap();
+    assert_eq!(v["ply"], serde_json::Value::Null);
+    assert_eq!(v["variant"], "minishogi");
+    assert_eq!(v["handicap"], serde_json::Value::Null);
+}
+
+#[test]
+fn cli_duplicates_are_exactly_the_planted_groups() {
+    let human = select(&["--duplicates"]);
+    assert_eq!(
+        human,
+        [
+            format!("{A_KEY} 6"),
+            "  fixtures/select/a-meijin.csa:1".into(),
+            "  fixtures/select/a-meijin.jkf:1".into(),
+            "  fixtures/select/a-meijin.ki2:1".into(),
+            "  fixtures/select/a-meijin.kifu:1".into(),
+            "  fixtures/select/a-meijin.psn:1".into(),
+            "  fixtures/select/a-meijin.usi:1".into(),
+            human[7].clone(),
+            "  fixtures/select/b-lance.csa:1".into(),
+            "  fixtures/select/b-lance.kifu:1".into(),
+            human[10].clone(),
+            "  fixtures/select/games.csa:2".into(),
+            "  fixtures/select/games.csa:4".into(),
+        ]
+    );
+    assert!(human[7].ends_with(" 2") && human[10].ends_with(" 2"));
+    let json = select(&["--duplicates", "--format", "json"]);
+    assert_eq!(json.len(), 3);
+    let g: serde_json::Value = serde_json::from_str(&json[2]).unwrap();
+    assert_eq!(g["count"], 2);
+    assert_eq!(
+        g["games"],
+        serde_json::json!([
+            {"path": "fixtures/select/games.csa", "game": 1},
+            {"path": "fixtures/select/games.csa", "game": 3}
+        ])
+    );
+    // Filters narrow the groups: A's USI copy has no date.
+    let dated = select(&["--duplicates", "--since", "2000"]);
+    assert_eq!(dated[0], format!("{A_KEY} 5"));
+}
+
+#[test]
+fn cli_output_is_the_same_for_any_jobs() {
+    // Many files and many games, copies spread across them and formats.
+    let tmp = tempfile::tempdir().unwrap();
+    let src = dir();
+    for i in 0..40 {
+        for name in ["a-meijin.ki2", "games.csa", "b-lance.kifu", "mini.usi"] {
+            if (i + name.len()) % 3 == 0 {
+                let ext = name.rsplit('.').next().unwrap();
+                std::fs::copy(
+                    src.join(name),
+                    tmp.path().join(format!("{i:03}-{name}.{ext}")),
+                )
+                .unwrap();
+            }
+        }
+    }
+    let path = tmp.path().to_str().unwrap();
+    for args in [
+        vec!["--duplicates"],
+        vec!["--duplicates", "--format", "json"],
+        vec!["--dedupe"],
+        vec!["--format", "json", "--position", AFTER_4],
+    ] {
+        let run = |j: &str| {
+            let mut all = vec!["select", path, "-j", j];
+            all.extend_from_slice(&args);
+            let (out, err, code) = kifu(&all);
+            assert_eq!(code, 0, "{err}");
+            out
+        };
+        let one = run("1");
+        assert!(!one.is_empty());
+        assert_eq!(one, run("2"), "{args:?}");
+        assert_eq!(one, run("4"), "{args:?}");
+    }
+}
+
+#[test]
+fn cli_game_key_in_validate_json_and_stats_csv() {
+    let (out, _, code) = kifu(&["validate", "--format", "json", "fixtures/select"]);
+    assert_eq!(code, 1); // games.csa game 3 is invalid
+    let keys: Vec<(String, String)> = out
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (
+                v["path"].as_str().unwrap().to_string(),
+                v["game_key"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(keys.len(), 13);
+    assert!(keys[..6].iter().all(|(_, k)| k == A_KEY));
+    assert_eq!(keys[9].1, keys[11].1);
+    assert_ne!(keys[9].1, keys[8].1);
+    let (csv, _, code) = kifu(&["stats", "fixtures/select", "--handicap", "香落ち"]);
+    assert_eq!(code, 0);
+    let mut r = csv::Reader::from_reader(csv.as_bytes());
+    let header = r.headers().unwrap().clone();
+    assert_eq!(header.iter().last(), Some("game_key"));
+    let rows: Vec<csv::StringRecord> = r.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0].get(header.len() - 1), rows[1].get(header.len() - 1));
+    assert_eq!(rows[0].get(header.len() - 1).unwrap().len(), 32);
+}
+
+#[test]
+fn cli_filters_narrow_validate_convert_and_stats() {
+    // validate: the invalid game left out, exit 0, the summary says so.
+    let (_, err, code) = kifu(&["validate", "fixtures/select", "--valid"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "12 games in 10 files: 0 invalid, 0 warnings (1 more left out by the filters)"
+        ),
+        "{err}"
+    );
+    let (out, _, code) = kifu(&[
+        "validate",
+        "fixtures/select",
+        "--player",
+        "dave",
+        "--format",
+        "json",
+    ]);
+    assert_eq!((code, out.lines().count()), (1, 1));
+    // convert: only the selected games, one per key.
+    let (out, err, code) = kifu(&[
+        "convert",
+        "fixtures/select",
+        "--to",
+        "usi",
+        "--dedupe",
+        "--valid",
+        "--min-plies",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 5, "{out}");
+    let (out, _, code) = kifu(&[
+        "convert",
+        "fixtures/select",
+        "--to",
+        "csa",
+        "--moves",
+        "2g2f",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("N+Alice") && !out.contains("羽生"), "{out}");
+    // stats: rows and summary of the selected games only.
+    let (csv, err, code) = kifu(&[
+        "stats",
+        "fixtures/select",
+        "--opening-moves",
+        "7g7f 8c8d",
+        "--summary",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(err.contains("games: 2 (0 invalid)"), "{err}");
+}
+
+#[test]
+fn cli_a_game_that_fails_to_read_is_never_dropped_silently() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("broken.csa"),
+        "N+Zed\nN-Yan\nPI\n+\n+7776FU\n-33\n+2726FU\n",
+    )
+    .unwrap();
+    let p = tmp.path().to_str().unwrap();
+    // select: not listed (it does not match), but its error is on stderr.
+    let (out, err, code) = kifu(&["select", p, "--player", "nobody"]);
+    assert_eq!(out, "");
+    assert!(
+        err.contains("broken.csa:6:") && err.contains("error[syntax]"),
+        "{err}"
+    );
+    assert_eq!(code, 1);
+    // validate reports it although the filter leaves it out.
+    let (out, _, code) = kifu(&["validate", p, "--player", "nobody"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("error[syntax]"), "{out}");
+    // stats keeps its row.
+    let (csv, _, code) = kifu(&["stats", p, "--player", "nobody"]);
+    assert_eq!(code, 0);
+    assert!(
+        csv.lines().nth(1).is_some_and(|l| l.contains("false")),
+        "{csv}"
+    );
+    // convert reports it and fails the input.
+    let (_, err, code) = kifu(&["convert", p, "--to", "usi", "--player", "nobody"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("error[syntax]"), "{err}");
+}
+
+#[test]
+fn cli_bad_values_are_usage_errors_and_help_shows_every_flag() {
+    for args in [
+        vec!["--since", "2023-02-29"],
+        vec!["--result", "black_win"],
+        vec!["--reason", "resignation"],
+        vec!["--handicap", "queen"],
+        vec!["--variant", "chess"],
+        vec!["--moves", "7g7f 9z9z"],
+        vec!["--position", "lnsgkgsnl/1r5b1"],
+        vec!["--valid", "--invalid"],
+        vec!["--count", "--duplicates"],
+        vec!["--dedupe", "--duplicates"],
+        vec!["--player", " "],
+    ] {
+        let mut all = vec!["select", "fixtures/select"];
+        all.extend_from_slice(&args);
+        let (out, err, code) = kifu(&all);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
+    let flags = [
+        "--player",
+        "--sente",
+        "--gote",
+        "--event",
+        "--since",
+        "--until",
+        "--result",
+        "--reason",
+        "--handicap",
+        "--variant",
+        "--min-plies",
+        "--max-plies",
+        "--opening-moves",
+        "--position",
+        "--position-board",
+        "--valid",
+        "--invalid",
+        "--dedupe",
+    ];
+    for cmd in ["select", "convert", "stats", "validate"] {
+        let (help, _, code) = kifu(&[cmd, "--help"]);
+        assert_eq!(code, 0);
+        for f in flags {
+            assert!(help.contains(f), "{cmd} --help lacks {f}");
+        }
+        assert_eq!(help.contains("--moves <USI>"), cmd != "stats", "{cmd}");
+    }
+    let (help, _, _) = kifu(&["select", "--help"]);
+    for s in [
+        "--count",
+        "--duplicates",
+        "--format",
+        "Examples:",
+        "kifu select db/ --player",
+    ] {
+        assert!(help.contains(s), "select --help lacks {s}");
+    }
 }
