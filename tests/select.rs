@@ -117,6 +117,29 @@ fn the_key_is_the_documented_hash() {
     assert_eq!(a.key.to_string(), A_KEY);
 }
 
+#[test]
+fn variant_keys_match_an_independent_xxh3() {
+    // Keys computed with Python's xxhash from the documented bytes:
+    // xxh3_128_hexdigest(b"minishogi\nrbsgk/4p/5/P4/KGSBR b -\n5d5c 1b1c 5c5b 5a5b").
+    for (usi, want) in [
+        (
+            "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5d5c 1b1c 5c5b 5a5b\n",
+            "83e4287f34b8cfe41d76d97a61e70f41",
+        ),
+        (
+            "position sfen gle/1c1/1C1/ELG b - 1 moves 2c2b 1a2b C*2c\n",
+            "e68fcbfc33ff857ef59aec09bf175a4d",
+        ),
+    ] {
+        let mut reader = Reader::new(usi.as_bytes()).unwrap();
+        let report = reader
+            .read_game(&mut Validator::new(ValidateOptions::default()))
+            .unwrap();
+        assert!(report.ok, "{usi}");
+        assert_eq!(report.game_key.to_string(), want, "{usi}");
+    }
+}
+
 /// `xxhash.xxh3_128_hexdigest(bytes)` of game A's serialisation, computed
 /// with Python's xxhash package.
 const A_KEY: &str = "a347fcbda118c2b1700dc7cf13e2f41b";

@@ -398,13 +398,14 @@ impl<V: Replays> Visitor for Selector<'_, V> {
         self.decide_header();
         let output = self.inner.end_game();
         let matched = self.verdict(V::summary(&output));
+        let info = std::mem::take(&mut self.info);
         Selected {
             output,
             verdict: Verdict {
                 matched,
                 read_error: self.read_error,
                 ply: if matched { self.ply } else { None },
-                info: self.info.clone(),
+                info,
             },
         }
     }
