@@ -8,8 +8,9 @@
 # Data: $BENCH_DATA (default /work/bench-data)/files, 5,000 one-game CSA
 # files made by benches/peers/gen_csa_corpus.py (seed 1) when missing (needs
 # python3 with cshogi: benches/peers/requirements.txt). For memory, one
-# USI file of $MANY games (default 200000) is made from them: every game
-# cut at a different length per copy, so that the games are distinct.
+# USI file of $MANY games (default 400000) is made from them, every game cut
+# at a different length per copy so that the games are distinct, and read
+# with --count and with --duplicates.
 #
 # Environment: JOBS (default $(nproc)), RUNS (default 3; the best wall time
 # is kept), MANY, KIFU (a kifu binary; default: build target/release/kifu).
@@ -25,7 +26,7 @@ data="${BENCH_DATA:-/work/bench-data}"
 files="$data/files"
 jobs="${JOBS:-$(nproc)}"
 runs="${RUNS:-3}"
-many="${MANY:-200000}"
+many="${MANY:-400000}"
 
 if [[ ! -x /usr/bin/time ]]; then
   echo "installing GNU time (Debian package 'time') for peak RSS" >&2
@@ -44,7 +45,7 @@ cat "$files"/*.csa > /dev/null
 
 # A position some games reach: the one after the first two plies of the
 # first game (found with kifu itself), and a position none reaches.
-first="$(ls "$files" | head -1)"
+first="$(ls "$files" | sed -n 1p)"
 reached="$("$KIFU" convert "$files/$first" --to usi 2>/dev/null | awk '{print "position startpos moves " $4 " " $5}' \
   | "$KIFU" validate --format json --from usi - | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["final_sfen"])')"
 unreached='lnsgkgsnl/1r5b1/ppppppppp/9/9/P8/1PPPPPPPP/1B5R1/LNSGKGSNL w - 2'
@@ -103,9 +104,10 @@ with open(dst, "w") as out:
 EOF
 fi
 cat "$usi" > /dev/null
-s="$(best "$KIFU" select -j "$jobs" "$small" --duplicates)"
-m="$(best "$KIFU" select -j "$jobs" "$usi" --duplicates)"
-ns="$(wc -l < "$small")"
-nm="$(wc -l < "$usi")"
-printf '\n--duplicates peak RSS: %s KiB for %s games, %s KiB for %s games: %.1f bytes per game\n' \
-  "${s##* }" "$ns" "${m##* }" "$nm" "$(awk "BEGIN{print (${m##* } - ${s##* }) * 1024 / ($nm - $ns)}")"
+c="$(best "$KIFU" select -j "$jobs" "$usi" --count)"
+d="$(best "$KIFU" select -j "$jobs" "$usi" --duplicates)"
+n="$(wc -l < "$usi")"
+# The same file read the same way, with and without --duplicates: the
+# difference is what remembering the games costs.
+printf '\n%s games in one USI file: select --count %s s, %s KiB; select --duplicates %s s, %s KiB: %.1f bytes per game\n' \
+  "$n" "${c%% *}" "${c##* }" "${d%% *}" "${d##* }" "$(awk "BEGIN{print (${d##* } - ${c##* }) * 1024 / $n}")"
