@@ -1,6 +1,6 @@
-//! Rules-engine benchmarks (criterion): perft, legal move generation and
-//! single-move checking, for kifu and for the peer crates haitaka,
-//! shogi_legality_lite and shogi (shogi-rs).
+//! Rules-engine benchmarks (criterion): perft, legal move generation,
+//! single-move checking and slider attacks, for kifu and for the peer crates
+//! haitaka, shogi_legality_lite and shogi (shogi-rs).
 //!
 //! `cargo bench --bench engine` (about 2–3 minutes on 2 cores). Filter with
 //! e.g. `cargo bench --bench engine -- perft`.
@@ -93,6 +93,10 @@ fn legal_moves(c: &mut Criterion) {
         g.throughput(Throughput::Elements(1));
         g.bench_with_input(BenchmarkId::new("kifu", i), &pos, |b, p| {
             b.iter(|| black_box(p).legal_moves().len())
+        });
+        // What perft does on its last ply: count per piece, list nothing.
+        g.bench_with_input(BenchmarkId::new("kifu-count-only", i), &pos, |b, p| {
+            b.iter(|| black_box(p).count_legal_moves())
         });
         let hb = haitaka_peer::board(sfen);
         let hn = haitaka_peer::legal_count(&hb);
@@ -257,5 +261,76 @@ fn disagreements(set: &[Move], ours: &[bool], theirs: &[bool]) -> Vec<String> {
         .collect()
 }
 
-criterion_group!(benches, perft, legal_moves, check);
+/// Slider attacks alone: rook, bishop and lance (both colours) from every
+/// square of the middle-game positions' occupancies, kifu's multiply-gather
+/// lookups against haitaka's (magic bitboards for rook and bishop, the
+/// Qugiy trick for the lance). Both must give the same sets first.
+fn sliders(c: &mut Criterion) {
+    use kifu::attacks::{bishop_attacks, lance_attacks, rook_attacks};
+    let mut g = c.benchmark_group("slider_attacks");
+    g.sample_size(20);
+    g.warm_up_time(Duration::from_millis(300));
+    g.measurement_time(Duration::from_secs(1));
+    let mut cases = Vec::new();
+    for sfen in middle_game_sfens() {
+        let occ = Position::from_sfen(&sfen).expect("sfen").occupied();
+        cases.extend(kifu::Square::all().map(|sq| (sq, occ)));
+    }
+    let hcases: Vec<(haitaka::Square, haitaka::BitBoard)> = cases
+        .iter()
+        .map(|&(sq, occ)| (haitaka::Square::index(sq.index()), haitaka::BitBoard(occ.0)))
+        .collect();
+    type KifuFn = fn(kifu::Square, kifu::Bitboard) -> kifu::Bitboard;
+    type HaitakaFn = fn(haitaka::Square, haitaka::BitBoard) -> haitaka::BitBoard;
+    let kinds: [(&str, KifuFn, HaitakaFn); 4] = [
+        ("rook", rook_attacks, |sq, occ| {
+            haitaka::get_rook_moves(haitaka::Color::Black, sq, occ)
+        }),
+        ("bishop", bishop_attacks, |sq, occ| {
+            haitaka::get_bishop_moves(haitaka::Color::Black, sq, occ)
+        }),
+        (
+            "lance-black",
+            |sq, occ| lance_attacks(kifu::Color::Black, sq, occ),
+            |sq, occ| haitaka::get_lance_moves(haitaka::Color::Black, sq, occ),
+        ),
+        (
+            "lance-white",
+            |sq, occ| lance_attacks(kifu::Color::White, sq, occ),
+            |sq, occ| haitaka::get_lance_moves(haitaka::Color::White, sq, occ),
+        ),
+    ];
+    for (name, kf, hf) in kinds {
+        let bad = cases
+            .iter()
+            .zip(&hcases)
+            .filter(|(&(sq, occ), &(hsq, hocc))| kf(sq, occ).0 != hf(hsq, hocc).0)
+            .count();
+        g.throughput(Throughput::Elements(cases.len() as u64));
+        g.bench_with_input(BenchmarkId::new("kifu", name), &cases, |b, cases| {
+            b.iter(|| {
+                cases
+                    .iter()
+                    .fold(0u128, |acc, &(sq, occ)| acc ^ kf(sq, black_box(occ)).0)
+            })
+        });
+        if bad == 0 {
+            g.bench_with_input(BenchmarkId::new("haitaka", name), &hcases, |b, cases| {
+                b.iter(|| {
+                    cases
+                        .iter()
+                        .fold(0u128, |acc, &(sq, occ)| acc ^ hf(sq, black_box(occ)).0)
+                })
+            });
+        } else {
+            eprintln!(
+                "haitaka {name} attacks differ from kifu's on {bad} of {} cases: not timed",
+                cases.len()
+            );
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, perft, legal_moves, check, sliders);
 criterion_main!(benches);

@@ -6,9 +6,10 @@
 #
 #   DIR_OR_SIZE  a directory holding files/ (one game per file) and big.csa
 #                (one multi-game file), or a size for big.csa (default 1G);
-#                data goes to $BENCH_DATA (default /work/bench-data) and is
-#                generated there by benches/peers/gen_csa_corpus.py when
-#                missing (5,000 games, seed 1; big.csa cycles through them).
+#                data goes to $BENCH_DATA (default: target/bench-data under
+#                the crate root) and is generated there by
+#                benches/peers/gen_csa_corpus.py when missing (5,000 games,
+#                seed 1; big.csa cycles through them).
 #
 # Environment: GAMES (default 5000), JOBS (default $(nproc)), SKIP_BIG=1 to
 # leave out the big file, KIFU (path of a kifu binary; default: build
@@ -35,7 +36,7 @@ if [[ -d "$arg" ]]; then
   data="$arg"
   size=""
 else
-  data="${BENCH_DATA:-/work/bench-data}"
+  data="${BENCH_DATA:-$root/target/bench-data}"
   size="$arg"
 fi
 files="$data/files"

@@ -35,4 +35,14 @@ printf '\000\001\002\003\004\005\006\007\010\011' > corpus/replay/even
 printf '\005\001\002\003\004\005\006\007\010\011' > corpus/replay/minishogi
 printf '\007\001\002\003\004\005\006' > corpus/replay/doubutsu
 printf '\004\003\001\002\003\004\005' > corpus/replay/handicap
+# visitor_break: a format byte and a seed byte before a fixture of that
+# format (format order: kif ki2 csa psn jkf usi).
+mkdir -p corpus/visitor_break
+fi=0
+for ext in kif ki2 csa psn jkf sfen; do
+  find $F -type f -name "*.$ext" -size -16k | head -20 | while read -r f; do
+    { printf "\\$(printf '%03o' $fi)\\007"; cat "$f"; } > "corpus/visitor_break/$(echo "${f#../}" | tr / _)"
+  done
+  fi=$((fi+1))
+done
 echo "seeded: $(ls corpus | wc -l) targets"

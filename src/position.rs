@@ -138,6 +138,10 @@ pub struct Position {
     /// Pieces giving check to the side to move, kept up to date by every
     /// change of the position.
     checkers: Bitboard,
+    /// Pieces of the side to move pinned to its king (the only piece
+    /// between it and an enemy slider that moves along that line), kept up
+    /// to date likewise.
+    pinned: Bitboard,
 }
 
 const fn splitmix(mut x: u64) -> (u64, u64) {
@@ -241,6 +245,7 @@ impl Position {
             board_key: 0,
             hand_key: 0,
             checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
         };
         for sq in Square::all() {
             if let Some(p) = setup.board[sq.index()] {
@@ -259,7 +264,7 @@ impl Position {
         if pos.turn == Color::White {
             pos.board_key ^= ZOBRIST.2;
         }
-        pos.checkers = pos.compute_checkers();
+        pos.update_king_safety();
         pos
     }
 
@@ -440,6 +445,95 @@ impl Position {
 
     /// Pieces of `by` attacking `sq`, with occupancy `occ`.
     pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let theirs = self.by_color[by.index()];
+        let mut att = self.step_attackers(sq, by) & theirs;
+        // A slider's attack is computed only when one stands on a line
+        // through `sq` at all.
+        let lances = self.by_role[Role::Lance.index()] & theirs;
+        if (attacks::lance_pseudo_attacks(!by, sq) & lances).any() {
+            att |= attacks::lance_attacks(!by, sq, occ) & lances;
+        }
+        let bishops = self.bishops() & theirs;
+        if (attacks::bishop_pseudo_attacks(sq) & bishops).any() {
+            att |= attacks::bishop_attacks(sq, occ) & bishops;
+        }
+        let rooks = self.rooks() & theirs;
+        if (attacks::rook_pseudo_attacks(sq) & rooks).any() {
+            att |= attacks::rook_attacks(sq, occ) & rooks;
+        }
+        att
+    }
+
+    /// Whether a piece of `by` attacks `sq` with occupancy `occ`: the
+    /// yes/no of [`Position::attackers_to`], stopping at the first finding.
+    #[inline]
+    fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        let theirs = self.by_color[by.index()];
+        if (self.step_attackers(sq, by) & theirs).any() {
+            return true;
+        }
+        let lances = self.by_role[Role::Lance.index()] & theirs;
+        if (attacks::lance_pseudo_attacks(!by, sq) & lances).any()
+            && (attacks::lance_attacks(!by, sq, occ) & lances).any()
+        {
+            return true;
+        }
+        let bishops = self.bishops() & theirs;
+        if (attacks::bishop_pseudo_attacks(sq) & bishops).any()
+            && (attacks::bishop_attacks(sq, occ) & bishops).any()
+        {
+            return true;
+        }
+        let rooks = self.rooks() & theirs;
+        (attacks::rook_pseudo_attacks(sq) & rooks).any()
+            && (attacks::rook_attacks(sq, occ) & rooks).any()
+    }
+
+    /// The squares of `steps` (next to the side to move's king on `k`) that
+    /// no enemy piece attacks once the king has left `k`.
+    #[inline]
+    fn safe_king_steps(&self, k: Square, steps: Bitboard) -> Bitboard {
+        if steps.is_empty() {
+            return steps;
+        }
+        let them = !self.turn;
+        let theirs = self.by_color[them.index()];
+        // The one-step attacks of the enemy pieces near enough to reach a
+        // square next to the king (the one-step part of horse and dragon
+        // too; a lance, bishop or rook has none).
+        let mut safe = steps;
+        for sq in theirs & attacks::king_neighbourhood(k) {
+            let role = self.board[sq.index()].expect("enemy piece").role;
+            safe &= !step_attacks(them, role, sq);
+        }
+        if safe.is_empty() {
+            return safe;
+        }
+        // Sliders, with the king gone from `k` so that it does not shadow
+        // the square behind it.
+        let occ = self.occupied() ^ Bitboard::from_square(k);
+        for sq in theirs & self.by_role[Role::Lance.index()] {
+            if (attacks::lance_pseudo_attacks(them, sq) & safe).any() {
+                safe &= !attacks::lance_attacks(them, sq, occ);
+            }
+        }
+        for sq in theirs & self.bishops() {
+            if (attacks::bishop_pseudo_attacks(sq) & safe).any() {
+                safe &= !attacks::bishop_attacks(sq, occ);
+            }
+        }
+        for sq in theirs & self.rooks() {
+            if (attacks::rook_pseudo_attacks(sq) & safe).any() {
+                safe &= !attacks::rook_attacks(sq, occ);
+            }
+        }
+        safe
+    }
+
+    /// Pieces of either colour that would attack `sq` by one step if they
+    /// were of colour `by` (the caller keeps `by`'s own).
+    #[inline(always)]
+    fn step_attackers(&self, sq: Square, by: Color) -> Bitboard {
         let them = !by;
         let b = |r: Role| self.by_role[r.index()];
         let golds = b(Role::Gold)
@@ -453,23 +547,24 @@ impl Position {
             | (step_attacks(them, Role::Gold, sq) & golds)
             | (step_attacks(them, Role::King, sq)
                 & (b(Role::King) | b(Role::Horse) | b(Role::Dragon)));
-        if (b(Role::Giraffe) | b(Role::Elephant)).any() {
+        let animals = b(Role::Giraffe) | b(Role::Elephant);
+        if animals.any() {
             att |= (step_attacks(them, Role::Giraffe, sq) & b(Role::Giraffe))
                 | (step_attacks(them, Role::Elephant, sq) & b(Role::Elephant));
         }
-        let lances = b(Role::Lance);
-        if lances.any() {
-            att |= attacks::lance_attacks(them, sq, occ) & lances;
-        }
-        let bishops = b(Role::Bishop) | b(Role::Horse);
-        if bishops.any() {
-            att |= attacks::bishop_attacks(sq, occ) & bishops;
-        }
-        let rooks = b(Role::Rook) | b(Role::Dragon);
-        if rooks.any() {
-            att |= attacks::rook_attacks(sq, occ) & rooks;
-        }
-        att & self.by_color[by.index()]
+        att
+    }
+
+    /// Bishops and horses of both colours.
+    #[inline(always)]
+    fn bishops(&self) -> Bitboard {
+        self.by_role[Role::Bishop.index()] | self.by_role[Role::Horse.index()]
+    }
+
+    /// Rooks and dragons of both colours.
+    #[inline(always)]
+    fn rooks(&self) -> Bitboard {
+        self.by_role[Role::Rook.index()] | self.by_role[Role::Dragon.index()]
     }
 
     /// Pieces giving check to the side to move.
@@ -478,117 +573,54 @@ impl Position {
         self.checkers
     }
 
-    fn compute_checkers(&self) -> Bitboard {
-        match self.king(self.turn) {
-            Some(k) => self.attackers_to(k, !self.turn, self.occupied()),
-            None => Bitboard::EMPTY,
-        }
-    }
-
     /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
         self.checkers().any()
     }
 
-    /// Whether the piece on `from`, which lies in direction `d` from the
-    /// king, is pinned (the first piece beyond it on that ray is an enemy
-    /// slider that moves along the ray).
-    fn pinned_along(&self, king: Square, from: Square, d: usize) -> bool {
-        let occ = self.occupied().0;
-        let nearest = |bits: u128| -> Option<Square> {
-            if bits == 0 {
-                None
-            } else if d & 1 == 1 {
-                Square::from_index(bits.trailing_zeros() as usize)
-            } else {
-                Square::from_index(127 - bits.leading_zeros() as usize)
-            }
-        };
-        if nearest(ray(d, king).0 & occ) != Some(from) {
-            return false;
-        }
-        let Some(s) = nearest(ray(d, from).0 & occ & self.rules().board.0) else {
-            return false;
-        };
-        let Some(p) = self.board[s.index()] else {
-            return false;
-        };
-        if p.color == self.turn {
-            return false;
-        }
-        match p.role {
-            Role::Rook | Role::Dragon => d < 4,
-            Role::Bishop | Role::Horse => d >= 4,
-            Role::Lance => d == attacks::forward_dir(self.turn),
-            _ => false,
-        }
-    }
-
-    /// Pieces of the side to move pinned to its king.
-    fn pinned(&self, king: Square) -> Bitboard {
+    /// Sets `checkers` and `pinned` for the side to move: one-step checkers
+    /// from the tables; for every enemy slider on a line through the king,
+    /// nothing between means check, one own piece between means a pin.
+    fn update_king_safety(&mut self) {
         let us = self.turn;
-        let them = !us;
-        let occ = self.occupied();
-        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY)
-            & (self.pieces(them, Role::Rook) | self.pieces(them, Role::Dragon)))
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY)
-                & (self.pieces(them, Role::Bishop) | self.pieces(them, Role::Horse)))
-            | (attacks::lance_attacks(us, king, Bitboard::EMPTY) & self.pieces(them, Role::Lance)))
-            & self.rules().board;
+        let Some(k) = self.king(us) else {
+            self.checkers = Bitboard::EMPTY;
+            self.pinned = Bitboard::EMPTY;
+            return;
+        };
+        let theirs = self.by_color[(!us).index()];
+        let mut checkers = self.step_attackers(k, !us) & theirs;
         let mut pinned = Bitboard::EMPTY;
-        for s in snipers {
-            let b = between(king, s) & occ;
-            if b.count() == 1 {
-                pinned |= b & self.by_color[us.index()];
-            }
-        }
-        pinned
-    }
-
-    #[inline]
-    fn push_board_moves(&self, role: Role, from: Square, targets: Bitboard, list: &mut MoveList) {
-        let rules = self.rules();
-        let us = self.turn;
-        if rules.can_promote(role) {
-            let zone = rules.zone[us.index()];
-            let dead = rules.dead_squares(us, role);
-            let from_zone = zone.contains(from);
-            for to in targets {
-                if from_zone || zone.contains(to) {
-                    list.push(Move::Normal {
-                        from,
-                        to,
-                        promote: true,
-                    });
-                }
-                if !dead.contains(to) {
-                    list.push(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    });
+        let snipers = ((attacks::rook_pseudo_attacks(k) & self.rooks())
+            | (attacks::bishop_pseudo_attacks(k) & self.bishops())
+            | (attacks::lance_pseudo_attacks(us, k) & self.by_role[Role::Lance.index()]))
+            & theirs;
+        if snipers.any() {
+            let occ = self.occupied();
+            for s in snipers {
+                let b = between(k, s) & occ;
+                if b.is_empty() {
+                    checkers.insert(s);
+                } else if !b.more_than_one() {
+                    pinned |= b & self.by_color[us.index()];
                 }
             }
-        } else {
-            for to in targets {
-                list.push(Move::Normal {
-                    from,
-                    to,
-                    promote: false,
-                });
-            }
         }
+        self.checkers = checkers;
+        self.pinned = pinned;
     }
 
     /// Files (as a mask of whole files) holding an unpromoted pawn of `color`.
     #[inline]
     fn pawn_files(&self, color: Color) -> Bitboard {
-        let mut m = 0u128;
-        for sq in self.pieces(color, Role::Pawn) {
-            m |= 0x1FFu128 << ((sq.file() as usize - 1) * 9);
-        }
-        Bitboard(m)
+        // Per 9-bit file: adding 0xFF to its low eight bits carries into
+        // the ninth iff one of them is set; the ninth bit then fills its file.
+        const LOW8: u128 = 0xFF * (FILE_BASES);
+        const TOP: u128 = 0x100 * (FILE_BASES);
+        let pawns = self.pieces(color, Role::Pawn).0;
+        let top = (((pawns & LOW8) + LOW8) | pawns) & TOP;
+        Bitboard(top | (top - (top >> 8)))
     }
 
     /// Whether the game is over for lack of a lion or by a try (doubutsu).
@@ -607,8 +639,13 @@ impl Position {
         }
     }
 
-    /// Appends every legal move to `list`.
-    pub fn legal_moves_into(&self, list: &mut MoveList) {
+    /// Feeds every legal move to `sink`, until `sink` is full: the king's
+    /// moves, then the other pieces role by role (pawns, lances, knights,
+    /// silvers, gold-movers, bishops, rooks, horses, dragons, doubutsu's
+    /// giraffes and elephants), each role by square, then drops in the
+    /// order of [`Rules::hand_roles`].
+    #[inline(always)]
+    fn generate<S: MoveSink>(&self, sink: &mut S) {
         if self.variant_end().is_some() {
             return;
         }
@@ -618,58 +655,65 @@ impl Position {
         let occ = self.occupied();
         let board = rules.board;
         let empty = board & !occ;
-
-        if rules.self_check_allowed {
-            for from in ours {
-                let role = self.board[from.index()].expect("own piece").role;
-                let targets = attacks(us, role, from, occ) & board & !ours;
-                self.push_board_moves(role, from, targets, list);
-            }
-            self.push_drops(empty, list);
-            return;
-        }
-
         let king = self.king(us);
-        let (checkers, pinned) = match king {
-            Some(k) => (self.checkers, self.pinned(k)),
-            None => (Bitboard::EMPTY, Bitboard::EMPTY),
+
+        let mut g = Targets {
+            pos: self,
+            us,
+            ours,
+            target: board & !ours,
+            pinned: Bitboard::EMPTY,
+            king,
+            zone: rules.zone[us.index()],
         };
+        let mut drop_target = empty;
         if let Some(k) = king {
-            let occ_wo_king = occ ^ Bitboard::from_square(k);
-            for to in step_attacks(us, Role::King, k) & board & !ours {
-                if !self.attackers_to(to, !us, occ_wo_king).any() {
-                    list.push(Move::Normal {
-                        from: k,
-                        to,
-                        promote: false,
-                    });
+            let steps = step_attacks(us, Role::King, k) & g.target;
+            if rules.self_check_allowed {
+                sink.piece(k, Bitboard::EMPTY, steps);
+            } else {
+                sink.piece(k, Bitboard::EMPTY, self.safe_king_steps(k, steps));
+                let checkers = self.checkers;
+                if checkers.more_than_one() || sink.full() {
+                    return;
                 }
+                if let Some(c) = checkers.first() {
+                    drop_target = between(k, c);
+                    g.target = drop_target | Bitboard::from_square(c);
+                }
+                g.pinned = self.pinned;
             }
         }
-        if checkers.more_than_one() {
-            return;
-        }
-        let (target, drop_target) = match (king, checkers.first()) {
-            (Some(k), Some(c)) => {
-                let b = between(k, c);
-                (b | Bitboard::from_square(c), b)
+        if g.target.any() {
+            g.pawns(sink);
+            g.each(Role::Lance, sink, |sq| attacks::lance_attacks(us, sq, occ));
+            g.each(Role::Knight, sink, |sq| step_attacks(us, Role::Knight, sq));
+            g.each(Role::Silver, sink, |sq| step_attacks(us, Role::Silver, sq));
+            g.each_gold(sink);
+            g.each(Role::Bishop, sink, |sq| attacks::bishop_attacks(sq, occ));
+            g.each(Role::Rook, sink, |sq| attacks::rook_attacks(sq, occ));
+            g.each(Role::Horse, sink, |sq| {
+                attacks::bishop_attacks(sq, occ) | step_attacks(us, Role::Horse, sq)
+            });
+            g.each(Role::Dragon, sink, |sq| {
+                attacks::rook_attacks(sq, occ) | step_attacks(us, Role::Dragon, sq)
+            });
+            if (self.by_role[Role::Giraffe.index()] | self.by_role[Role::Elephant.index()]).any() {
+                g.each(Role::Giraffe, sink, |sq| {
+                    step_attacks(us, Role::Giraffe, sq)
+                });
+                g.each(Role::Elephant, sink, |sq| {
+                    step_attacks(us, Role::Elephant, sq)
+                });
             }
-            _ => (board & !ours, empty),
-        };
-        let non_king = ours & !self.by_role[Role::King.index()];
-        for from in non_king {
-            let role = self.board[from.index()].expect("own piece").role;
-            let mut targets = attacks(us, role, from, occ) & target;
-            if pinned.contains(from) {
-                let k = king.expect("pinned implies king");
-                targets &= ray(direction(k, from).expect("aligned"), k);
+            if sink.full() {
+                return;
             }
-            self.push_board_moves(role, from, targets, list);
         }
-        self.push_drops(drop_target, list);
+        self.drops(drop_target, sink);
     }
 
-    fn push_drops(&self, target: Bitboard, list: &mut MoveList) {
+    fn drops<S: MoveSink>(&self, target: Bitboard, sink: &mut S) {
         let rules = self.rules();
         let us = self.turn;
         let hand = &self.hands[us.index()];
@@ -696,8 +740,9 @@ impl Position {
                     }
                 }
             }
-            for to in mask {
-                list.push(Move::Drop { role, to });
+            sink.drops(role, mask);
+            if sink.full() {
+                return;
             }
         }
     }
@@ -712,6 +757,13 @@ impl Position {
         !after.has_legal_move()
     }
 
+    /// Appends every legal move to `list`: the king's moves, then the other
+    /// pieces role by role, drops last. The order is the same for the same
+    /// position, otherwise unspecified.
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        self.generate(&mut ListSink(list));
+    }
+
     /// Every legal move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -719,11 +771,19 @@ impl Position {
         list
     }
 
+    /// The number of legal moves, counted without listing them (the same
+    /// number as `legal_moves().len()`).
+    pub fn count_legal_moves(&self) -> usize {
+        let mut count = CountSink(0);
+        self.generate(&mut count);
+        count.0 as usize
+    }
+
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        let mut list = MoveList::new();
-        self.legal_moves_into(&mut list);
-        !list.is_empty()
+        let mut any = AnySink(false);
+        self.generate(&mut any);
+        any.0
     }
 
     /// Whether the game is over, and how.
@@ -775,105 +835,115 @@ impl Position {
 
     /// Checks one move; `Err` names the rule it breaks.
     pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
+        match m {
+            Move::Normal { from, to, promote } => self.check_board_move(from, to, promote),
+            Move::Drop { role, to } => self.check_drop(role, to),
+        }
+    }
+
+    #[inline]
+    fn check_board_move(&self, from: Square, to: Square, promote: bool) -> Result<(), IllegalMove> {
         let rules = self.rules();
         let us = self.turn;
-        let ours = self.by_color[us.index()];
         let occ = self.occupied();
-        match m {
-            Move::Normal { from, to, promote } => {
-                let piece = match self.board[from.index()] {
-                    Some(p) if p.color == us && rules.board.contains(from) => p,
-                    _ => return Err(IllegalMove::NoPiece),
-                };
-                if !(attacks(us, piece.role, from, occ) & rules.board).contains(to) {
-                    return Err(IllegalMove::IllegalMovement);
+        let from_bb = Bitboard::from_square(from);
+        let to_bb = Bitboard::from_square(to);
+        let piece = match self.board[from.index()] {
+            Some(p) if p.color == us && (rules.board & from_bb).any() => p,
+            _ => return Err(IllegalMove::NoPiece),
+        };
+        if (attacks(us, piece.role, from, occ) & rules.board & to_bb).is_empty() {
+            return Err(IllegalMove::IllegalMovement);
+        }
+        if (self.by_color[us.index()] & to_bb).any() {
+            return Err(IllegalMove::Occupied);
+        }
+        let zone = rules.zone[us.index()];
+        if promote {
+            if !rules.can_promote(piece.role) || (zone & (from_bb | to_bb)).is_empty() {
+                return Err(IllegalMove::IllegalPromotion);
+            }
+        } else if rules.can_promote(piece.role)
+            && (rules.dead_squares(us, piece.role) & to_bb).any()
+        {
+            return Err(IllegalMove::MustPromote);
+        }
+        if rules.self_check_allowed {
+            return Ok(());
+        }
+        let Some(k) = self.king(us) else {
+            return Ok(());
+        };
+        if piece.role == Role::King {
+            if self.is_attacked(to, !us, occ ^ from_bb) {
+                return Err(IllegalMove::SelfCheck);
+            }
+            return Ok(());
+        }
+        let checkers = self.checkers;
+        if checkers.any() {
+            if checkers.more_than_one() {
+                return Err(IllegalMove::SelfCheck);
+            }
+            let c = checkers.first().expect("one checker");
+            if ((between(k, c) | checkers) & to_bb).is_empty() {
+                return Err(IllegalMove::SelfCheck);
+            }
+        }
+        // A pinned piece must stay on the line through the king.
+        if (self.pinned & from_bb).any() {
+            if let Some(d) = direction(k, from) {
+                if (ray(d, k) & to_bb).is_empty() {
+                    return Err(IllegalMove::SelfCheck);
                 }
-                if ours.contains(to) {
-                    return Err(IllegalMove::Occupied);
-                }
-                let zone = rules.zone[us.index()];
-                if promote {
-                    if !rules.can_promote(piece.role) || !(zone.contains(from) || zone.contains(to))
-                    {
-                        return Err(IllegalMove::IllegalPromotion);
-                    }
-                } else if rules.can_promote(piece.role)
-                    && rules.dead_squares(us, piece.role).contains(to)
-                {
-                    return Err(IllegalMove::MustPromote);
-                }
-                if rules.self_check_allowed {
-                    return Ok(());
-                }
-                let Some(k) = self.king(us) else {
-                    return Ok(());
-                };
-                if piece.role == Role::King {
-                    let occ2 = occ ^ Bitboard::from_square(from);
-                    if self.attackers_to(to, !us, occ2).any() {
-                        return Err(IllegalMove::SelfCheck);
-                    }
-                    return Ok(());
-                }
-                let checkers = self.checkers;
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn check_drop(&self, role: Role, to: Square) -> Result<(), IllegalMove> {
+        let rules = self.rules();
+        let us = self.turn;
+        if self.hands[us.index()].count(role) == 0
+            || HAND_MASKS[rules.variant as usize] >> role.index() & 1 == 0
+        {
+            return Err(IllegalMove::NotInHand);
+        }
+        let to_bb = Bitboard::from_square(to);
+        if (rules.board & to_bb).is_empty() {
+            return Err(IllegalMove::IllegalMovement);
+        }
+        if (self.occupied() & to_bb).any() {
+            return Err(IllegalMove::Occupied);
+        }
+        if rules.dead_drops && (rules.dead_squares(us, role) & to_bb).any() {
+            return Err(IllegalMove::DeadDrop);
+        }
+        let pawn_rules = role == Role::Pawn && rules.pawn_drop_rules;
+        if pawn_rules && (self.pawn_files(us) & to_bb).any() {
+            return Err(IllegalMove::Nifu);
+        }
+        let checkers = self.checkers;
+        if !rules.self_check_allowed && checkers.any() {
+            if let Some(k) = self.king(us) {
                 if checkers.more_than_one() {
                     return Err(IllegalMove::SelfCheck);
                 }
-                if let Some(c) = checkers.first() {
-                    if !(between(k, c) | Bitboard::from_square(c)).contains(to) {
-                        return Err(IllegalMove::SelfCheck);
-                    }
+                let c = checkers.first().expect("one checker");
+                if (between(k, c) & to_bb).is_empty() {
+                    return Err(IllegalMove::SelfCheck);
                 }
-                if let Some(d) = direction(k, from) {
-                    let line = ray(d, k);
-                    if !line.contains(to) && self.pinned_along(k, from, d) {
-                        return Err(IllegalMove::SelfCheck);
-                    }
-                }
-                Ok(())
-            }
-            Move::Drop { role, to } => {
-                if !rules.hand_roles.contains(&role) || self.hands[us.index()].count(role) == 0 {
-                    return Err(IllegalMove::NotInHand);
-                }
-                if !rules.board.contains(to) {
-                    return Err(IllegalMove::IllegalMovement);
-                }
-                if occ.contains(to) {
-                    return Err(IllegalMove::Occupied);
-                }
-                if rules.dead_drops && rules.dead_squares(us, role).contains(to) {
-                    return Err(IllegalMove::DeadDrop);
-                }
-                let pawn_rules = role == Role::Pawn && rules.pawn_drop_rules;
-                if pawn_rules && self.pawn_files(us).contains(to) {
-                    return Err(IllegalMove::Nifu);
-                }
-                if !rules.self_check_allowed {
-                    if let Some(k) = self.king(us) {
-                        let checkers = self.checkers;
-                        if checkers.more_than_one() {
-                            return Err(IllegalMove::SelfCheck);
-                        }
-                        if let Some(c) = checkers.first() {
-                            if !between(k, c).contains(to) {
-                                return Err(IllegalMove::SelfCheck);
-                            }
-                        }
-                    }
-                }
-                if pawn_rules {
-                    if let Some(k) = self.king(!us) {
-                        if step_attacks(!us, Role::Pawn, k).contains(to)
-                            && self.is_pawn_drop_mate(to)
-                        {
-                            return Err(IllegalMove::Uchifuzume);
-                        }
-                    }
-                }
-                Ok(())
             }
         }
+        if pawn_rules {
+            if let Some(k) = self.king(!us) {
+                if (step_attacks(!us, Role::Pawn, k) & to_bb).any() && self.is_pawn_drop_mate(to) {
+                    return Err(IllegalMove::Uchifuzume);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Whether `m` is legal.
@@ -923,7 +993,7 @@ impl Position {
         self.turn = !self.turn;
         self.board_key ^= ZOBRIST.2;
         self.ply = self.ply.saturating_add(1);
-        self.checkers = self.compute_checkers();
+        self.update_king_safety();
     }
 
     /// Checks and plays a move.
@@ -968,11 +1038,11 @@ impl Position {
         if depth == 0 {
             return 1;
         }
+        if depth == 1 {
+            return self.count_legal_moves() as u64;
+        }
         let mut moves = MoveList::new();
         self.legal_moves_into(&mut moves);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
         let mut n = 0;
         for &m in &moves {
             let mut next = *self;
@@ -980,6 +1050,277 @@ impl Position {
             n += next.perft(depth - 1);
         }
         n
+    }
+}
+
+/// Bit 0 of every file: square index `9 * f`.
+const FILE_BASES: u128 = {
+    let mut m = 0u128;
+    let mut f = 0;
+    while f < 9 {
+        m |= 1 << (9 * f);
+        f += 1;
+    }
+    m
+};
+
+/// Where the generator's moves go. It hands over the moves of one piece at
+/// a time as target sets, so that a sink that only counts never lists them.
+trait MoveSink {
+    /// The piece on `from` may move to each square of `promote` promoting,
+    /// and to each square of `stay` without promoting.
+    fn piece(&mut self, from: Square, promote: Bitboard, stay: Bitboard);
+    /// Pieces stand `delta` squares (index difference) before each square
+    /// of `promote` and `stay`, and may move there promoting or not.
+    fn shifted(&mut self, delta: i8, promote: Bitboard, stay: Bitboard);
+    /// A piece of `role` may be dropped on each square of `to`.
+    fn drops(&mut self, role: Role, to: Bitboard);
+    /// Whether the generator may stop now.
+    #[inline(always)]
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+/// Lists the moves: per target square the promotion first, then the move
+/// without promotion.
+struct ListSink<'a>(&'a mut MoveList);
+
+impl MoveSink for ListSink<'_> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, promote: Bitboard, stay: Bitboard) {
+        if promote.is_empty() {
+            for to in stay {
+                self.0.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
+            }
+            return;
+        }
+        for to in promote | stay {
+            if promote.contains(to) {
+                self.0.push(Move::Normal {
+                    from,
+                    to,
+                    promote: true,
+                });
+            }
+            if stay.contains(to) {
+                self.0.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn shifted(&mut self, delta: i8, promote: Bitboard, stay: Bitboard) {
+        for to in promote | stay {
+            let from = Square::from_index_unchecked((to.index() as i8 - delta) as u8);
+            if promote.contains(to) {
+                self.0.push(Move::Normal {
+                    from,
+                    to,
+                    promote: true,
+                });
+            }
+            if stay.contains(to) {
+                self.0.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, role: Role, to: Bitboard) {
+        for to in to {
+            self.0.push(Move::Drop { role, to });
+        }
+    }
+}
+
+/// Counts the moves (perft's last ply).
+struct CountSink(u32);
+
+impl MoveSink for CountSink {
+    #[inline(always)]
+    fn piece(&mut self, _from: Square, promote: Bitboard, stay: Bitboard) {
+        if promote.any() {
+            self.0 += promote.count();
+        }
+        self.0 += stay.count();
+    }
+
+    #[inline(always)]
+    fn shifted(&mut self, _delta: i8, promote: Bitboard, stay: Bitboard) {
+        self.piece(Square::from_index_unchecked(0), promote, stay);
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, _role: Role, to: Bitboard) {
+        self.0 += to.count();
+    }
+}
+
+/// Stops at the first move.
+struct AnySink(bool);
+
+impl MoveSink for AnySink {
+    #[inline(always)]
+    fn piece(&mut self, _from: Square, promote: Bitboard, stay: Bitboard) {
+        self.0 |= (promote | stay).any();
+    }
+
+    #[inline(always)]
+    fn shifted(&mut self, _delta: i8, promote: Bitboard, stay: Bitboard) {
+        self.0 |= (promote | stay).any();
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, _role: Role, to: Bitboard) {
+        self.0 |= to.any();
+    }
+
+    #[inline(always)]
+    fn full(&self) -> bool {
+        self.0
+    }
+}
+
+/// One generation's context: where the side to move's pieces may go.
+struct Targets<'a> {
+    pos: &'a Position,
+    us: Color,
+    ours: Bitboard,
+    /// Squares a piece other than the king may move to: not an own piece,
+    /// and in check the checker or a square between it and the king.
+    target: Bitboard,
+    /// Own pieces pinned to the king.
+    pinned: Bitboard,
+    king: Option<Square>,
+    zone: Bitboard,
+}
+
+impl Targets<'_> {
+    /// The targets of a pinned piece on `from` whose moves are `moves`:
+    /// only along the line through the king.
+    #[inline(never)]
+    fn pinned_targets(&self, from: Square, moves: Bitboard) -> Bitboard {
+        let t = moves & self.target;
+        match self
+            .king
+            .and_then(|k| direction(k, from).map(|d| ray(d, k)))
+        {
+            Some(line) => t & line,
+            None => t,
+        }
+    }
+
+    /// Every piece of `role`, whose moves from a square `moves` gives:
+    /// free pieces (those that can promote: first those in the zone, then
+    /// the others), then pinned ones.
+    #[inline(always)]
+    fn each<S: MoveSink>(&self, role: Role, sink: &mut S, moves: impl Fn(Square) -> Bitboard) {
+        let pieces = self.ours & self.pos.by_role[role.index()];
+        if pieces.is_empty() || sink.full() {
+            return;
+        }
+        let free = pieces & !self.pinned;
+        let rules = self.pos.rules();
+        if rules.can_promote(role) {
+            let dead = rules.dead_squares(self.us, role);
+            for from in free & self.zone {
+                let t = moves(from) & self.target;
+                sink.piece(from, t, t & !dead);
+            }
+            for from in free & !self.zone {
+                let t = moves(from) & self.target;
+                sink.piece(from, t & self.zone, t & !dead);
+            }
+            for from in pieces & self.pinned {
+                let t = self.pinned_targets(from, moves(from));
+                let promote = if self.zone.contains(from) {
+                    t
+                } else {
+                    t & self.zone
+                };
+                sink.piece(from, promote, t & !dead);
+            }
+        } else {
+            for from in free {
+                sink.piece(from, Bitboard::EMPTY, moves(from) & self.target);
+            }
+            for from in pieces & self.pinned {
+                sink.piece(
+                    from,
+                    Bitboard::EMPTY,
+                    self.pinned_targets(from, moves(from)),
+                );
+            }
+        }
+    }
+
+    /// Golds and the pieces that move like one (promoted pawn, lance,
+    /// knight and silver), in one pass by square.
+    #[inline(always)]
+    fn each_gold<S: MoveSink>(&self, sink: &mut S) {
+        let b = |r: Role| self.pos.by_role[r.index()];
+        let golds = (b(Role::Gold)
+            | b(Role::ProPawn)
+            | b(Role::ProLance)
+            | b(Role::ProKnight)
+            | b(Role::ProSilver))
+            & self.ours;
+        if sink.full() {
+            return;
+        }
+        // Doubutsu's hen is a promoted pawn that moves like a gold too.
+        for from in golds & !self.pinned {
+            let t = step_attacks(self.us, Role::Gold, from) & self.target;
+            sink.piece(from, Bitboard::EMPTY, t);
+        }
+        for from in golds & self.pinned {
+            let t = self.pinned_targets(from, step_attacks(self.us, Role::Gold, from));
+            sink.piece(from, Bitboard::EMPTY, t);
+        }
+    }
+
+    /// Pawns not pinned, all at once (each moves one square forward, so
+    /// their targets are distinct); pinned ones one by one.
+    #[inline(always)]
+    fn pawns<S: MoveSink>(&self, sink: &mut S) {
+        let pawns = self.ours & self.pos.by_role[Role::Pawn.index()];
+        if pawns.is_empty() {
+            return;
+        }
+        let rules = self.pos.rules();
+        let dead = rules.dead_squares(self.us, Role::Pawn);
+        let free = pawns & !self.pinned;
+        // A pawn on its last rank (possible only with the dead-piece rule
+        // waived) would leave its file: it has no move.
+        let (to, delta) = match self.us {
+            Color::Black => (((free.0 & !FILE_BASES) >> 1) & self.target.0, -1),
+            Color::White => (((free.0 & !(FILE_BASES << 8)) << 1) & self.target.0, 1),
+        };
+        let to = Bitboard(to);
+        // A pawn in the zone moves within it: promoting depends on `to` alone.
+        let promote_mask = if rules.can_promote(Role::Pawn) {
+            self.zone
+        } else {
+            Bitboard::EMPTY
+        };
+        sink.shifted(delta, to & promote_mask, to & !dead);
+        for from in pawns & self.pinned {
+            let t = self.pinned_targets(from, step_attacks(self.us, Role::Pawn, from));
+            sink.piece(from, promote_mask & t, t & !dead);
+        }
     }
 }
 
@@ -994,3 +1335,27 @@ impl Default for Position {
         Position::new(Variant::Standard)
     }
 }
+
+/// Roles each variant lets a player hold ([`Rules::hand_roles`]), as bits
+/// by role index, by variant.
+const fn hand_mask(variant: Variant) -> u16 {
+    let roles = variant.rules().hand_roles;
+    let mut mask = 0u16;
+    let mut i = 0;
+    while i < roles.len() {
+        mask |= 1 << roles[i].index();
+        i += 1;
+    }
+    mask
+}
+
+static HAND_MASKS: [u16; 3] = {
+    let mut t = [0u16; 3];
+    let mut i = 0;
+    while i < Variant::ALL.len() {
+        let v = Variant::ALL[i];
+        t[v as usize] = hand_mask(v);
+        i += 1;
+    }
+    t
+};

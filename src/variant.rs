@@ -194,7 +194,7 @@ impl Variant {
 
     /// The rules table.
     #[inline]
-    pub fn rules(self) -> &'static Rules {
+    pub const fn rules(self) -> &'static Rules {
         match self {
             Variant::Standard => &STANDARD,
             Variant::Minishogi => &MINISHOGI,

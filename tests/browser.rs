@@ -188,7 +188,11 @@ fn viewer_in_headless_chromium() {
     std::fs::create_dir_all(&out).unwrap();
     let pages = [
         ("variations-jkf", "examples/variations.jkf", "kif"),
-        ("forks-kif", "kif/ok/forks.kif", "kif"),
+        (
+            "forks-kif",
+            "kif/ok/shogidokoro-sjis-declared-utf8.kif",
+            "kif",
+        ),
         ("lance-handicap", "examples/lance-handicap.kif", "kif"),
         (
             "european-psn",
@@ -197,7 +201,11 @@ fn viewer_in_headless_chromium() {
         ),
         ("minishogi", "psn/ok/minishogi.psn", "kif"),
         ("doubutsu", "psn/ok/doubutsu.psn", "psn"),
-        ("long-commented", "kif/ok/shogihome-1-record.kifu", "kif"),
+        (
+            "long-commented",
+            "kif/ok/shogihome-engine-comments.kifu",
+            "kif",
+        ),
     ];
     let mut plan_pages = Vec::new();
     let mut all = Plan {

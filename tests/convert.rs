@@ -8,9 +8,13 @@ use kifu::read::{self, Format, Game, ReadOptions, Severity};
 use kifu::record::{Line, Record};
 use std::path::Path;
 
+mod common;
+
+/// The valid games of every ok fixture, and of the real records of
+/// `tests/corpus-expect/` when the shared corpus is present.
 fn fixtures() -> Vec<(String, Game)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut out = Vec::new();
+    let mut inputs: Vec<(String, Format, Vec<u8>)> = Vec::new();
     for fmt in ["csa", "kif", "ki2", "psn", "jkf", "usi"] {
         let dir = root.join(fmt).join("ok");
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -22,17 +26,25 @@ fn fixtures() -> Vec<(String, Game)> {
             let Some(format) = Format::from_path(&p) else {
                 continue;
             };
-            let bytes = std::fs::read(&p).unwrap();
-            for g in read::read_all(&bytes, Some(format), &ReadOptions::default()) {
-                if g.findings.iter().any(|f| f.severity == Severity::Error) {
-                    continue;
-                }
-                let report = kifu::validate::validate(&g, &Default::default());
-                if !report.ok {
-                    continue;
-                }
-                out.push((format!("{} game {}", p.display(), g.index), g));
+            inputs.push((p.display().to_string(), format, std::fs::read(&p).unwrap()));
+        }
+        for e in common::corpus_expectations(fmt).unwrap_or_default() {
+            if let (false, Some(format)) = (e.bad, Format::from_path(Path::new(&e.path))) {
+                inputs.push((e.path, format, e.bytes));
             }
+        }
+    }
+    let mut out = Vec::new();
+    for (name, format, bytes) in inputs {
+        for g in read::read_all(&bytes, Some(format), &ReadOptions::default()) {
+            if g.findings.iter().any(|f| f.severity == Severity::Error) {
+                continue;
+            }
+            let report = kifu::validate::validate(&g, &Default::default());
+            if !report.ok {
+                continue;
+            }
+            out.push((format!("{name} game {}", g.index), g));
         }
     }
     out

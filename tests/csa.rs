@@ -1,6 +1,8 @@
 //! CSA reader and writer: fixtures with expectations, malformed files with
 //! exact first findings, round trips, writer forms and the whole corpus.
 
+mod common;
+
 use kifu::csa::{self, CsaVersion, WriteOptions};
 use kifu::read::{lines_from_bytes, Finding, Format, Game, ReadOptions, Reader, Rule, Severity};
 use kifu::record::{Line, Location, Record, TerminalKind};
@@ -146,6 +148,39 @@ fn parse_expect(text: &str) -> Vec<Expect> {
     out
 }
 
+/// Checks the games read from one file against its `.expect` text.
+fn check_games(name: &str, games: &[Game], text: &str) {
+    let expects = parse_expect(text);
+    assert_eq!(games.len(), expects.len(), "{name}: number of games");
+    for (g, e) in games.iter().zip(&expects) {
+        assert!(errors(g).is_empty(), "{name}: {:?}", g.findings);
+        replay(&g.record).unwrap_or_else(|m| panic!("{name}: {m}"));
+        let r = &g.record;
+        if let Some(p) = e.plies {
+            assert_eq!(r.main.moves.len(), p, "{name}: plies");
+        }
+        if let Some(u) = &e.usi {
+            assert_eq!(&usi_line(r), u, "{name}: moves");
+        }
+        if let Some(t) = &e.terminal {
+            assert_eq!(&terminal_name(r), t, "{name}: terminal");
+        }
+        if let Some(c) = e.comments {
+            assert_eq!(r.comment_count(), c, "{name}: comments");
+        }
+    }
+}
+
+/// The first error finding as `LINE:COL rule`.
+fn first_error(name: &str, games: &[Game]) -> String {
+    let first = games
+        .iter()
+        .flat_map(|g| g.findings.iter())
+        .find(|f| f.severity == Severity::Error)
+        .unwrap_or_else(|| panic!("{name}: no error finding"));
+    format!("{}:{} {}", first.line, first.column, first.rule)
+}
+
 #[test]
 fn ok_fixtures_match_their_expectations() {
     let files = fixtures("ok", "csa");
@@ -154,27 +189,7 @@ fn ok_fixtures_match_their_expectations() {
         let exp_path = path.with_extension("expect");
         let text = std::fs::read_to_string(&exp_path)
             .unwrap_or_else(|_| panic!("{} has no .expect", path.display()));
-        let expects = parse_expect(&text);
-        let games = read_path(&path);
-        let name = path.display();
-        assert_eq!(games.len(), expects.len(), "{name}: number of games");
-        for (g, e) in games.iter().zip(&expects) {
-            assert!(errors(g).is_empty(), "{name}: {:?}", g.findings);
-            replay(&g.record).unwrap_or_else(|m| panic!("{name}: {m}"));
-            let r = &g.record;
-            if let Some(p) = e.plies {
-                assert_eq!(r.main.moves.len(), p, "{name}: plies");
-            }
-            if let Some(u) = &e.usi {
-                assert_eq!(&usi_line(r), u, "{name}: moves");
-            }
-            if let Some(t) = &e.terminal {
-                assert_eq!(&terminal_name(r), t, "{name}: terminal");
-            }
-            if let Some(c) = e.comments {
-                assert_eq!(r.comment_count(), c, "{name}: comments");
-            }
-        }
+        check_games(&path.display().to_string(), &read_path(&path), &text);
     }
 }
 
@@ -185,23 +200,49 @@ fn bad_fixtures_give_their_first_finding() {
     for path in files {
         let err = std::fs::read_to_string(path.with_extension("err"))
             .unwrap_or_else(|_| panic!("{} has no .err", path.display()));
-        let want = err.trim();
-        let games = read_path(&path);
-        let first = games
-            .iter()
-            .flat_map(|g| g.findings.iter())
-            .find(|f| f.severity == Severity::Error)
-            .unwrap_or_else(|| panic!("{}: no error finding", path.display()));
-        let got = format!("{}:{} {}", first.line, first.column, first.rule);
-        assert_eq!(got, want, "{}: {}", path.display(), first.message);
+        let name = path.display().to_string();
+        assert_eq!(first_error(&name, &read_path(&path)), err.trim(), "{name}");
     }
+}
+
+/// The expectations the real CSA records once held as fixtures, now read
+/// from the shared corpus (skips without it).
+#[test]
+fn corpus_expectations() {
+    let Some(entries) = common::corpus_expectations("csa") else {
+        return;
+    };
+    for e in &entries {
+        let games = read_bytes(&e.bytes);
+        let name = format!("{} ({})", e.name, e.path);
+        if e.bad {
+            assert_eq!(first_error(&name, &games), e.expect.trim(), "{name}");
+        } else {
+            check_games(&name, &games, &e.expect);
+        }
+    }
+    println!("csa: {} real files checked", entries.len());
+}
+
+/// Every ok fixture, plus the real files of `tests/corpus-expect/csa/` when
+/// the corpus is present: (name, bytes).
+fn ok_inputs() -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = fixtures("ok", "csa")
+        .into_iter()
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    for e in common::corpus_expectations("csa").unwrap_or_default() {
+        if !e.bad {
+            v.push((e.path, e.bytes));
+        }
+    }
+    v
 }
 
 fn round_trip(version: CsaVersion) {
     let opts = WriteOptions { version };
-    for path in fixtures("ok", "csa") {
-        let name = path.display();
-        let games = read_path(&path);
+    for (name, bytes) in ok_inputs() {
+        let games = read_bytes(&bytes);
         let records: Vec<Record> = games.into_iter().map(|g| g.record).collect();
         let out = csa::write_games(&records, &opts).unwrap();
         assert_eq!(out.dropped.variations, 0, "{name}");

@@ -249,7 +249,7 @@ fn board_svg_and_bod_files() {
         .filter(|n| has_class(n, "name"))
         .filter_map(|n| n.text())
         .collect();
-    assert_eq!(names, ["☗ Boekschoten Michiel", "☖ Lamb Stephen"]);
+    assert_eq!(names, ["☗ Veld Jan", "☖ Bakker Piet"]);
     // Never overwritten without --force.
     let again = run(&["board", &f, "-o", svg.to_str().unwrap()]);
     assert_eq!(again.status.code(), Some(1));
@@ -393,8 +393,8 @@ fn page_data(page: &str) -> serde_json::Value {
 #[test]
 fn html_pages_are_self_contained_and_small() {
     let dir = tempfile::tempdir().unwrap();
-    // A 169-move game with 475 comment lines.
-    let f = fixture("kif/ok/shogihome-1-record.kifu");
+    // A 169-move game with 469 comment lines.
+    let f = fixture("kif/ok/shogihome-engine-comments.kifu");
     let out = dir.path().join("g.html");
     let o = run(&["html", &f, "-o", out.to_str().unwrap()]);
     assert_eq!(

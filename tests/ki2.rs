@@ -20,6 +20,13 @@ fn fixtures_ki2() {
     fixture_check("ki2", Format::Ki2);
 }
 
+/// The expectations the real KI2 records once held as fixtures, now read
+/// from the shared corpus (skips without it).
+#[test]
+fn corpus_expectations_ki2() {
+    corpus_expect_check("ki2", Format::Ki2);
+}
+
 use kifu::ki2::{self, relative_mark, resolve, Horizontal, RelativeMark, ResolveError, Vertical};
 use kifu::sfen::parse_sfen;
 use kifu::{Move, Position, Square, Variant};

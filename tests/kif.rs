@@ -24,6 +24,13 @@ fn fixtures_kif() {
     fixture_check("kif", Format::Kif);
 }
 
+/// The expectations the real KIF records once held as fixtures, now read
+/// from the shared corpus (skips without it).
+#[test]
+fn corpus_expectations_kif() {
+    corpus_expect_check("kif", Format::Kif);
+}
+
 /// KIF → Record → KIF: the second write is byte-identical to the first,
 /// and the re-read record has the same moves, comments and variations.
 #[test]

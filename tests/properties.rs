@@ -1,6 +1,7 @@
-//! Property tests: the legal move generator and the single-move checker
-//! agree on random positions reached by random legal games, for every
-//! variant; positions survive SFEN round trips.
+//! Property tests: the legal move generator (listing, counting, stopping at
+//! the first move) and the single-move checker agree on random positions
+//! reached by random legal games, for every variant; positions survive SFEN
+//! round trips.
 
 use kifu::{Move, Position, Role, Square, Variant};
 use proptest::prelude::*;
@@ -63,6 +64,26 @@ fn walk(v: Variant, seed: u64, plies: usize) -> Vec<Position> {
 
 fn agree(pos: &Position, universe: &[Move]) -> Result<(), TestCaseError> {
     let legal = pos.legal_moves();
+    // The counting generator (perft's last ply) and the early-stopping one
+    // agree with the list; the list has no duplicates.
+    prop_assert_eq!(pos.count_legal_moves(), legal.len(), "{:?}", pos);
+    prop_assert_eq!(pos.has_legal_move(), !legal.is_empty(), "{:?}", pos);
+    let distinct: std::collections::HashSet<Move> = legal.iter().copied().collect();
+    prop_assert_eq!(
+        distinct.len(),
+        legal.len(),
+        "{:?}: a move listed twice",
+        pos
+    );
+    let listed: u64 = legal
+        .iter()
+        .map(|&m| {
+            let mut next = *pos;
+            next.play_unchecked(m);
+            next.legal_moves().len() as u64
+        })
+        .sum();
+    prop_assert_eq!(pos.perft(2), listed, "{:?}: perft(2)", pos);
     for &m in &legal {
         prop_assert!(
             pos.check(m).is_ok(),

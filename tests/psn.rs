@@ -1,5 +1,7 @@
 //! PSN: notation table, fixtures with expectations, round trips, corpus.
 
+mod common;
+
 use kifu::psn::{self, PsnMove, PsnTimes, WriteOptions};
 use kifu::read::{lines_from_bytes, Game, ReadOptions, Severity};
 use kifu::record::{Line, Location, Record, TerminalKind};
@@ -294,39 +296,55 @@ fn legal_candidates_only_disambiguation() {
     assert_eq!(s.to_move(&pos, false), Ok(m));
 }
 
+/// Reads one ok file, checks each game against its expectation, and round
+/// trips it under every time option.
+fn check_ok_file(what: &str, bytes: &[u8], expect: &str) {
+    let games = read(bytes);
+    let exp = expect_games(expect);
+    assert_eq!(games.len(), exp.len(), "{what}: games");
+    for (g, e) in games.iter().zip(&exp) {
+        assert!(errors(g).is_empty(), "{what}: {:?}", errors(g));
+        let start = Position::from_setup_unchecked(&g.record.start.setup);
+        replay(start, &g.record.main, what).unwrap();
+        check_expect(g, e, what);
+        for times in [PsnTimes::Shogidokoro, PsnTimes::None, PsnTimes::Comments] {
+            let opts = WriteOptions {
+                times,
+                legal_candidates_only: false,
+            };
+            round_trip(&g.record, &opts, what);
+        }
+    }
+    // Multi-game writing reads back as the same number of games.
+    let records: Vec<Record> = games.iter().map(|g| g.record.clone()).collect();
+    let out = psn::write_games(&records, &WriteOptions::default()).unwrap();
+    assert_eq!(
+        read(out.text.as_bytes()).len(),
+        games.len(),
+        "{what}: write_games"
+    );
+}
+
+/// The first error finding as `LINE:COL: rule`.
+fn first_error(what: &str, bytes: &[u8]) -> String {
+    let games = read(bytes);
+    let first = games
+        .iter()
+        .flat_map(|g| g.findings.iter())
+        .find(|f| f.severity == Severity::Error)
+        .unwrap_or_else(|| panic!("{what}: no error"));
+    format!("{}:{}: {}", first.line, first.column, first.rule)
+}
+
 #[test]
 fn fixtures_ok() {
     let files = fixture_files("fixtures/psn/ok", "psn");
     assert!(files.len() >= 15);
     for path in files {
         let what = path.file_name().unwrap().to_string_lossy().to_string();
-        let bytes = std::fs::read(&path).unwrap();
         let expect = std::fs::read_to_string(path.with_extension("expect"))
             .unwrap_or_else(|_| panic!("{what}: missing .expect"));
-        let games = read(&bytes);
-        let exp = expect_games(&expect);
-        assert_eq!(games.len(), exp.len(), "{what}: games");
-        for (g, e) in games.iter().zip(&exp) {
-            assert!(errors(g).is_empty(), "{what}: {:?}", errors(g));
-            let start = Position::from_setup_unchecked(&g.record.start.setup);
-            replay(start, &g.record.main, &what).unwrap();
-            check_expect(g, e, &what);
-            for times in [PsnTimes::Shogidokoro, PsnTimes::None, PsnTimes::Comments] {
-                let opts = WriteOptions {
-                    times,
-                    legal_candidates_only: false,
-                };
-                round_trip(&g.record, &opts, &what);
-            }
-        }
-        // Multi-game writing reads back as the same number of games.
-        let records: Vec<Record> = games.iter().map(|g| g.record.clone()).collect();
-        let out = psn::write_games(&records, &WriteOptions::default()).unwrap();
-        assert_eq!(
-            read(out.text.as_bytes()).len(),
-            games.len(),
-            "{what}: write_games"
-        );
+        check_ok_file(&what, &std::fs::read(&path).unwrap(), &expect);
     }
 }
 
@@ -337,19 +355,30 @@ fn fixtures_bad() {
     for path in files {
         let what = path.file_name().unwrap().to_string_lossy().to_string();
         let want = std::fs::read_to_string(path.with_extension("err")).unwrap();
-        let games = read(&std::fs::read(&path).unwrap());
-        let first = games
-            .iter()
-            .flat_map(|g| g.findings.iter())
-            .find(|f| f.severity == Severity::Error)
-            .unwrap_or_else(|| panic!("{what}: no error"));
         assert_eq!(
-            format!("{}:{}: {}", first.line, first.column, first.rule),
+            first_error(&what, &std::fs::read(&path).unwrap()),
             want.trim(),
-            "{what}: {}",
-            first.message
+            "{what}"
         );
     }
+}
+
+/// The expectations the real PSN records once held as fixtures, now read
+/// from the shared corpus (skips without it).
+#[test]
+fn corpus_expectations() {
+    let Some(entries) = common::corpus_expectations("psn") else {
+        return;
+    };
+    for e in &entries {
+        let what = format!("{} ({})", e.name, e.path);
+        if e.bad {
+            assert_eq!(first_error(&what, &e.bytes), e.expect.trim(), "{what}");
+        } else {
+            check_ok_file(&what, &e.bytes, &e.expect);
+        }
+    }
+    println!("psn: {} real files checked", entries.len());
 }
 
 #[test]

@@ -147,53 +147,32 @@ fn known_facts() {
         ("nifu", Some(1), 0)
     );
 
-    // ぴよ将棋 lance handicap: gote (上手) moves first, 104 plies, 下手 wins by resignation.
+    // ぴよ将棋-style lance handicap (our file): gote (上手) moves first,
+    // 104 plies, 上手 resigns at ply 105, so 下手 (sente) wins; the file's
+    // cumulative times end at 00:01:09 (sente, ply 104) and 00:01:05 (gote,
+    // ply 105).
     let ky = by("c-lance-handicap.kifu")[0];
     assert_eq!(ky.handicap, "香落ち");
     assert_eq!(ky.format, "kif");
-    assert_eq!(ky.start_time, "2022-07-29T13:17:16");
+    assert_eq!(ky.start_time, "2024-07-29T13:17:16");
     assert_eq!(ky.plies, 104);
     assert_eq!(
         (ky.result.as_str(), ky.reason.as_str()),
         ("sente_win", "resign")
     );
-    assert_eq!(ky.sente, "Lv19 ひよな(R990)");
-    assert_eq!(ky.gote_time_s, Some(52.0));
-    let first = moves
-        .iter()
-        .find(|m| m.path.ends_with("c-lance-handicap.kifu") && m.ply == 1)
-        .unwrap();
-    assert_eq!(
-        (
-            first.side.as_str(),
-            first.usi.as_str(),
-            first.kif.as_str(),
-            first.psn.as_str()
-        ),
-        ("gote", "5c5d", "５四歩(53)", "P-5d")
-    );
-    let bishop_trade = moves
-        .iter()
-        .find(|m| m.path.ends_with("c-lance-handicap.kifu") && m.ply == 14)
-        .unwrap();
-    assert_eq!(
-        (
-            bishop_trade.usi.as_str(),
-            bishop_trade.capture.as_str(),
-            bishop_trade.promote
-        ),
-        ("8h2b+", "B", true)
-    );
-    assert_eq!(bishop_trade.kif, "２二角成(88)");
-    assert_eq!(bishop_trade.psn, "Bx2b+");
+    assert_eq!(ky.sente, "Lv12 こまどり(R850)");
+    assert_eq!(ky.gote, "Lv14 ふくろう(R910)");
+    assert_eq!((ky.sente_time_s, ky.gote_time_s), (Some(69.0), Some(65.0)));
+    lance_handicap_moves(&moves, "c-lance-handicap.kifu");
 
+    // Our European-style PSN: 54 moves, `[Result "0-1"]`.
     let eu = by("d-europe.psn")[0];
     assert_eq!((eu.plies, eu.result.as_str()), (54, "gote_win"));
     assert_eq!(
         (eu.sente.as_str(), eu.gote.as_str()),
-        ("Hosking Tony", "Lamb Stephen")
+        ("Jansen Kees", "Bakker Piet")
     );
-    assert_eq!(eu.start_time, "1997-08-22");
+    assert_eq!(eu.start_time, "2023-08-19");
 
     let variants = by("e-variants.sfen");
     assert_eq!(variants.len(), 2);
@@ -206,6 +185,94 @@ fn known_facts() {
         ("doubutsu", 3)
     );
     assert_eq!(variants[1].gote_captures, 1);
+}
+
+/// Plies 1 and 14 of the lance-handicap move list both stats files share
+/// (ours and the real one): gote opens with ５四歩, and 14 is the bishop
+/// trade.
+fn lance_handicap_moves(moves: &[MoveRow], file: &str) {
+    let first = moves
+        .iter()
+        .find(|m| m.path.ends_with(file) && m.ply == 1)
+        .unwrap();
+    assert_eq!(
+        (
+            first.side.as_str(),
+            first.usi.as_str(),
+            first.kif.as_str(),
+            first.psn.as_str()
+        ),
+        ("gote", "5c5d", "５四歩(53)", "P-5d")
+    );
+    let bishop_trade = moves
+        .iter()
+        .find(|m| m.path.ends_with(file) && m.ply == 14)
+        .unwrap();
+    assert_eq!(
+        (
+            bishop_trade.usi.as_str(),
+            bishop_trade.capture.as_str(),
+            bishop_trade.promote
+        ),
+        ("8h2b+", "B", true)
+    );
+    assert_eq!(bishop_trade.kif, "２二角成(88)");
+    assert_eq!(bishop_trade.psn, "Bx2b+");
+}
+
+/// The facts once checked on copies of two real records, now on the records
+/// themselves in the shared corpus (skips without it).
+#[test]
+fn known_facts_of_real_records() {
+    let Some(corpus) = corpus() else {
+        eprintln!("SKIPPED: ../shared/corpus not found; the real-record stats facts did not run");
+        return;
+    };
+    let piyo = corpus.join("shogi-kifu-converter/tests/kif/piyo-shogi_KY.kifu");
+    let europe = corpus.join("scalashogi-psn/europeHoskingLamb.psn");
+    let dir = tempfile::tempdir().unwrap();
+    let moves_csv = dir.path().join("moves.csv");
+    let o = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args([
+            "stats",
+            piyo.to_str().unwrap(),
+            europe.to_str().unwrap(),
+            "--moves",
+        ])
+        .arg(&moves_csv)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let games: Vec<GameRow> = rows(&String::from_utf8(o.stdout).unwrap());
+    let moves: Vec<MoveRow> = rows(&std::fs::read_to_string(moves_csv).unwrap());
+    let ky = &games[0];
+    assert_eq!(ky.handicap, "香落ち");
+    assert_eq!(ky.start_time, "2022-07-29T13:17:16");
+    assert_eq!(ky.plies, 104);
+    assert_eq!(
+        (ky.result.as_str(), ky.reason.as_str()),
+        ("sente_win", "resign")
+    );
+    assert_eq!(ky.sente, "Lv19 ひよな(R990)");
+    assert_eq!(ky.gote_time_s, Some(52.0));
+    lance_handicap_moves(&moves, "piyo-shogi_KY.kifu");
+    let eu = &games[1];
+    assert_eq!((eu.plies, eu.result.as_str()), (54, "gote_win"));
+    assert_eq!(
+        (eu.sente.as_str(), eu.gote.as_str()),
+        ("Hosking Tony", "Lamb Stephen")
+    );
+    assert_eq!(eu.start_time, "1997-08-22");
+}
+
+fn corpus() -> Option<std::path::PathBuf> {
+    let dir = root().join("../shared/corpus");
+    dir.join("index.csv").exists().then_some(dir)
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! SFEN/USI records: fixtures with expectations, round trips, corpus.
 
+mod common;
+
 use kifu::read::{lines_from_bytes, Game, ReadOptions, Severity};
 use kifu::record::{Line, Location, Record};
 use kifu::usi::{self, WriteOptions};
@@ -70,57 +72,75 @@ fn files(dir: &str) -> Vec<PathBuf> {
     v
 }
 
+/// Checks one ok file against its expectation lines, then round-trips it.
+fn check_ok_file(what: &str, bytes: &[u8], expect: &str) {
+    let games = read(bytes);
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.index, i, "{what}");
+        assert!(errors(g).is_empty(), "{what} game {i}: {:?}", errors(g));
+        replay(&g.record).unwrap_or_else(|e| panic!("{what} game {i}: {e}"));
+    }
+    for l in expect.lines() {
+        let (k, v) = l.split_once(' ').unwrap();
+        match k {
+            "games" => assert_eq!(games.len().to_string(), v, "{what}"),
+            "plies-per-game" => {
+                let got: Vec<String> = games
+                    .iter()
+                    .map(|g| g.record.main.moves.len().to_string())
+                    .collect();
+                assert_eq!(got.join(" "), v, "{what}");
+            }
+            "sfen" => assert_eq!(kifu::sfen::write_sfen(&games[0].record.start.setup), v),
+            "warning" => assert!(games
+                .iter()
+                .flat_map(|g| &g.findings)
+                .any(|f| f.rule.id() == v && f.severity == Severity::Warning)),
+            k if k.starts_with("usi") => {
+                let i: usize = k[3..].parse().unwrap();
+                assert_eq!(usi_of(&games[i].record), v, "{what} game {i}");
+            }
+            _ => panic!("unknown expectation {l}"),
+        }
+    }
+    // Round trip, with and without the `position` word.
+    let records: Vec<Record> = games.iter().map(|g| g.record.clone()).collect();
+    for prefix in [true, false] {
+        let opts = WriteOptions {
+            position_prefix: prefix,
+            sfen_only: false,
+        };
+        let out = usi::write_games(&records, &opts).unwrap();
+        assert!(out.dropped.is_empty(), "{what}");
+        let back = read(out.text.as_bytes());
+        assert_eq!(back.len(), games.len(), "{what}");
+        for (a, b) in games.iter().zip(&back) {
+            assert!(errors(b).is_empty(), "{what}: {:?}", errors(b));
+            assert_eq!(normalise(&a.record), normalise(&b.record), "{what}");
+        }
+    }
+}
+
 #[test]
 fn fixtures_ok() {
     for path in files("fixtures/usi/ok") {
         let what = path.file_name().unwrap().to_string_lossy().to_string();
-        let games = read(&std::fs::read(&path).unwrap());
         let expect = std::fs::read_to_string(path.with_extension("expect")).unwrap();
-        for (i, g) in games.iter().enumerate() {
-            assert_eq!(g.index, i, "{what}");
-            assert!(errors(g).is_empty(), "{what} game {i}: {:?}", errors(g));
-            replay(&g.record).unwrap_or_else(|e| panic!("{what} game {i}: {e}"));
-        }
-        for l in expect.lines() {
-            let (k, v) = l.split_once(' ').unwrap();
-            match k {
-                "games" => assert_eq!(games.len().to_string(), v, "{what}"),
-                "plies-per-game" => {
-                    let got: Vec<String> = games
-                        .iter()
-                        .map(|g| g.record.main.moves.len().to_string())
-                        .collect();
-                    assert_eq!(got.join(" "), v, "{what}");
-                }
-                "sfen" => assert_eq!(kifu::sfen::write_sfen(&games[0].record.start.setup), v),
-                "warning" => assert!(games
-                    .iter()
-                    .flat_map(|g| &g.findings)
-                    .any(|f| f.rule.id() == v && f.severity == Severity::Warning)),
-                k if k.starts_with("usi") => {
-                    let i: usize = k[3..].parse().unwrap();
-                    assert_eq!(usi_of(&games[i].record), v, "{what} game {i}");
-                }
-                _ => panic!("unknown expectation {l}"),
-            }
-        }
-        // Round trip, with and without the `position` word.
-        let records: Vec<Record> = games.iter().map(|g| g.record.clone()).collect();
-        for prefix in [true, false] {
-            let opts = WriteOptions {
-                position_prefix: prefix,
-                sfen_only: false,
-            };
-            let out = usi::write_games(&records, &opts).unwrap();
-            assert!(out.dropped.is_empty(), "{what}");
-            let back = read(out.text.as_bytes());
-            assert_eq!(back.len(), games.len(), "{what}");
-            for (a, b) in games.iter().zip(&back) {
-                assert!(errors(b).is_empty(), "{what}: {:?}", errors(b));
-                assert_eq!(normalise(&a.record), normalise(&b.record), "{what}");
-            }
-        }
+        check_ok_file(&what, &std::fs::read(&path).unwrap(), &expect);
     }
+}
+
+/// The expectations the real SFEN files once held as fixtures (their first
+/// lines), now read from the shared corpus (skips without it).
+#[test]
+fn corpus_expectations() {
+    let Some(entries) = common::corpus_expectations("usi") else {
+        return;
+    };
+    for e in &entries {
+        check_ok_file(&format!("{} ({})", e.name, e.path), &e.bytes, &e.expect);
+    }
+    println!("usi: {} real files checked", entries.len());
 }
 
 #[test]

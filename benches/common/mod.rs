@@ -36,7 +36,9 @@ impl Rng {
 }
 
 /// Plays `plies` seeded random legal plies from the start, `count` times
-/// (restarting a game that ends early); returns the SFENs reached.
+/// (restarting a game that ends early); returns the SFENs reached. Moves are
+/// drawn from the legal moves sorted by USI text, so the positions do not
+/// change with the generator's order.
 pub fn random_middle_games(count: usize, plies: u32, seed: u64) -> Vec<String> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
@@ -44,7 +46,10 @@ pub fn random_middle_games(count: usize, plies: u32, seed: u64) -> Vec<String> {
         let mut pos = Position::default();
         let mut ok = true;
         for _ in 0..plies {
-            let moves = pos.legal_moves();
+            // In USI order, so that the positions do not depend on the
+            // order in which the generator lists moves.
+            let mut moves = pos.legal_moves().to_vec();
+            moves.sort_by_cached_key(|m| m.usi(kifu::Variant::Standard).to_string());
             if moves.is_empty() {
                 ok = false;
                 break;

@@ -527,57 +527,72 @@ pub fn fixtures(fmt: &str, kind: &str) -> Vec<PathBuf> {
     v
 }
 
+/// Problems of an ok record (`name`, `bytes`) against its `.expect` text.
+pub fn check_ok(name: &str, bytes: &[u8], expect: &str, format: Format) -> Vec<String> {
+    let mut problems = Vec::new();
+    let g = read(bytes, format);
+    let errs = errors(&g);
+    if !errs.is_empty() {
+        problems.push(format!("{name}: errors {errs:?}"));
+    }
+    if let Some(e) = replay(&g.record) {
+        problems.push(format!("{name}: illegal {e}"));
+    }
+    for q in check_expect(&g, expect) {
+        problems.push(format!("{name}: {q}"));
+    }
+    problems
+}
+
+/// Problems of a bad record against its `.err` text (first line: the rule id,
+/// or `illegal` for a move the replay refuses; optional `at LINE:COL`).
+pub fn check_bad(name: &str, bytes: &[u8], err: &str, format: Format) -> Vec<String> {
+    let mut problems = Vec::new();
+    let g = read(bytes, format);
+    let rule = err.lines().next().unwrap_or("");
+    let illegal = replay(&g.record);
+    let found = match rule {
+        "illegal" => illegal.is_some(),
+        r => g
+            .findings
+            .iter()
+            .any(|f| f.rule.id() == r && f.severity == Severity::Error),
+    };
+    if !found {
+        problems.push(format!(
+            "{name}: expected {rule}, got {:?} {illegal:?}",
+            errors(&g)
+        ));
+    }
+    if let Some(at) = err.lines().find_map(|l| l.strip_prefix("at ")) {
+        if !g
+            .findings
+            .iter()
+            .any(|f| format!("{}:{}", f.line, f.column) == at)
+        {
+            problems.push(format!("{name}: no finding at {at}: {:?}", errors(&g)));
+        }
+    }
+    problems
+}
+
 /// Reads every ok fixture, checks its expectation; every bad one must fail.
 pub fn fixture_check(fmt: &str, format: Format) {
     let mut problems = Vec::new();
     let oks = fixtures(fmt, "ok");
     assert!(!oks.is_empty());
     for p in &oks {
-        let g = read(&std::fs::read(p).unwrap(), format);
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         let exp_path = PathBuf::from(format!("{}.expect", p.display()));
         let expect =
             std::fs::read_to_string(&exp_path).unwrap_or_else(|_| panic!("{name} has no .expect"));
-        let errs = errors(&g);
-        if !errs.is_empty() {
-            problems.push(format!("{name}: errors {errs:?}"));
-        }
-        if let Some(e) = replay(&g.record) {
-            problems.push(format!("{name}: illegal {e}"));
-        }
-        for q in check_expect(&g, &expect) {
-            problems.push(format!("{name}: {q}"));
-        }
+        problems.extend(check_ok(&name, &std::fs::read(p).unwrap(), &expect, format));
     }
     for p in fixtures(fmt, "bad") {
-        let g = read(&std::fs::read(&p).unwrap(), format);
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         let err = std::fs::read_to_string(format!("{}.err", p.display()))
             .unwrap_or_else(|_| panic!("{name} has no .err"));
-        let rule = err.lines().next().unwrap_or("");
-        let illegal = replay(&g.record);
-        let found = match rule {
-            "illegal" => illegal.is_some(),
-            r => g
-                .findings
-                .iter()
-                .any(|f| f.rule.id() == r && f.severity == Severity::Error),
-        };
-        if !found {
-            problems.push(format!(
-                "{name}: expected {rule}, got {:?} {illegal:?}",
-                errors(&g)
-            ));
-        }
-        if let Some(at) = err.lines().find_map(|l| l.strip_prefix("at ")) {
-            if !g
-                .findings
-                .iter()
-                .any(|f| format!("{}:{}", f.line, f.column) == at)
-            {
-                problems.push(format!("{name}: no finding at {at}: {:?}", errors(&g)));
-            }
-        }
+        problems.extend(check_bad(&name, &std::fs::read(&p).unwrap(), &err, format));
     }
     for p in &problems {
         println!("{p}");
@@ -585,7 +600,106 @@ pub fn fixture_check(fmt: &str, format: Format) {
     assert!(problems.is_empty(), "{} fixture problems", problems.len());
 }
 
-/// Every ok fixture of both formats, read.
+/// Runs the real-file expectations of `tests/corpus-expect/<fmt>/` through
+/// [`check_ok`] / [`check_bad`]; skips, saying so, without the corpus.
+pub fn corpus_expect_check(fmt: &str, format: Format) {
+    let Some(entries) = corpus_expectations(fmt) else {
+        return;
+    };
+    let mut problems = Vec::new();
+    for e in &entries {
+        problems.extend(if e.bad {
+            check_bad(&e.name, &e.bytes, &e.expect, format)
+        } else {
+            check_ok(&e.name, &e.bytes, &e.expect, format)
+        });
+    }
+    println!(
+        "{fmt}: {} real files checked against tests/corpus-expect",
+        entries.len()
+    );
+    for p in &problems {
+        println!("{p}");
+    }
+    assert!(problems.is_empty(), "{} real-file problems", problems.len());
+}
+
+/// One file of `tests/corpus-expect/<fmt>/`: the expectations a real record
+/// of the shared corpus must meet (they were fixtures before the repository
+/// stopped holding copies of other projects' files).
+pub struct CorpusExpect {
+    /// The expectation file's name.
+    pub name: String,
+    /// Path of the record inside the corpus (`path` line).
+    pub path: String,
+    /// The record's bytes; only its first N lines when a `lines N` line says so.
+    pub bytes: Vec<u8>,
+    /// The expectation text without its `path` and `lines` lines.
+    pub expect: String,
+    /// A `.err` file (the record must be refused) rather than a `.expect`.
+    pub bad: bool,
+}
+
+/// Every entry of `tests/corpus-expect/<fmt>/`, sorted by name; `None` (after
+/// printing a SKIPPED line) when `../shared/corpus` is absent.
+pub fn corpus_expectations(fmt: &str) -> Option<Vec<CorpusExpect>> {
+    let Some(root) = corpus() else {
+        println!(
+            "SKIPPED: ../shared/corpus not found; the real-file expectations of tests/corpus-expect/{fmt} did not run"
+        );
+        return None;
+    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus-expect")
+        .join(fmt);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let mut path = None;
+        let mut lines = None;
+        let mut expect = String::new();
+        for l in text.lines() {
+            if let Some(p) = l.strip_prefix("path ") {
+                path = Some(p.to_string());
+            } else if let Some(n) = l.strip_prefix("lines ") {
+                lines = Some(n.parse::<usize>().unwrap());
+            } else {
+                expect.push_str(l);
+                expect.push('\n');
+            }
+        }
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let path = path.unwrap_or_else(|| panic!("{name}: no `path` line"));
+        let full = root.join(&path);
+        let mut bytes =
+            std::fs::read(&full).unwrap_or_else(|e| panic!("{name}: {}: {e}", full.display()));
+        if let Some(n) = lines {
+            let cut = bytes
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n')
+                .nth(n - 1)
+                .map_or(bytes.len(), |(i, _)| i + 1);
+            bytes.truncate(cut);
+        }
+        out.push(CorpusExpect {
+            bad: name.ends_with(".err"),
+            name,
+            path,
+            bytes,
+            expect,
+        });
+    }
+    Some(out)
+}
+
+/// Every ok fixture of both formats, read; with the real records of
+/// `tests/corpus-expect/{kif,ki2}/` when the corpus is present.
 pub fn all_fixture_records() -> Vec<(String, Record)> {
     let mut v = Vec::new();
     for (fmt, format) in [("kif", Format::Kif), ("ki2", Format::Ki2)] {
@@ -595,6 +709,11 @@ pub fn all_fixture_records() -> Vec<(String, Record)> {
                 p.file_name().unwrap().to_string_lossy().to_string(),
                 g.record,
             ));
+        }
+        for e in corpus_expectations(fmt).unwrap_or_default() {
+            if !e.bad {
+                v.push((e.path, read(&e.bytes, format).record));
+            }
         }
     }
     v
