@@ -554,7 +554,7 @@ fn cli_game_key_in_validate_json_and_stats_csv() {
     assert_eq!(code, 0);
     let mut r = csv::Reader::from_reader(csv.as_bytes());
     let header = r.headers().unwrap().clone();
-    assert_eq!(header.iter().last(), Some("game_key"));
+    assert_eq!(header.iter().next_back(), Some("game_key"));
     let rows: Vec<csv::StringRecord> = r.records().map(|r| r.unwrap()).collect();
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0].get(header.len() - 1), rows[1].get(header.len() - 1));
