@@ -18,7 +18,8 @@
 //! ([`read::RecordBuilder`], behind [`read::Reader::games`]), validate
 //! ([`validate::Validator`]: every line played once against the rules
 //! engine, every problem reported with its rule id, location, ply, move and
-//! position) and gather statistics ([`stats::StatsCollector`]);
+//! position), gather statistics ([`stats::StatsCollector`]) and choose
+//! games ([`select::Selector`]: filters, the game key, duplicates);
 //! [`write::write`] writes a [`record::Record`] in any format.
 //!
 //! ```
