@@ -18,7 +18,8 @@
 //! ([`read::RecordBuilder`], behind [`read::Reader::games`]), validate
 //! ([`validate::Validator`]: every line played once against the rules
 //! engine, every problem reported with its rule id, location, ply, move and
-//! position) and gather statistics ([`stats::StatsCollector`]);
+//! position), gather statistics ([`stats::StatsCollector`]) and choose
+//! games ([`select::Selector`]: filters, the game key, duplicates);
 //! [`write::write`] writes a [`record::Record`] in any format.
 //!
 //! ```
@@ -84,6 +85,7 @@ pub mod read;
 pub mod record;
 pub mod replay;
 pub mod role;
+pub mod select;
 pub mod setup;
 pub mod sfen;
 pub mod square;

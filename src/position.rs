@@ -433,6 +433,16 @@ impl Position {
         self.board_key ^ self.hand_key.rotate_left(17)
     }
 
+    /// A hash of the board alone (Zobrist; hands and side to move left
+    /// out), for finding a board whoever is to move.
+    #[inline]
+    pub fn board_hash(&self) -> u64 {
+        match self.turn {
+            Color::Black => self.board_key,
+            Color::White => self.board_key ^ ZOBRIST.2,
+        }
+    }
+
     /// Pieces of `by` attacking `sq`, with occupancy `occ`.
     pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let theirs = self.by_color[by.index()];

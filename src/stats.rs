@@ -104,6 +104,8 @@ pub struct GameRow {
     /// How much of `start_time` the record gave: `year`, `month`, `day`,
     /// `hour`, `minute` or `second` (empty without a parsed date).
     pub start_time_precision: String,
+    /// The game key (see [`crate::select::key`]).
+    pub game_key: crate::select::GameKey,
 }
 
 /// One row of the moves table.
@@ -447,12 +449,31 @@ impl Visitor for StatsCollector {
         row.first_error_rule = first_error.map_or(String::new(), |f| f.rule.id().to_string());
         row.first_error_ply = first_error.and_then(|f| f.ply);
         row.final_sfen = report.final_sfen.clone();
+        row.game_key = report.game_key;
         row.sente_time_s = self.totals[0].map(secs);
         row.gote_time_s = self.totals[1].map(secs);
         GameStats {
             row,
             moves: std::mem::take(&mut self.moves),
             report,
+        }
+    }
+}
+
+impl crate::select::Replays for StatsCollector {
+    fn validator(&self) -> &Validator {
+        &self.validator
+    }
+
+    fn summary(output: &GameStats) -> crate::select::Summary<'_> {
+        let row = &output.row;
+        crate::select::Summary {
+            plies: row.plies,
+            ok: row.valid,
+            outcome: crate::select::parse_outcome(&row.result)
+                .unwrap_or(crate::record::Outcome::Unknown),
+            reason: (!row.reason.is_empty()).then_some(row.reason.as_str()),
+            key: row.game_key,
         }
     }
 }

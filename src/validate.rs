@@ -12,6 +12,7 @@ use crate::record::{
     HeaderKey, Location, MoveTime, Outcome, Record, ResultClaim, Start, TerminalKind,
 };
 use crate::replay::{Declaration, EndReason, GameEnd, ImpasseRule, PathHistory};
+use crate::select::{GameKey, KeyHasher};
 use crate::setup::{SetupError, Waivers};
 use serde::Serialize;
 
@@ -51,6 +52,9 @@ pub struct GameReport {
     pub result: GameResult,
     /// Every finding, reader's and validator's, in source order.
     pub findings: Vec<Finding>,
+    /// The game key: variant, start and main-line moves (see
+    /// [`crate::select::key`]).
+    pub game_key: GameKey,
 }
 
 /// What a legal move did (see [`Validator::last_played`]).
@@ -149,6 +153,8 @@ pub struct Validator {
     last: Option<Played>,
     /// The cursor and history stand at the game's start position.
     started: bool,
+    /// The game key of the main line so far.
+    key: KeyHasher,
 }
 
 impl Validator {
@@ -172,6 +178,7 @@ impl Validator {
             totals: [Some(0), Some(0)],
             last: None,
             started: false,
+            key: KeyHasher::default(),
         }
     }
 
@@ -199,6 +206,7 @@ impl Validator {
             self.cursor.reset(&self.start.setup, None);
             self.history
                 .reset(Position::from_setup_unchecked(&self.start.setup).hash());
+            self.key.begin(&self.start.setup);
         }
     }
 
@@ -482,6 +490,7 @@ impl Visitor for Validator {
             .map_or(0, |h| h.removed_points());
         self.cursor.reset(&start.setup, None);
         self.history.reset(pos.hash());
+        self.key.begin(&start.setup);
         CONTINUE
     }
 
@@ -493,6 +502,8 @@ impl Visitor for Validator {
         }
         let main = self.lines.len() == 1;
         let ply = self.cursor.top().next_ply();
+        // Moves after the main line's terminal are not part of the game.
+        let keyed = main && !self.cursor.top().terminal;
         let r = match self.cursor.resolve(&ev.raw, ev.written, ev.at) {
             Ok((r, warning)) => {
                 if self.top().judged {
@@ -504,9 +515,15 @@ impl Visitor for Validator {
                 if self.top().judged {
                     self.findings.extend(f.map(|f| *f));
                 }
+                if keyed {
+                    self.key.push_unresolved(ev.written);
+                }
                 return CONTINUE;
             }
         };
+        if keyed {
+            self.key.push(r.mv, self.start.setup.variant);
+        }
         if main {
             self.main_nodes += 1;
             self.last_main = LastMain::Move;
@@ -660,6 +677,7 @@ impl Visitor for Validator {
             final_sfen: final_pos.sfen(),
             result,
             findings,
+            game_key: self.key.finish(),
         }
     }
 }

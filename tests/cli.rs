@@ -84,7 +84,8 @@ fn json_lines_shape() {
                 "plies",
                 "final_sfen",
                 "result",
-                "findings"
+                "findings",
+                "game_key"
             ]
         );
     }

@@ -27,7 +27,7 @@
 //!   from any other method skips the rest of the game, and the reader goes
 //!   straight to `end_game`.
 //!
-//! Visitors that come with the library: [`crate::record::RecordBuilder`]
+//! Visitors that come with the library: [`crate::read::RecordBuilder`]
 //! (builds [`crate::read::Game`]s), [`crate::validate::Validator`] and
 //! [`crate::stats::StatsCollector`].
 

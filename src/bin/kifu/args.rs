@@ -38,6 +38,8 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff) for `man`.
     Man(ManArgs),
+    /// List the games that match filters (player, date, result, opening, position…), or copies of one game.
+    Select(crate::filter_args::SelectArgs),
 }
 
 #[derive(Args, Debug)]
@@ -246,6 +248,10 @@ pub struct ValidateArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub strict: StrictArgs,
+    #[command(flatten)]
+    pub moves: crate::filter_args::MovesArg,
+    #[command(flatten)]
+    pub filter: crate::filter_args::FilterArgs,
 }
 
 const VALIDATE_HELP: &str = "Rule ids (stable; see docs/validate.md):
@@ -318,6 +324,8 @@ pub struct StatsArgs {
     pub diagnostics: Option<DiagnosticsFormat>,
     #[command(flatten)]
     pub strict: StrictArgs,
+    #[command(flatten)]
+    pub filter: crate::filter_args::FilterArgs,
 }
 
 const STATS_HELP: &str = "Columns are documented in docs/stats.md.
@@ -401,6 +409,10 @@ pub struct ConvertArgs {
     pub diagnostics: DiagnosticsFormat,
     #[command(flatten)]
     pub strict: StrictArgs,
+    #[command(flatten)]
+    pub moves: crate::filter_args::MovesArg,
+    #[command(flatten)]
+    pub filter: crate::filter_args::FilterArgs,
 }
 
 fn parse_target(s: &str) -> Result<kifu::convert::Target, String> {

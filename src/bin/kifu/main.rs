@@ -2,6 +2,7 @@
 
 mod args;
 mod cmd;
+mod filter_args;
 mod out;
 mod progress;
 mod report;
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         args::Command::Html(a) => Ok(code(cmd::html::run(a, color))),
         args::Command::Completions(a) => cmd::shell::completions(a),
         args::Command::Man(a) => cmd::shell::man(a),
+        args::Command::Select(a) => cmd::select::run(a),
     };
     ExitCode::from(out::exit_code(result))
 }

@@ -119,6 +119,12 @@ impl Out {
         self.bytes(text.as_bytes()) && self.bytes(b"\n")
     }
 
+    /// A line of text that holds user data (names, paths), control
+    /// characters made visible.
+    pub fn human(&mut self, text: &str) -> bool {
+        self.line(&visible(text))
+    }
+
     /// Flushes. Returns whether output still works.
     pub fn flush(&mut self) -> bool {
         if self.failed.is_none() {

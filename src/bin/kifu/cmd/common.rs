@@ -115,3 +115,15 @@ pub fn coords_of(c: crate::args::CoordsArg) -> kifu::diagram::Coords {
         crate::args::CoordsArg::Western => kifu::diagram::Coords::Western,
     }
 }
+
+/// The line that reports an input not read (`path: error[io]: …`) or a
+/// skipped entry (`warning[io]`), if any.
+pub fn issue_line(meta: &FileMeta) -> Option<String> {
+    if let Some(e) = &meta.error {
+        Some(format!("{}: error[io]: {e}", meta.display))
+    } else {
+        meta.skipped
+            .as_ref()
+            .map(|w| format!("{}: warning[io]: {w}", meta.display))
+    }
+}

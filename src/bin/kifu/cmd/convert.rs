@@ -9,7 +9,8 @@ use kifu::batch::{self, Event, FileMeta};
 use kifu::convert::{encode_output, ConvertOptions, Target};
 use kifu::output::{self, Claims, Destination, InputSet, OutDirPlan, Sink};
 use kifu::read::{Encoding, Rule, Severity};
-use kifu::validate::{validate, GameReport, ValidateOptions};
+use kifu::select::Selector;
+use kifu::validate::{GameReport, ValidateOptions, Validator};
 use kifu::write::Dropped;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -19,6 +20,10 @@ use std::path::{Path, PathBuf};
 struct GameOut {
     report: GameReport,
     text: Result<Option<(String, Dropped)>, String>,
+    /// The filters keep it.
+    matched: bool,
+    /// The reader reported an error (reported even when not matched).
+    read_error: bool,
 }
 
 /// Where converted text goes when it all goes to one place.
@@ -195,14 +200,18 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.input_encoding);
     let workers = common::workers(&a.input);
+    let filter = a.filter.filter(Some(&a.moves));
+    let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
     batch::run(
         &inputs,
         &workers,
         &read_opts,
         batch::EachGame(|_meta: &FileMeta, game| {
-            let mut report = validate(&game, &vopts);
+            let mut sel = Selector::new(&filter, Validator::new(vopts)).drain_rejected(true);
+            let selected = kifu::read::visit_game(&game, &mut sel);
+            let (mut report, verdict) = (selected.output, selected.verdict);
             strictness.apply_report(&mut report);
-            let text = if report.ok {
+            let text = if report.ok && verdict.matched {
                 target
                     .write_one(&game.record, &opts)
                     .map(|o| Some((o.text, o.dropped)))
@@ -210,14 +219,23 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
             } else {
                 Ok(None)
             };
-            GameOut { report, text }
+            GameOut {
+                report,
+                text,
+                matched: verdict.matched,
+                read_error: verdict.read_error,
+            }
         }),
         |ev| {
             match ev {
                 Event::Game(meta, index, mut g) => {
                     g.report.index = index;
                     progress.game();
-                    st.game(&meta, g, &progress);
+                    // Games the filters leave out are not converted; one
+                    // that failed to read is still reported.
+                    if keep.keep(g.matched, g.report.game_key) || g.read_error {
+                        st.game(&meta, g, &progress);
+                    }
                 }
                 Event::FileDone(meta) => {
                     if meta.error.is_none() && meta.skipped.is_none() {

@@ -5,6 +5,7 @@ pub mod common;
 pub mod convert;
 pub mod html;
 pub mod perft;
+pub mod select;
 pub mod shell;
 pub mod stats;
 pub mod validate;

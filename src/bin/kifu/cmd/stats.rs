@@ -140,54 +140,60 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
     );
     let diagnostics = a.diagnostics.is_some();
     let workers = common::workers(&a.input);
-    batch::run(
-        &inputs,
-        &workers,
-        &read_opts,
-        Collecting { opts, vopts },
-        |ev| {
-            match ev {
-                Event::Game(
-                    meta,
-                    index,
-                    GameStats {
-                        mut row,
-                        mut moves,
-                        mut report,
-                    },
-                ) => {
-                    row.game = index;
-                    progress.game();
-                    // The findings, for --diagnostics (the tables do not change).
-                    if diagnostics {
-                        report.index = index;
-                        rep.game(&meta, &mut report, &progress);
-                    }
-                    if a.summary {
-                        summary.add(&row);
-                    }
-                    if !games_out.write(&row) {
-                        return ControlFlow::Break(());
-                    }
-                    if let Some(m) = moves_out.as_mut() {
-                        for r in &mut moves {
-                            r.game = index;
-                            if !m.write(r) {
-                                return ControlFlow::Break(());
-                            }
+    let filter = a.filter.filter(None);
+    let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
+    let collecting = Collecting { opts, vopts };
+    let per_game = crate::cmd::select::Selecting {
+        filter: &filter,
+        drain: false,
+        inner: |meta: &FileMeta| batch::PerGame::visitor(&collecting, meta),
+    };
+    batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
+        match ev {
+            Event::Game(meta, index, selected) => {
+                progress.game();
+                let GameStats {
+                    mut row,
+                    mut moves,
+                    mut report,
+                } = selected.output;
+                // A game that failed to read keeps its row (valid=false),
+                // whatever the filters say.
+                if !keep.keep(selected.verdict.matched, row.game_key)
+                    && !selected.verdict.read_error
+                {
+                    return ControlFlow::Continue(());
+                }
+                row.game = index;
+                // The findings, for --diagnostics (the tables do not change).
+                if diagnostics {
+                    report.index = index;
+                    rep.game(&meta, &mut report, &progress);
+                }
+                if a.summary {
+                    summary.add(&row);
+                }
+                if !games_out.write(&row) {
+                    return ControlFlow::Break(());
+                }
+                if let Some(m) = moves_out.as_mut() {
+                    for r in &mut moves {
+                        r.game = index;
+                        if !m.write(r) {
+                            return ControlFlow::Break(());
                         }
                     }
                 }
-                Event::FileDone(meta) => {
-                    if meta.error.is_none() && meta.skipped.is_none() {
-                        progress.file();
-                    }
-                    rep.file_done(&meta, &progress);
-                }
             }
-            ControlFlow::Continue(())
-        },
-    );
+            Event::FileDone(meta) => {
+                if meta.error.is_none() && meta.skipped.is_none() {
+                    progress.file();
+                }
+                rep.file_done(&meta, &progress);
+            }
+        }
+        ControlFlow::Continue(())
+    });
     progress.finish();
     // In a machine style, standard error holds that document alone: the
     // summary is one note in it.

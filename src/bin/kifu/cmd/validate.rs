@@ -7,7 +7,7 @@ use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::batch::{self, Event, FileMeta};
 use kifu::replay::ImpasseRule;
-use kifu::validate::ValidateOptions;
+use kifu::validate::{ValidateOptions, Validator};
 use std::ops::ControlFlow;
 
 pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
@@ -46,10 +46,29 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
         &progress,
     );
     let workers = common::workers(&a.input);
-    batch::run(&inputs, &workers, &read_opts, Validating(opts), |ev| {
+    let filter = a.filter.filter(Some(&a.moves));
+    let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
+    // Every game is played whole (drain: false), so that the games a filter
+    // leaves out but that failed to read are reported as without filters.
+    let per_game = crate::cmd::select::Selecting {
+        filter: &filter,
+        drain: false,
+        inner: |_: &FileMeta| Validator::new(opts),
+    };
+    batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
         match ev {
-            Event::Game(meta, index, mut report) => {
+            Event::Game(meta, index, selected) => {
+                let mut report = selected.output;
                 report.index = index;
+                // The filters narrow what is reported; a game that failed
+                // to read is reported all the same.
+                if !keep.keep(selected.verdict.matched, report.game_key)
+                    && !selected.verdict.read_error
+                {
+                    progress.game();
+                    reporter.counts.left_out += 1;
+                    return ControlFlow::Continue(());
+                }
                 progress.game();
                 reporter.game(&meta, &mut report, &progress);
             }
@@ -73,15 +92,4 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
     let (counts, written) = reporter.finish(true, &progress);
     written?;
     Ok(counts.exit_code())
-}
-
-/// Validates every game as it is read (each move played once).
-struct Validating(ValidateOptions);
-
-impl batch::PerGame for Validating {
-    type Output = kifu::validate::GameReport;
-    type Visitor<'a> = kifu::validate::Validator;
-    fn visitor<'a>(&'a self, _meta: &'a FileMeta) -> kifu::validate::Validator {
-        kifu::validate::Validator::new(self.0)
-    }
 }

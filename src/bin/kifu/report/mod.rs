@@ -45,6 +45,8 @@ pub struct Counts {
     pub per_rule: [(u64, u64); Rule::ALL.len()],
     /// The job summary could not be written.
     pub output_failed: bool,
+    /// Games read but left out by the filters (not reported).
+    pub left_out: u64,
 }
 
 impl Counts {
@@ -74,6 +76,9 @@ impl Counts {
         );
         if self.unreadable > 0 {
             let _ = write!(line, ", {} unreadable", self.unreadable);
+        }
+        if self.left_out > 0 {
+            let _ = write!(line, " ({} more left out by the filters)", self.left_out);
         }
         line
     }
@@ -216,6 +221,7 @@ impl Reporter {
                         "final_sfen": report.final_sfen,
                         "result": report.result,
                         "findings": findings,
+                        "game_key": report.game_key,
                     });
                     self.write(&v.to_string(), progress);
                 }
@@ -287,6 +293,7 @@ impl Reporter {
                         "path": meta.display, "game": 0, "format": null, "encoding": null,
                         "ok": false, "plies": 0, "final_sfen": null, "result": null,
                         "findings": [f],
+                        "game_key": null,
                     });
                     self.write(&v.to_string(), progress);
                 } else {

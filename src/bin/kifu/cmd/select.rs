@@ -1,0 +1,230 @@
+//! `kifu select`, and the selection every reading command shares.
+
+use crate::cmd::common;
+use crate::filter_args::{SelectArgs, SelectFormat};
+use crate::out::{self, Out};
+use crate::progress::Progress;
+use kifu::batch::{self, Event, FileMeta};
+use kifu::read::Severity;
+use kifu::select::{Dedupe, Duplicates, Filter, GameKey, Replays, Selected, Selector};
+use kifu::validate::{GameReport, ValidateOptions, Validator};
+use serde_json::json;
+use std::ops::ControlFlow;
+
+/// Runs a [`Selector`] with `filter` around the visitor `inner` makes for
+/// each input: what validate, stats and select hand to the batch.
+pub struct Selecting<'f, F> {
+    /// The filter.
+    pub filter: &'f Filter,
+    /// Stop playing the moves of games the header rules out (only their
+    /// read errors are needed).
+    pub drain: bool,
+    /// Makes the inner visitor for an input.
+    pub inner: F,
+}
+
+impl<V, F> batch::PerGame for Selecting<'_, F>
+where
+    V: Replays,
+    V::Output: Send,
+    F: Fn(&FileMeta) -> V + Sync,
+{
+    type Output = Selected<V::Output>;
+    type Visitor<'a>
+        = Selector<'a, V>
+    where
+        Self: 'a;
+    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> Selector<'a, V> {
+        Selector::new(self.filter, (self.inner)(meta)).drain_rejected(self.drain)
+    }
+}
+
+/// Which selected games a command goes on with, in input order: those
+/// that match, less the later copies under `--dedupe`.
+#[derive(Default)]
+pub struct Keep {
+    dedupe: Option<Dedupe>,
+}
+
+impl Keep {
+    /// Keeps the first game of each key when `dedupe`.
+    pub fn new(dedupe: bool) -> Keep {
+        Keep {
+            dedupe: dedupe.then(Dedupe::default),
+        }
+    }
+
+    /// Whether a game the filter judged goes on (call once per game, in
+    /// input order).
+    pub fn keep(&mut self, matched: bool, key: GameKey) -> bool {
+        matched && self.dedupe.as_mut().is_none_or(|d| d.first(key))
+    }
+}
+
+pub fn run(a: SelectArgs) -> std::io::Result<u8> {
+    let inputs = common::discover(&a.input, &[]);
+    if let Some(code) = common::nothing_found(&a.input, "select", &inputs) {
+        return Ok(code);
+    }
+    let filter = a.filter.filter(Some(&a.moves));
+    let read_opts = common::read_options(&a.input, a.encoding);
+    let mut w = Out::new();
+    let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
+    let mut progress = Progress::new(readable as u64, true);
+    let mut keep = Keep::new(a.filter.dedupe);
+    let mut dups = a.duplicates.then(Duplicates::default);
+    let mut count = 0u64;
+    let mut unreadable = 0u64;
+    let mut bad_games = 0u64;
+    let mut sources = common::SourceLines::default();
+    let workers = common::workers(&a.input);
+    let vopts = ValidateOptions::default();
+    let per_game = Selecting {
+        filter: &filter,
+        drain: true,
+        inner: |_: &FileMeta| Validator::new(vopts),
+    };
+    batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
+        match ev {
+            Event::Game(meta, index, mut g) => {
+                progress.game();
+                g.output.index = index;
+                if g.verdict.read_error {
+                    bad_games += 1;
+                    report_read_errors(&meta, &g.output, &progress, &mut sources);
+                }
+                if !keep.keep(g.verdict.matched, g.output.game_key) {
+                    return ControlFlow::Continue(());
+                }
+                count += 1;
+                if let Some(d) = dups.as_mut() {
+                    d.add(g.output.game_key, meta.input as u32, index as u32);
+                } else if !a.count {
+                    emit(&mut w, a.format, &meta, index, &g);
+                }
+            }
+            Event::FileDone(meta) => {
+                if let Some(line) = common::issue_line(&meta) {
+                    progress.println(&line);
+                    unreadable += u64::from(meta.error.is_some());
+                } else {
+                    progress.file();
+                }
+            }
+        }
+        if w.ok() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    progress.finish();
+    if a.count {
+        w.line(&count.to_string());
+    }
+    if let Some(d) = dups {
+        for group in d.groups() {
+            let names = group
+                .games
+                .iter()
+                .map(|&(i, n)| (inputs[i as usize].display.as_str(), n as usize));
+            match a.format {
+                SelectFormat::Human => {
+                    w.line(&format!("{} {}", group.key, group.games.len()));
+                    for (path, n) in names {
+                        w.human(&format!("  {path}:{}", n + 1));
+                    }
+                }
+                SelectFormat::Json => {
+                    let games: Vec<_> = names
+                        .map(|(path, n)| json!({"path": path, "game": n}))
+                        .collect();
+                    w.line(
+                        &json!({"game_key": group.key, "count": games.len(), "games": games})
+                            .to_string(),
+                    );
+                }
+            }
+            if !w.ok() {
+                break;
+            }
+        }
+    }
+    w.finish()?;
+    Ok(if unreadable > 0 {
+        out::FAILURE
+    } else if bad_games > 0 {
+        out::PROBLEMS
+    } else {
+        out::OK
+    })
+}
+
+/// The error findings of a game that failed to read, on standard error.
+pub fn report_read_errors(
+    meta: &FileMeta,
+    report: &GameReport,
+    progress: &Progress,
+    sources: &mut common::SourceLines,
+) {
+    for f in report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+    {
+        for line in common::human_lines(meta, report, f, sources) {
+            progress.println(&line);
+        }
+    }
+}
+
+fn emit(
+    w: &mut Out,
+    format: SelectFormat,
+    meta: &FileMeta,
+    index: usize,
+    g: &Selected<GameReport>,
+) {
+    match format {
+        SelectFormat::Human => {
+            let line = match g.verdict.ply {
+                Some(p) => format!("{}:{} ply {p}", meta.display, index + 1),
+                None => format!("{}:{}", meta.display, index + 1),
+            };
+            w.human(&line);
+        }
+        SelectFormat::Json => {
+            let info = &g.verdict.info;
+            let iso = kifu::stats::iso_date(&info.start_time);
+            let raw = (iso.is_none() && !info.start_time.is_empty()).then_some(&info.start_time);
+            let text = |s: &String| (!s.is_empty()).then(|| s.clone());
+            let handicap = match (info.variant, info.handicap) {
+                (kifu::Variant::Standard, Some(h)) => Some(h.info().japanese),
+                (kifu::Variant::Standard, None) => Some("other"),
+                _ => None,
+            };
+            let r = &g.output;
+            w.line(
+                &json!({
+                    "path": meta.display,
+                    "game": index,
+                    "game_key": r.game_key,
+                    "format": meta.format.map(|f| f.name()),
+                    "sente": text(&info.sente),
+                    "gote": text(&info.gote),
+                    "event": text(&info.event),
+                    "start_time": iso,
+                    "start_time_raw": raw,
+                    "variant": info.variant.name(),
+                    "handicap": handicap,
+                    "result": r.result.outcome.name(),
+                    "reason": r.result.reason,
+                    "plies": r.plies,
+                    "valid": r.ok,
+                    "ply": g.verdict.ply,
+                })
+                .to_string(),
+            );
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The game key: one hash per game of (variant, start position, main-line
+//! moves), the same whatever format and encoding the game came in.
+//!
+//! The key is XXH3-128 (seed 0) over these bytes, in UTF-8:
+//!
+//! ```text
+//! <variant> "\n" <board> " " <side> " " <hands> "\n" <move> (" " <move>)*
+//! ```
+//!
+//! - `<variant>`: `standard`, `minishogi` or `doubutsu`;
+//! - `<board> <side> <hands>`: the start position as SFEN without the move
+//!   number (hands in the canonical order, `-` when empty), as
+//!   [`crate::sfen::write_sfen`] writes it;
+//! - each `<move>`: a main-line move in USI (`7g7f`, `8h2b+`, `P*5e`), in
+//!   order. Moves are taken as resolved against the position, legal or
+//!   not; a move that cannot be resolved ends the list as `?` followed by
+//!   the move as written, and moves after the line's terminal event are not
+//!   part of the game. Variations, comments, times, headers and the result
+//!   are not in the key.
+//!
+//! It is printed as 32 lower-case hexadecimal digits (the 128-bit value,
+//! most significant digit first), as `xxhash.xxh3_128_hexdigest` prints it in
+//! Python:
+//!
+//! ```
+//! use kifu::select::{GameKey, KeyHasher};
+//! use kifu::{Move, Variant};
+//!
+//! let mut h = KeyHasher::default();
+//! h.begin(&kifu::Handicap::Even.setup());
+//! for usi in ["7g7f", "3c3d"] {
+//!     h.push(Move::from_usi(usi, Variant::Standard).unwrap(), Variant::Standard);
+//! }
+//! let bytes = "standard\nlnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -\n7g7f 3c3d";
+//! assert_eq!(h.finish(), GameKey::of_bytes(bytes.as_bytes()));
+//! ```
+
+use crate::moves::Move;
+use crate::setup::Setup;
+use crate::variant::Variant;
+use serde::{Serialize, Serializer};
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+use xxhash_rust::xxh3::Xxh3Default;
+
+/// A game key (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GameKey(pub u128);
+
+impl GameKey {
+    /// The key of a canonical serialisation (see the [module docs](self)).
+    pub fn of_bytes(bytes: &[u8]) -> GameKey {
+        GameKey(xxhash_rust::xxh3::xxh3_128(bytes))
+    }
+}
+
+impl fmt::Display for GameKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:032x}", self.0)
+    }
+}
+
+impl Serialize for GameKey {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Why a text is not a game key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadGameKey(String);
+
+impl fmt::Display for BadGameKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not a game key (32 hexadecimal digits)", self.0)
+    }
+}
+
+impl std::error::Error for BadGameKey {}
+
+impl FromStr for GameKey {
+    type Err = BadGameKey;
+    fn from_str(s: &str) -> Result<GameKey, BadGameKey> {
+        let t = s.trim();
+        if t.len() != 32 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(BadGameKey(s.to_string()));
+        }
+        u128::from_str_radix(t, 16)
+            .map(GameKey)
+            .map_err(|_| BadGameKey(s.to_string()))
+    }
+}
+
+/// Builds a [`GameKey`] move by move, without allocating per move.
+#[derive(Clone)]
+pub struct KeyHasher {
+    hash: Xxh3Default,
+    /// Moves pushed since [`KeyHasher::begin`].
+    moves: u32,
+    /// The list was ended by a move that could not be resolved.
+    closed: bool,
+    /// Reused for the start position.
+    buf: String,
+}
+
+impl Default for KeyHasher {
+    fn default() -> KeyHasher {
+        KeyHasher {
+            hash: Xxh3Default::new(),
+            moves: 0,
+            closed: false,
+            buf: String::with_capacity(128),
+        }
+    }
+}
+
+impl fmt::Debug for KeyHasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeyHasher")
+            .field("moves", &self.moves)
+            .field("closed", &self.closed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl KeyHasher {
+    /// Starts a game at `start`.
+    pub fn begin(&mut self, start: &Setup) {
+        self.hash.reset();
+        self.moves = 0;
+        self.closed = false;
+        self.buf.clear();
+        self.buf.push_str(start.variant.name());
+        self.buf.push('\n');
+        crate::sfen::write_board(start, &mut self.buf);
+        self.buf.push(' ');
+        self.buf.push(start.turn.sfen_char());
+        self.buf.push(' ');
+        crate::sfen::write_hands(start, &mut self.buf);
+        self.buf.push('\n');
+        self.hash.update(self.buf.as_bytes());
+    }
+
+    /// Adds the next main-line move.
+    pub fn push(&mut self, mv: Move, variant: Variant) {
+        if self.closed {
+            return;
+        }
+        let mut text = arrayvec::ArrayString::<8>::new();
+        if self.moves > 0 {
+            text.push(' ');
+        }
+        let _ = write!(text, "{}", mv.usi(variant));
+        self.hash.update(text.as_bytes());
+        self.moves += 1;
+    }
+
+    /// Ends the move list with a move that could not be resolved, as
+    /// written; later pushes are ignored.
+    pub fn push_unresolved(&mut self, written: &str) {
+        if self.closed {
+            return;
+        }
+        if self.moves > 0 {
+            self.hash.update(b" ");
+        }
+        self.hash.update(b"?");
+        self.hash.update(written.as_bytes());
+        self.moves += 1;
+        self.closed = true;
+    }
+
+    /// The key of what was pushed since [`KeyHasher::begin`].
+    pub fn finish(&self) -> GameKey {
+        GameKey(self.hash.digest128())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_is_xxh3_128_of_the_documented_bytes() {
+        // The value of xxh3_128(b"") is published with xxHash; pinning it
+        // guards against an implementation that is not XXH3-128.
+        assert_eq!(
+            GameKey::of_bytes(b"").to_string(),
+            "99aa06d3014798d86001c324468d497f"
+        );
+        let mut h = KeyHasher::default();
+        h.begin(&crate::handicap::Handicap::Lance.setup());
+        h.push(
+            Move::from_usi("5a4b", Variant::Standard).unwrap(),
+            Variant::Standard,
+        );
+        h.push_unresolved("７六歩(77)");
+        h.push(
+            Move::from_usi("7g7f", Variant::Standard).unwrap(),
+            Variant::Standard,
+        );
+        let bytes = "standard\nlnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w -\n5a4b ?７六歩(77)";
+        assert_eq!(h.finish(), GameKey::of_bytes(bytes.as_bytes()));
+        let k = h.finish();
+        assert_eq!(k.to_string().parse::<GameKey>(), Ok(k));
+        assert!("xyz".parse::<GameKey>().is_err());
+    }
+}
