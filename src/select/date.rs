@@ -57,21 +57,29 @@ impl DateSpan {
     /// assert!(DateSpan::parse("yesterday").is_none());
     /// ```
     pub fn parse(text: &str) -> Option<DateSpan> {
-        if let Some(iso) = crate::stats::iso_date(text) {
-            let b = iso.as_bytes();
-            let num = |r: std::ops::Range<usize>| iso.get(r)?.parse::<u32>().ok();
-            let day = Day {
-                year: num(0..4)?,
-                month: num(5..7)?,
-                day: num(8..10)?,
+        if let Some(t) = crate::date::parse(text) {
+            use crate::date::Precision;
+            let d = t.datetime().date();
+            let (year, month) = (u32::try_from(d.year()).ok()?, d.month() as u32);
+            let first = Day {
+                year,
+                month,
+                day: d.day() as u32,
             };
-            if b.len() < 10 || day.day > days_in_month(day.year, day.month) {
-                return None;
-            }
-            return Some(DateSpan {
-                first: day,
-                last: day,
-            });
+            let last = match t.precision() {
+                Precision::Year => Day {
+                    year,
+                    month: 12,
+                    day: 31,
+                },
+                Precision::Month => Day {
+                    year,
+                    month,
+                    day: days_in_month(year, month),
+                },
+                _ => first,
+            };
+            return Some(DateSpan { first, last });
         }
         // A year or a month: digit groups (ASCII or full-width) and
         // separators, nothing else but a trailing 年/月.

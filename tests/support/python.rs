@@ -5,10 +5,16 @@
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::Mutex;
+
+/// Held while a venv is checked or made: tests of one binary run side by
+/// side, and two of them making the same venv at once break each other.
+static MAKING: Mutex<()> = Mutex::new(());
 
 /// The `python` of a venv named `name` holding `packages` (made once;
 /// `Err` says why it could not be).
 pub fn venv(name: &str, packages: &[&str]) -> Result<PathBuf, String> {
+    let _making = MAKING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("venvs")
         .join(name);
