@@ -20,14 +20,7 @@ struct ThreadClock(Duration);
 
 impl ThreadClock {
     fn now() -> ThreadClock {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid timespec to write into.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-        ThreadClock(Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+        ThreadClock(thread_cpu_time())
     }
 
     fn elapsed(&self) -> Duration {
