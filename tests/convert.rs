@@ -99,8 +99,14 @@ fn compare(
         return;
     }
     let holds_terminal = !matches!(t, Target::Usi | Target::Sfen);
-    if holds_terminal && dropped.terminals == 0 {
-        let ka = a.main.terminal.as_ref().map(|x| &x.kind);
+    if holds_terminal && dropped.terminals.is_empty() {
+        // A result apart from the moves (a `まで` line, `[Result]`) may
+        // come back as the terminal it states.
+        let derived = kifu::write::main_terminal(a).map(|t| t.kind.clone());
+        let ka = match (&a.main.terminal, &b.main.terminal) {
+            (None, Some(_)) => derived.as_ref(),
+            _ => a.main.terminal.as_ref().map(|x| &x.kind),
+        };
         let kb = b.main.terminal.as_ref().map(|x| &x.kind);
         // A foul may be written from either side's point of view
         // (反則勝ち vs %-ILLEGAL_ACTION): the outcome must be the same.
