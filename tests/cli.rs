@@ -635,3 +635,56 @@ fn large_multi_game_file_is_read_in_pieces_with_exact_locations() {
         assert_eq!(n, games);
     }
 }
+
+/// A false result line (claim-mismatch) is reported as `validate` reports
+/// it and the game is still written; `--strict` refuses it. An illegal
+/// move is refused either way.
+#[test]
+fn convert_writes_a_false_claim_unless_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = d.join("claim.kif");
+    std::fs::write(
+        &f,
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで3手で後手の勝ち\n",
+    )
+    .unwrap();
+    let v = run(&["validate", f.to_str().unwrap()]);
+    let verr = stdout(&v);
+    let line = verr
+        .lines()
+        .find(|l| l.contains("error[claim-mismatch]"))
+        .unwrap_or_else(|| panic!("{verr}"))
+        .to_string();
+    let out = d.join("claim.csa");
+    let o = run(&[
+        "convert",
+        f.to_str().unwrap(),
+        "--to",
+        "csa",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(&line), "{err}\nexpected: {line}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("+7776FU") && text.contains("-3334FU"),
+        "{text}"
+    );
+    std::fs::remove_file(&out).unwrap();
+    let o = run(&[
+        "convert",
+        f.to_str().unwrap(),
+        "--to",
+        "csa",
+        "-o",
+        out.to_str().unwrap(),
+        "--strict",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[claim-mismatch]"), "{err}");
+    assert!(!out.exists());
+}

@@ -7,7 +7,7 @@ use crate::progress::Progress;
 use kifu::batch::{self, Event, FileMeta};
 use kifu::convert::{encode_output, ConvertOptions, Target};
 use kifu::output::{self, Claims, Destination, InputSet, OutDirPlan, Sink};
-use kifu::read::{Encoding, Severity};
+use kifu::read::Encoding;
 use kifu::validate::{validate, GameReport, ValidateOptions};
 use kifu::write::Dropped;
 use std::io::Write;
@@ -174,13 +174,14 @@ pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
     let read_opts = common::read_options(&a.input, a.input_encoding);
     let mut sources = common::SourceLines::default();
     let workers = common::workers(&a.input);
+    let strict = a.strict;
     batch::run(
         &inputs,
         &workers,
         &read_opts,
         batch::EachGame(|_meta: &FileMeta, game| {
             let report = validate(&game, &vopts);
-            let text = if report.ok {
+            let text = if kifu::convert::writes(&report, strict) {
                 target
                     .write_one(&game.record, &opts)
                     .map(|o| Some((o.text, o.dropped)))
@@ -296,24 +297,23 @@ impl State<'_> {
     ) {
         let index = g.report.index;
         self.games_seen += 1;
-        if !g.report.ok {
-            for f in g
-                .report
-                .findings
-                .iter()
-                .filter(|f| f.severity == Severity::Error)
-            {
-                for line in common::human_lines(meta, &g.report, f, sources) {
-                    progress.println(&line);
-                }
+        // Every finding, as `kifu validate` prints it.
+        for f in &g.report.findings {
+            for line in common::human_lines(meta, &g.report, f, sources) {
+                progress.println(&line);
             }
+        }
+        if !g.report.ok {
+            // An error was found, whether the game is written or not.
             self.input_failed = true;
-            self.flush_held(meta, progress);
-            return;
         }
         let (text, dropped) = match g.text {
             Ok(Some(t)) => t,
-            Ok(None) => return,
+            Ok(None) => {
+                // Not written (an illegal move, or any error with --strict).
+                self.flush_held(meta, progress);
+                return;
+            }
             Err(e) => {
                 self.flush_held(meta, progress);
                 return self.fail_input(meta, progress, &format!("game {}: {e}", index + 1));
