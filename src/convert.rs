@@ -4,6 +4,7 @@
 use crate::read::decode::{encode, Encoding};
 use crate::read::{Rule, Severity};
 use crate::record::Record;
+use crate::strictness::Strictness;
 use crate::validate::GameReport;
 use crate::write::{Output, WriteError};
 
@@ -166,11 +167,19 @@ pub const WRITTEN_DESPITE: [Rule; 2] = [Rule::ClaimMismatch, Rule::Setup];
 /// assert!(!writes(&report, true));
 /// ```
 pub fn writes(report: &GameReport, strict: bool) -> bool {
+    writes_with(report, strict, &Strictness::default())
+}
+
+/// [`writes`] under `--deny`/`--allow` (already applied to `report`): a
+/// rule of [`WRITTEN_DESPITE`] named by `--deny` refuses the game as
+/// `strict` does; a denied warning is an error of its own rule, which
+/// refuses it too.
+pub fn writes_with(report: &GameReport, strict: bool, strictness: &Strictness) -> bool {
     report
         .findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
-        .all(|f| !strict && WRITTEN_DESPITE.contains(&f.rule))
+        .all(|f| !strict && WRITTEN_DESPITE.contains(&f.rule) && !strictness.denies(f.rule))
 }
 
 fn strip_csa_preamble(text: &str) -> &str {
