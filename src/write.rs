@@ -282,6 +282,22 @@ pub fn write(
     format: crate::read::Format,
     opts: &WriteOptions,
 ) -> Result<Output, WriteError> {
+    // Engine evaluations in the target's comment dialect.
+    let mut lost = Dropped::default();
+    let translated = match crate::eval::dialect_of(format) {
+        Some(d) => crate::eval::translate(record, d, &mut lost),
+        None => std::borrow::Cow::Borrowed(record),
+    };
+    let mut out = write_as(&translated, format, opts)?;
+    out.dropped.add(&lost);
+    Ok(out)
+}
+
+fn write_as(
+    record: &crate::record::Record,
+    format: crate::read::Format,
+    opts: &WriteOptions,
+) -> Result<Output, WriteError> {
     use crate::read::Format;
     match format {
         Format::Kif => crate::kif::write(
