@@ -333,8 +333,9 @@ pub fn dialect_of(format: crate::read::Format) -> Option<Dialect> {
     }
 }
 
-/// `record` with every evaluation comment rewritten in `dialect` (the
-/// record itself when there is nothing to rewrite). An evaluation whose PV
+/// `record` with every evaluation comment of another dialect rewritten in
+/// `dialect` (one already in `dialect` is kept as written; the record
+/// itself when there is nothing to rewrite). An evaluation whose PV
 /// cannot be written there keeps its comment as it was and is counted in
 /// `dropped.evaluations`.
 pub fn translate<'a>(
@@ -395,6 +396,11 @@ fn translate_line(
             }
             continue;
         };
+        // Already in the target's form: kept as written.
+        let csa_form = used.len() == 1 && node.comments[used[0]].starts_with("**");
+        if csa_form == (dialect == Dialect::Csa) {
+            continue;
+        }
         match e.render(dialect, &pos, last_to) {
             Some(lines) => {
                 if dialect == Dialect::Csa && matches!(e.score, Score::Mate(_)) {

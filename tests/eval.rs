@@ -176,6 +176,16 @@ fn shogihome_kif_forms_reach_csa() {
     );
     assert_eq!(got[2], Some((Score::Mate(-7), vec![], None)));
     assert_eq!(got[3], None);
+    // KIF to KIF: the forms stay as written.
+    let kif_out = Target::Kifu.write_one(&rec, &utf8(Target::Kifu)).unwrap();
+    assert!(
+        kif_out
+            .text
+            .contains("\n**評価値=52\n**読み筋=△３四歩(33)▲２六歩(27)\n"),
+        "{}",
+        kif_out.text
+    );
+    assert_eq!(kif_out.dropped.evaluations, 0);
     let csa = Target::Csa
         .write_one(&rec, &ConvertOptions::default())
         .unwrap();
