@@ -2,7 +2,10 @@
 //! whether the format holds several games in one file.
 
 use crate::read::decode::{encode, Encoding};
+use crate::read::{Rule, Severity};
 use crate::record::Record;
+use crate::strictness::Strictness;
+use crate::validate::GameReport;
 use crate::write::{Output, WriteError};
 
 use std::fmt;
@@ -137,6 +140,46 @@ pub struct ConvertOptions {
     pub psn_times: crate::psn::PsnTimes,
     /// KI2/PSN disambiguation counts only pieces that can legally move.
     pub legal_candidates_only: bool,
+}
+
+/// The error rules that do not stop a game from being converted: its moves
+/// replay, and the output says what the input says (a false result line is
+/// written as it is; an impossible start position too). `kifu convert`
+/// reports them as `kifu validate` does and writes the game, unless
+/// `--strict`.
+pub const WRITTEN_DESPITE: [Rule; 2] = [Rule::ClaimMismatch, Rule::Setup];
+
+/// Whether `kifu convert` writes a game with this report: no error but
+/// those of [`WRITTEN_DESPITE`] (warnings never stop it), or, when
+/// `strict`, no error at all. A game with an illegal move, a syntax or an
+/// encoding error is never written.
+///
+/// ```
+/// use kifu::convert::writes;
+/// use kifu::validate::{validate, ValidateOptions};
+///
+/// // The result line counts 3 moves where the record has 2.
+/// let kif = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで3手で後手の勝ち\n";
+/// let game = &kifu::read::read_all(kif.as_bytes(), None, &Default::default())[0];
+/// let report = validate(game, &ValidateOptions::default());
+/// assert!(!report.ok);
+/// assert!(writes(&report, false));
+/// assert!(!writes(&report, true));
+/// ```
+pub fn writes(report: &GameReport, strict: bool) -> bool {
+    writes_with(report, strict, &Strictness::default())
+}
+
+/// [`writes`] under `--deny`/`--allow` (already applied to `report`): a
+/// rule of [`WRITTEN_DESPITE`] named by `--deny` refuses the game as
+/// `strict` does; a denied warning is an error of its own rule, which
+/// refuses it too.
+pub fn writes_with(report: &GameReport, strict: bool, strictness: &Strictness) -> bool {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .all(|f| !strict && WRITTEN_DESPITE.contains(&f.rule) && !strictness.denies(f.rule))
 }
 
 fn strip_csa_preamble(text: &str) -> &str {

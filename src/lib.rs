@@ -71,6 +71,7 @@ pub mod convert;
 pub mod csa;
 pub mod date;
 pub mod diagram;
+pub mod eval;
 pub mod hand;
 pub mod handicap;
 pub mod japanese;

@@ -145,6 +145,15 @@ pub struct MoveRow {
     pub cumulative_s: Option<f64>,
     /// The position before the move (with `--sfen`).
     pub sfen_before: String,
+    /// Engine score after the move in centipawns, sente's view, from an
+    /// evaluation comment (see [`crate::eval`]); `None` when absent or a
+    /// mate score.
+    pub eval: Option<i64>,
+    /// The engine's principal variation after the move, USI moves
+    /// separated by spaces (starting with the reply); empty when absent.
+    pub pv: String,
+    /// A mate score: plies to mate, positive when sente mates.
+    pub mate: Option<i32>,
 }
 
 /// Converts a date as records write it (`2024/01/02 10:00:00`,
@@ -201,6 +210,9 @@ pub struct StatsCollector {
     prev_to: Option<crate::square::Square>,
     opening_plies: usize,
     moves: Vec<MoveRow>,
+    /// The last main-line move row, the position after it and its
+    /// comments so far (for the `eval` and `pv` columns).
+    pending_eval: Option<(usize, crate::position::Position, Vec<String>)>,
 }
 
 impl StatsCollector {
@@ -220,6 +232,7 @@ impl StatsCollector {
             prev_to: None,
             opening_plies: 0,
             moves: Vec::new(),
+            pending_eval: None,
         }
     }
 
@@ -300,9 +313,35 @@ impl StatsCollector {
                 } else {
                     String::new()
                 },
+                eval: None,
+                pv: String::new(),
+                mate: None,
             });
+            self.pending_eval =
+                Some((self.moves.len() - 1, *self.validator.position(), Vec::new()));
         }
         self.prev_to = Some(p.mv.to());
+    }
+}
+
+impl StatsCollector {
+    /// Fills the `eval`/`pv` columns of the last main-line move from its
+    /// comments.
+    fn flush_eval(&mut self) {
+        let Some((i, pos, comments)) = self.pending_eval.take() else {
+            return;
+        };
+        let Some(row) = self.moves.get_mut(i) else {
+            return;
+        };
+        let last_to = row.to.parse().ok();
+        if let Some((e, _)) = crate::eval::extract(&comments, &pos, last_to) {
+            match e.score {
+                crate::eval::Score::Cp(n) => row.eval = Some(n),
+                crate::eval::Score::Mate(n) => row.mate = Some(n),
+            }
+            row.pv = e.usi_pv(self.variant);
+        }
     }
 }
 
@@ -336,6 +375,7 @@ impl Visitor for StatsCollector {
         self.prev_to = None;
         self.opening_plies = 0;
         self.moves.clear();
+        self.pending_eval = None;
         let flow = self.validator.begin_game(index);
         self.set_start(&Start::default());
         flow
@@ -371,12 +411,20 @@ impl Visitor for StatsCollector {
 
     fn comment(&mut self, text: &str, at: Location) -> Flow {
         self.row.comments += 1;
+        if self.depth == 0 {
+            if let Some((_, _, c)) = self.pending_eval.as_mut() {
+                c.push(text.to_string());
+            }
+        }
         self.validator.comment(text, at)
     }
 
     fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
         let main = self.depth == 0;
         let before = (main && self.opts.moves).then(|| *self.validator.position());
+        if main {
+            self.flush_eval();
+        }
         let flow = self.validator.movement(mv);
         self.count(main, before);
         flow
@@ -423,6 +471,9 @@ impl Visitor for StatsCollector {
 
     fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
         self.last_main = None;
+        if self.depth == 0 {
+            self.flush_eval();
+        }
         self.validator.terminal(kind, at)
     }
 
@@ -431,6 +482,7 @@ impl Visitor for StatsCollector {
     }
 
     fn end_game(&mut self) -> GameStats {
+        self.flush_eval();
         let report = self.validator.end_game();
         let mut row = std::mem::take(&mut self.row);
         if let Some(t) = crate::date::parse(&row.start_time_raw) {

@@ -105,6 +105,11 @@ impl Strictness {
         self.allow & bit(rule) != 0
     }
 
+    /// Whether `rule` was named by `--deny` (not through `warnings`).
+    pub fn denies(&self, rule: Rule) -> bool {
+        self.deny & bit(rule) != 0
+    }
+
     /// The severity a finding of `rule` reported as `severity` ends with;
     /// `None` when the rule is allowed.
     pub fn severity(&self, rule: Rule, severity: Severity) -> Option<Severity> {

@@ -636,3 +636,114 @@ fn large_multi_game_file_is_read_in_pieces_with_exact_locations() {
         assert_eq!(n, games);
     }
 }
+
+/// A false result line (claim-mismatch) is reported as `validate` reports
+/// it and the game is still written; `--strict` refuses it. An illegal
+/// move is refused either way.
+#[test]
+fn convert_writes_a_false_claim_unless_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = d.join("claim.kif");
+    std::fs::write(
+        &f,
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで3手で後手の勝ち\n",
+    )
+    .unwrap();
+    let v = run(&["validate", f.to_str().unwrap()]);
+    let verr = stdout(&v);
+    let line = verr
+        .lines()
+        .find(|l| l.contains("error[claim-mismatch]"))
+        .unwrap_or_else(|| panic!("{verr}"))
+        .to_string();
+    let out = d.join("claim.csa");
+    let o = run(&[
+        "convert",
+        f.to_str().unwrap(),
+        "--to",
+        "csa",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(&line), "{err}\nexpected: {line}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("+7776FU") && text.contains("-3334FU"),
+        "{text}"
+    );
+    std::fs::remove_file(&out).unwrap();
+    let o = run(&[
+        "convert",
+        f.to_str().unwrap(),
+        "--to",
+        "csa",
+        "-o",
+        out.to_str().unwrap(),
+        "--strict",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[claim-mismatch]"), "{err}");
+    assert!(!out.exists());
+}
+
+/// A warning (here `time`) is printed as `validate` prints it and the game
+/// is written (exit 0); `--deny time` makes it an error that refuses the
+/// game; `--deny claim-mismatch` refuses a false claim as `--strict` does.
+#[test]
+fn convert_reports_warnings_and_respects_deny() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = d.join("time.kif");
+    std::fs::write(
+        &f,
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:10/00:00:10)\n   2 ３四歩(33)   ( 0:05/00:00:05)\n   3 ２六歩(27)   ( 0:10/00:00:30)\n",
+    )
+    .unwrap();
+    let out = d.join("time.csa");
+    let convert = |extra: &[&str]| {
+        let _ = std::fs::remove_file(&out);
+        let mut args = vec!["convert", f.to_str().unwrap(), "--to", "csa", "-o"];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let o = convert(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("warning[time]"), "{err}");
+    assert!(out.exists());
+    let o = convert(&["--deny", "time"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[time]"), "{err}");
+    assert!(!out.exists());
+    let o = convert(&["--allow", "time"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("[time]"), "{err}");
+    assert!(out.exists());
+
+    let f = d.join("claim.kif");
+    std::fs::write(
+        &f,
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで3手で後手の勝ち\n",
+    )
+    .unwrap();
+    let out = d.join("claim.csa");
+    let o = run(&[
+        "convert",
+        f.to_str().unwrap(),
+        "--to",
+        "csa",
+        "-o",
+        out.to_str().unwrap(),
+        "--deny",
+        "claim-mismatch",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!out.exists());
+}

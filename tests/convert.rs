@@ -99,8 +99,14 @@ fn compare(
         return;
     }
     let holds_terminal = !matches!(t, Target::Usi | Target::Sfen);
-    if holds_terminal && dropped.terminals == 0 {
-        let ka = a.main.terminal.as_ref().map(|x| &x.kind);
+    if holds_terminal && dropped.terminals.is_empty() {
+        // A result apart from the moves (a `まで` line, `[Result]`) may
+        // come back as the terminal it states.
+        let derived = kifu::write::main_terminal(a).map(|t| t.kind.clone());
+        let ka = match (&a.main.terminal, &b.main.terminal) {
+            (None, Some(_)) => derived.as_ref(),
+            _ => a.main.terminal.as_ref().map(|x| &x.kind),
+        };
         let kb = b.main.terminal.as_ref().map(|x| &x.kind);
         // A foul may be written from either side's point of view
         // (反則勝ち vs %-ILLEGAL_ACTION): the outcome must be the same.
@@ -117,9 +123,33 @@ fn compare(
             failures.push(format!("{label} -> {t}: terminal {ka:?} became {kb:?}"));
         }
     }
+    // Engine evaluations are rewritten in the target's form: compare them
+    // as evaluations, and the comments with every evaluation in one form.
+    if dropped.evaluations == 0 && dropped.comments == 0 && t != Target::Usi {
+        let start = kifu::Position::from_setup_unchecked(&a.start.setup);
+        if kifu::eval::of_line(&a.main, &start) != kifu::eval::of_line(&b.main, &start) {
+            failures.push(format!(
+                "{label} -> {t}: engine evaluations differ without being counted as dropped"
+            ));
+        }
+    }
+    // The other comments must be the same, evaluation lines left aside
+    // (they move to the front when rewritten in another form).
+    let plain = |c: Vec<Vec<String>>| -> Vec<Vec<String>> {
+        let eval_line = |l: &String| {
+            l.starts_with("**")
+                || ["評価値=", "読み筋=", "詰み=", "ノード数="]
+                    .iter()
+                    .any(|p| l.strip_prefix(['#', '*']).is_some_and(|r| r.starts_with(p)))
+        };
+        c.into_iter()
+            .map(|v| v.into_iter().filter(|l| !eval_line(l)).collect())
+            .collect()
+    };
     if dropped.comments == 0
         && t != Target::Usi
-        && (comments(&a.main) != comments(&b.main) || a.initial_comments != b.initial_comments)
+        && (plain(comments(&a.main)) != plain(comments(&b.main))
+            || a.initial_comments != b.initial_comments)
     {
         {
             failures.push(format!(

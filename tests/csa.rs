@@ -381,8 +381,14 @@ P5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
 P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \n\
 P9 *  *  *  *  *  *  *  *  * \nP+00KI\nP-00HI00HI\n+\n"
     );
-    assert_eq!(out.dropped.headers, 2);
-    assert_eq!(out.dropped.terminals, 1);
+    assert_eq!(out.dropped.headers.count(), 2);
+    assert!(out.dropped.headers.contains("表題") && out.dropped.headers.contains("名前"));
+    assert_eq!(out.dropped.terminals.count(), 1);
+    assert!(out.dropped.terminals.contains("sealed"));
+    assert_eq!(
+        out.dropped.to_string(),
+        "header 表題, header 名前, 1 comment, terminal event sealed"
+    );
     assert_eq!(out.dropped.comments, 1);
     // Handicap as PI; IllegalWin as the fouler's ILLEGAL_ACTION.
     let mut h = Record {

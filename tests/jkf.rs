@@ -512,6 +512,23 @@ fn normalise(v: &Value) -> Value {
     if let Some(Value::Array(m)) = v.get_mut("moves") {
         items(m);
     }
+    // 4. The players are 下手/上手 in a handicap game and 先手/後手
+    // otherwise, as KIF names them (a JKF file made from CSA says 先手 in
+    // a handicap game; one made from KIF may say 下手 from a position of
+    // its own): the keys are written so.
+    let preset = v["initial"]["preset"].as_str().unwrap_or("HIRATE");
+    let names = if preset == "HIRATE" || preset == "OTHER" {
+        [("下手", "先手"), ("上手", "後手")]
+    } else {
+        [("先手", "下手"), ("後手", "上手")]
+    };
+    if let Some(h) = v.get_mut("header").and_then(Value::as_object_mut) {
+        for (from, to) in names {
+            if let Some(x) = h.remove(from) {
+                h.insert(to.to_string(), x);
+            }
+        }
+    }
     v
 }
 

@@ -64,6 +64,9 @@ struct MoveRow {
     time_s: Option<f64>,
     cumulative_s: Option<f64>,
     sfen_before: String,
+    eval: Option<i64>,
+    pv: String,
+    mate: Option<i32>,
 }
 
 fn root() -> &'static Path {
@@ -185,6 +188,26 @@ fn known_facts() {
         ("doubutsu", 3)
     );
     assert_eq!(variants[1].gote_captures, 1);
+
+    // Floodgate-style CSA with `'**` evaluation lines: `eval` and `pv`
+    // per move, empty where there is none or the PV is not moves.
+    let ev: Vec<(Option<i64>, &str)> = moves
+        .iter()
+        .filter(|m| m.path.ends_with("f-floodgate-eval.csa"))
+        .map(|m| (m.eval, m.pv.as_str()))
+        .collect();
+    assert_eq!(
+        ev,
+        vec![
+            (Some(45), "3c3d 2g2f"),
+            (Some(-12), "2g2f 8c8d"),
+            (Some(180), "3a2b B*5e"),
+            (Some(0), ""),
+            (None, ""),
+            (None, ""),
+        ]
+    );
+    assert!(moves.iter().all(|m| m.mate.is_none()));
 }
 
 /// Plies 1 and 14 of the lance-handicap move list both stats files share
@@ -309,7 +332,7 @@ fn loads_in_python_pandas_and_duckdb_when_present() {
 import csv, sys
 g = list(csv.DictReader(open(sys.argv[1], newline='', encoding='utf-8')))
 m = list(csv.DictReader(open(sys.argv[2], newline='', encoding='utf-8')))
-assert len(g) == 6 and len(m) > 100, (len(g), len(m))
+assert len(g) == 7 and len(m) > 100, (len(g), len(m))
 assert all(r['valid'] in ('true', 'false') for r in g)
 assert all(int(r['plies']) >= 0 for r in g)
 try:
@@ -322,7 +345,7 @@ except ImportError:
 try:
     import duckdb
     n = duckdb.sql(f"SELECT count(*) FROM read_csv_auto('{sys.argv[1]}')").fetchone()[0]
-    assert n == 6
+    assert n == 7
     print('duckdb ok')
 except ImportError:
     print('duckdb absent')

@@ -128,8 +128,11 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
             }
             HeaderKey::Opening => "OPENING",
             HeaderKey::Other(k) if is_info_key(k) => k.as_str(),
+            _ if crate::write::restates_start(k, v, record) => continue,
             HeaderKey::Title | HeaderKey::Other(_) => {
-                dropped.headers += 1;
+                dropped
+                    .headers
+                    .add(crate::japanese::header_key_name(k, false));
                 continue;
             }
         };
@@ -208,7 +211,11 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
         write_comments(s, &node.comments, dropped);
         pos.play_unchecked(node.mv);
     }
-    if let Some(t) = &line.terminal {
+    let terminal = crate::write::main_terminal(record);
+    if !crate::write::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
+        dropped.results += 1;
+    }
+    if let Some(t) = terminal.as_deref() {
         let name: Option<String> = match &t.kind {
             TerminalKind::IllegalWin => {
                 // The previous move was a foul by the side that made it.
@@ -227,7 +234,7 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
                 write_comments(s, &t.comments, dropped);
             }
             None => {
-                dropped.terminals += 1;
+                dropped.terminals.add(t.kind.reason());
                 dropped.comments += t.comments.len();
                 if t.time.spent_ms.is_some() {
                     dropped.times += 1;

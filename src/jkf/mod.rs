@@ -160,33 +160,13 @@ impl ClockIn {
 // ---------------------------------------------------------------------------
 // Tables
 
-/// The KIF header key JKF uses for a typed key, and back.
-const HEADER_KEYS: [(&str, HeaderKey); 9] = [
-    ("先手", HeaderKey::Sente),
-    ("後手", HeaderKey::Gote),
-    ("棋戦", HeaderKey::Event),
-    ("場所", HeaderKey::Site),
-    ("開始日時", HeaderKey::StartTime),
-    ("終了日時", HeaderKey::EndTime),
-    ("持ち時間", HeaderKey::TimeControl),
-    ("戦型", HeaderKey::Opening),
-    ("表題", HeaderKey::Title),
-];
-
+/// JKF header keys are KIF's (`先手`, `棋戦`, …; `下手`/`上手` name the
+/// players of handicap games). Other keys (`対局日` too) are kept verbatim,
+/// so that a JKF file is written back with its own keys.
 fn header_key(k: &str) -> HeaderKey {
-    HEADER_KEYS
-        .iter()
-        .find(|(j, _)| *j == k)
-        .map_or_else(|| HeaderKey::Other(k.to_string()), |(_, h)| h.clone())
-}
-
-fn header_name(k: &HeaderKey) -> &str {
     match k {
-        HeaderKey::Other(s) => s,
-        k => HEADER_KEYS
-            .iter()
-            .find(|(_, h)| h == k)
-            .map_or("", |(j, _)| j),
+        "対局日" => HeaderKey::Other(k.to_string()),
+        _ => crate::japanese::header_key(k),
     }
 }
 
@@ -944,6 +924,7 @@ impl Writer {
     fn line(
         &mut self,
         line: &Line,
+        terminal: Option<&crate::record::Terminal>,
         mut pos: Position,
         mut last_to: Option<Square>,
         mut totals: [u64; 2],
@@ -963,7 +944,7 @@ impl Writer {
                 let forks = node
                     .variations
                     .iter()
-                    .map(|v| self.line(v, pos, last_to, totals))
+                    .map(|v| self.line(v, v.terminal.as_ref(), pos, last_to, totals))
                     .collect();
                 item.forks = Some(forks);
             }
@@ -971,12 +952,12 @@ impl Writer {
             pos.play_unchecked(node.mv);
             out.push(item);
         }
-        if let Some(t) = &line.terminal {
+        if let Some(t) = terminal {
             match special_name(&t.kind, pos.turn()) {
                 Some(name) => {
                     if t.kind == TerminalKind::Sealed {
                         // JKF has no sealed move: written as CHUDAN.
-                        self.dropped.terminals += 1;
+                        self.dropped.terminals.add(t.kind.reason());
                     }
                     let mover = pos.turn().index();
                     out.push(ItemOut {
@@ -987,7 +968,7 @@ impl Writer {
                     });
                 }
                 None => {
-                    self.dropped.terminals += 1;
+                    self.dropped.terminals.add(t.kind.reason());
                     self.dropped.comments += t.comments.len();
                 }
             }
@@ -1010,6 +991,10 @@ impl Writer {
             None => total.saturating_add(spent),
         };
         *total = tot;
+        if spent % 1000 != 0 || tot % 1000 != 0 {
+            // JKF times are whole seconds.
+            self.dropped.times += 1;
+        }
         let (s, tt) = (spent / 1000, tot / 1000);
         Some(TimeOut {
             now: NowOut {
@@ -1097,18 +1082,22 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     let mut w = Writer {
         dropped: Dropped::default(),
     };
+    let handicap = crate::kif::writer::is_handicap(record);
     let mut header: Vec<(String, String)> = Vec::with_capacity(record.header.entries.len());
     for (k, v) in &record.header.entries {
-        let name = header_name(k);
+        let name = crate::japanese::header_key_name(k, handicap);
         if name.is_empty() || header.iter().any(|(n, _)| n == name) {
-            w.dropped.headers += 1;
+            // A JSON object holds a key once.
+            w.dropped.headers.add(name);
         } else {
             header.push((name.to_string(), v.clone()));
         }
     }
-    if record.claim.is_some() {
-        // JKF has no result field apart from the terminal.
-        w.dropped.headers += 1;
+    // JKF has no result field apart from the terminal: a result line is
+    // carried by the terminal it states.
+    let terminal = crate::write::main_terminal(record);
+    if !crate::write::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
+        w.dropped.results += 1;
     }
     let setup = &record.start.setup;
     let preset = record
@@ -1150,7 +1139,7 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
         ..ItemOut::default()
     }];
     let pos = Position::from_setup_unchecked(setup);
-    moves.extend(w.line(&record.main, pos, None, [0, 0]));
+    moves.extend(w.line(&record.main, terminal.as_deref(), pos, None, [0, 0]));
     let doc = JkfOut {
         header: HeaderOut(header),
         initial,

@@ -1,7 +1,7 @@
 //! KI2 records (no origin squares, relative marks): reader and writer.
 
 pub mod notation;
-mod writer;
+pub(crate) mod writer;
 
 pub use notation::{
     relative_mark, resolve, Horizontal, RelativeMark, ResolveError, Resolved, Vertical,

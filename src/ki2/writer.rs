@@ -110,28 +110,60 @@ impl Ki2Writer<'_> {
                 self.dropped.times += 1;
             }
         }
-        match summary_line(
+        // KI2 has no terminal lines: the `まで` line is the only record of
+        // the end. The record's own result line is kept when it states the
+        // line's terminal; otherwise the line is written from the terminal
+        // (a checkmate stays 詰み, not a plain win) or from what a result
+        // apart from the moves (PSN `[Result]`) states.
+        let plies = last.saturating_sub(1);
+        let to_move = end.turn();
+        let verbatim = is_main
+            && self
+                .rec
+                .claim
+                .as_ref()
+                .is_some_and(|c| c.text.starts_with("まで"));
+        let derived = if is_main {
+            crate::write::main_terminal(self.rec)
+        } else {
+            line.terminal.as_ref().map(std::borrow::Cow::Borrowed)
+        };
+        let mut summary = summary_line(
             self.rec,
             is_main,
-            last.saturating_sub(1),
-            line.terminal.as_ref(),
-            end.turn(),
+            plies,
+            derived.as_deref(),
+            to_move,
             &mut self.dropped.altered,
-        ) {
-            Some(s) => {
-                if let Some(t) = &line.terminal {
-                    if !round_trips(&s, t, end.turn()) {
-                        self.dropped.terminals += 1;
+        );
+        let kept = verbatim
+            && derived
+                .as_deref()
+                .is_none_or(|t| summary.as_ref().is_some_and(|s| round_trips(s, t, to_move)));
+        if !kept {
+            if let Some(t) = derived.as_deref() {
+                summary = summary_line(self.rec, false, plies, Some(t), to_move, &mut 0).map(|s| {
+                    match s.strip_suffix("手で詰") {
+                        // tsshogi's word (Kifu for Windows' `詰` reads alike).
+                        Some(head) => format!("{head}手で詰み"),
+                        None => s,
                     }
-                }
-                self.out.push_str(&s);
-                self.out.push_str(nl);
+                });
             }
-            None => {
-                if line.terminal.is_some() {
-                    self.dropped.terminals += 1;
-                }
+            if is_main
+                && !crate::write::claim_carried(self.rec, derived.as_deref().map(|t| &t.kind))
+            {
+                self.dropped.results += 1;
             }
+        }
+        if let Some(t) = &line.terminal {
+            if !summary.as_ref().is_some_and(|s| round_trips(s, t, to_move)) {
+                self.dropped.terminals.add(t.kind.reason());
+            }
+        }
+        if let Some(s) = summary {
+            self.out.push_str(&s);
+            self.out.push_str(nl);
         }
         for i in (0..line.moves.len()).rev() {
             for v in &line.moves[i].variations {

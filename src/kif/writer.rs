@@ -54,8 +54,13 @@ pub(crate) fn write_head(rec: &Record, nl: &str, out: &mut String, dropped: &mut
     for (k, v) in &rec.header.entries {
         match k {
             HeaderKey::Sente | HeaderKey::Gote => continue,
-            HeaderKey::Other(name) if name == "手合割" && named.is_some() => {
-                dropped.headers += 1;
+            HeaderKey::Other(name) if name == "手合割" => {
+                // The start is written below (a 手合割 line or a board); a
+                // second 手合割 line would be read as the start. An entry
+                // naming another start than the record's is lost.
+                if !crate::write::restates_start(k, v, rec) {
+                    dropped.headers.add(name);
+                }
                 continue;
             }
             _ => {}
@@ -65,7 +70,7 @@ pub(crate) fn write_head(rec: &Record, nl: &str, out: &mut String, dropped: &mut
         if matches!(k, HeaderKey::Other(_)) && !reads_as_header(key, &line) {
             // A verbatim key that the reader would take for a board row, a
             // move, a comment… cannot be written as a header.
-            dropped.headers += 1;
+            dropped.headers.add(key);
             continue;
         }
         let _ = write!(out, "{line}{nl}");
@@ -337,19 +342,40 @@ impl KifWriter<'_> {
             self.out.push_str(nl);
             write_comments(&t.comments, nl, &mut self.out);
             if approx {
-                self.dropped.terminals += 1;
+                self.dropped.terminals.add(t.kind.reason());
                 let reason = one_line(t.kind.reason(), &mut self.dropped.altered);
                 let _ = write!(self.out, "*kifu: {reason}{nl}");
             }
         }
-        if let Some(s) = summary_line(
+        // The main line's result line is kept as written; else it is
+        // written from the terminal, or from what a result apart from the
+        // moves (PSN `[Result]`) states.
+        let derived = if is_main {
+            crate::write::main_terminal(self.rec)
+        } else {
+            line.terminal.as_ref().map(std::borrow::Cow::Borrowed)
+        };
+        let summary = summary_line(
             self.rec,
             is_main,
             last.saturating_sub(1),
-            line.terminal.as_ref(),
+            derived.as_deref(),
             end.turn(),
             &mut self.dropped.altered,
-        ) {
+        );
+        let verbatim = is_main
+            && self
+                .rec
+                .claim
+                .as_ref()
+                .is_some_and(|c| c.text.starts_with("まで"));
+        if is_main
+            && !verbatim
+            && !crate::write::claim_carried(self.rec, derived.as_deref().map(|t| &t.kind))
+        {
+            self.dropped.results += 1;
+        }
+        if let Some(s) = summary {
             self.out.push_str(&s);
             self.out.push_str(nl);
         }

@@ -160,6 +160,12 @@ impl W<'_> {
         self.out.push_str(text);
         let mut comment = None;
         if let Some(spent) = time.spent_ms {
+            if self.opts.times == PsnTimes::Shogidokoro
+                && (spent % 1000 != 0 || time.total_ms.is_some_and(|t| t % 1000 != 0))
+            {
+                // Written in whole seconds.
+                self.dropped.times += 1;
+            }
             let t = match time.total_ms {
                 Some(total) => format!("{} / {}", clock(spent, false), clock(total, true)),
                 None => clock(spent, false),
@@ -188,7 +194,13 @@ impl W<'_> {
         }
     }
 
-    fn line(&mut self, mut pos: Position, line: &Line, mut ply: u32) {
+    fn line(
+        &mut self,
+        mut pos: Position,
+        line: &Line,
+        terminal: Option<&crate::record::Terminal>,
+        mut ply: u32,
+    ) {
         for node in &line.moves {
             let psn =
                 PsnMove::from_move_with(&pos, node.mv, node.role, self.opts.legal_candidates_only);
@@ -197,13 +209,13 @@ impl W<'_> {
             push_comments(&mut self.out, &node.comments, &mut self.dropped.altered);
             for var in &node.variations {
                 self.out.push_str("(\n");
-                self.line(pos, var, ply);
+                self.line(pos, var, var.terminal.as_ref(), ply);
                 self.out.push_str(")\n");
             }
             pos.play_unchecked(node.mv);
             ply += 1;
         }
-        if let Some(t) = &line.terminal {
+        if let Some(t) = terminal {
             match terminal_word(&t.kind) {
                 Some(word) => {
                     let text = format!("{ply}.{word}");
@@ -211,7 +223,7 @@ impl W<'_> {
                     push_comments(&mut self.out, &t.comments, &mut self.dropped.altered);
                 }
                 None => {
-                    self.dropped.terminals += 1;
+                    self.dropped.terminals.add(t.kind.reason());
                     self.dropped.comments += t.comments.len();
                 }
             }
@@ -246,9 +258,12 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
         dropped: Dropped::default(),
     };
     for (k, v) in &record.header.entries {
+        if crate::write::restates_start(k, v, record) {
+            continue; // the start is written as tags below
+        }
         match tag_name(k) {
             Some(name) => push_tag(&mut w.out, name, &one_line(v, &mut w.dropped.altered)),
-            None => w.dropped.headers += 1,
+            None => w.dropped.headers.add(k.name()),
         }
     }
     let setup = &record.start.setup;
@@ -277,7 +292,34 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     w.out.push('\n');
     push_comments(&mut w.out, &record.initial_comments, &mut w.dropped.altered);
     let pos = Position::from_setup_unchecked(setup);
-    w.line(pos, &record.main, 1);
+    // `[Result]` holds a result line's outcome; a terminal it states
+    // (`まで5手で中断`) is written as the terminal word.
+    let terminal = match &record.claim {
+        Some(c) if c.kind.is_some() => crate::write::main_terminal(record),
+        _ => record
+            .main
+            .terminal
+            .as_ref()
+            .map(std::borrow::Cow::Borrowed),
+    };
+    w.line(pos, &record.main, terminal.as_deref(), 1);
+    // `[Result]` holds the outcome; the reason and the number of moves
+    // travel as the terminal word and the moves.
+    if let Some(c) = &record.claim {
+        let (_, plies) = crate::write::main_end(record);
+        let written = terminal
+            .as_deref()
+            .filter(|t| terminal_word(&t.kind).is_some())
+            .map(|t| &t.kind);
+        let kind_kept = match (&c.kind, written) {
+            (None, _) => true,
+            (Some(k), Some(w)) => crate::write::same_kind(k, w, crate::write::main_end(record).0),
+            (Some(_), None) => false,
+        };
+        if c.plies.is_some_and(|n| n != plies) || !kind_kept {
+            w.dropped.results += 1;
+        }
+    }
     w.out.push_str(result);
     w.out.push('\n');
     Ok(Output {

@@ -280,8 +280,46 @@ pub fn decode_into(
     }
 }
 
-/// Encodes `text` for writing. UTF-8 is returned as is; for Shift_JIS, a
-/// character CP932 cannot hold is an error naming it.
+/// The characters a JIS X 0208 ("JIS-style") Shift_JIS encoder writes to
+/// bytes that CP932 reads as another character, with that character: what
+/// Unicode's `JIS0208.TXT` (and Python's `shift_jis`, glibc's `SHIFT_JIS`)
+/// map a JIS X 0208 code to where Microsoft's `CP932.TXT` (and the WHATWG
+/// `index-jis0208` that encoding_rs implements) map the same code to
+/// another code point, plus U+2014 EM DASH, nkf's and Apple's reading of
+/// 0x815C. Text from Macs, nkf or EUC-JP tools holds the left column;
+/// Windows, and encoding_rs, only write the right one. U+00A5 and U+203E
+/// (0x5C and 0x7E) and U+2212 encoding_rs writes itself.
+pub const CP932_EQUIVALENTS: [(char, char); 7] = [
+    ('\u{301C}', '\u{FF5E}'), // 〜 WAVE DASH → ～ (0x8160)
+    ('\u{2016}', '\u{2225}'), // ‖ DOUBLE VERTICAL LINE → ∥ (0x8161)
+    ('\u{2212}', '\u{FF0D}'), // − MINUS SIGN → － (0x817C)
+    ('\u{2014}', '\u{2015}'), // — EM DASH → ― (0x815C)
+    ('\u{00A2}', '\u{FFE0}'), // ¢ → ￠ (0x8191)
+    ('\u{00A3}', '\u{FFE1}'), // £ → ￡ (0x8192)
+    ('\u{00AC}', '\u{FFE2}'), // ¬ → ￢ (0x81CA)
+];
+
+/// The character CP932 writes for `c` (see [`CP932_EQUIVALENTS`]).
+fn cp932_equivalent(c: char) -> char {
+    CP932_EQUIVALENTS
+        .iter()
+        .find(|(from, _)| *from == c)
+        .map_or(c, |(_, to)| *to)
+}
+
+/// Encodes `text` for writing. UTF-8 is returned as is. Shift_JIS is
+/// written as Windows (CP932) writes it: the JIS-style characters of
+/// [`CP932_EQUIVALENTS`] (`〜` U+301C, `‖`, `−`, `—`, `¢`, `£`, `¬`) become
+/// the bytes CP932 has for them (`〜` → 0x8160), which read back, as on
+/// Windows, as the CP932 character (`～` U+FF5E). A character CP932 cannot
+/// hold at all is an error naming it.
+///
+/// ```
+/// use kifu::read::{decode::encode, Encoding};
+/// assert_eq!(encode("〜", Encoding::ShiftJis).unwrap(), [0x81, 0x60]);
+/// assert_eq!(encode("～", Encoding::ShiftJis).unwrap(), [0x81, 0x60]);
+/// assert_eq!(encode("☗", Encoding::ShiftJis), Err('☗'));
+/// ```
 pub fn encode(text: &str, encoding: Encoding) -> Result<Vec<u8>, char> {
     match encoding {
         Encoding::Utf8 => Ok(text.as_bytes().to_vec()),
@@ -293,9 +331,18 @@ pub fn encode(text: &str, encoding: Encoding) -> Result<Vec<u8>, char> {
         _ => {
             let enc = encoding.encoding_rs().output_encoding();
             let (bytes, _, had_errors) = enc.encode(text);
+            if !had_errors {
+                return Ok(bytes.into_owned());
+            }
+            let mapped: String = if enc == encoding_rs::SHIFT_JIS {
+                text.chars().map(cp932_equivalent).collect()
+            } else {
+                text.to_string()
+            };
+            let (bytes, _, had_errors) = enc.encode(&mapped);
             if had_errors {
                 let mut buf = [0u8; 4];
-                for c in text.chars() {
+                for c in mapped.chars() {
                     let (_, _, bad) = enc.encode(c.encode_utf8(&mut buf));
                     if bad {
                         return Err(c);

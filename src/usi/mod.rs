@@ -26,7 +26,7 @@ use crate::read::{
 };
 use crate::record::{Line, Location, Record, Start};
 use crate::sfen::{parse_sfen, write_sfen, SfenError};
-use crate::write::{Dropped, Output, WriteError};
+use crate::write::{Output, WriteError};
 use std::io::BufRead;
 
 /// Reads one game per non-blank, non-comment line.
@@ -302,14 +302,19 @@ fn count_times(line: &Line) -> usize {
 fn write_into(record: &Record, opts: &WriteOptions, out: &mut Output) {
     let setup = &record.start.setup;
     let d = &mut out.dropped;
-    d.add(&Dropped {
-        variations: record.variation_count(),
-        comments: record.comment_count(),
-        times: count_times(&record.main),
-        headers: record.header.entries.len() + usize::from(record.claim.is_some()),
-        terminals: usize::from(record.main.terminal.is_some()),
-        altered: 0,
-    });
+    // A `position` line holds the start and the main line's moves only.
+    d.variations += record.variation_count();
+    d.comments += record.comment_count();
+    d.times += count_times(&record.main);
+    for (k, v) in &record.header.entries {
+        if !crate::write::restates_start(k, v, record) {
+            d.headers.add(k.name());
+        }
+    }
+    d.results += usize::from(record.claim.is_some());
+    if let Some(t) = &record.main.terminal {
+        d.terminals.add(t.kind.reason());
+    }
     let variant = record.variant();
     if opts.sfen_only {
         let mut pos = Position::from_setup_unchecked(setup);

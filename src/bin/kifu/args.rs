@@ -404,6 +404,11 @@ pub struct ConvertArgs {
     /// KI2/PSN disambiguation: count only pieces that can legally reach the square.
     #[arg(long)]
     pub legal_candidates_only: bool,
+    /// Refuse every game with an error. By default a game whose moves
+    /// replay is written despite a false result line (claim-mismatch) or an
+    /// impossible start position (setup), which are reported.
+    #[arg(long = "strict")]
+    pub refuse_errors: bool,
     /// Style of the findings printed on standard error.
     #[arg(long, value_enum, default_value = "human")]
     pub diagnostics: DiagnosticsFormat,
@@ -425,17 +430,22 @@ const CONVERT_HELP: &str = "Examples:
   kifu convert db/ --to kifu --out-dir out/         # mirror db/ into out/ as UTF-8 KIF
   kifu convert games.csa --to psn -o games.psn      # a multi-game stream
   kifu convert big.csa --to kif --out-dir out/      # one file per game: out/big-0001.kif …
+  kifu convert db/ --to csa --out-dir out/ --strict # only games with no error at all
   kifu convert db/ --to csa --out-dir out/ --deny warnings --diagnostics github
 
 Nothing is lost silently: what the target cannot hold (variations in CSA,
 comments in USI, …) is counted per file in a `dropped:` line on standard
 error. Outputs are written to a temporary file and renamed into place; an
 existing file is never overwritten without --force, and an input never.
-A bad input is reported as `kifu validate` would and the others are
-converted. With several inputs, --out-dir mirrors each argument under
-its own name (see docs/convert.md); names that would collide are refused
-before anything is written. Exit codes: 0 all converted, 1 an input
-failed, 2 usage or I/O error, refused output or no record found.";
+Findings (warnings too) are reported as `kifu validate` reports them. A
+game whose moves replay is written even with a false result line or an
+impossible start (--strict, or --deny of that rule, refuses it); a game with
+an illegal move, a syntax or an encoding error, or a denied warning is not,
+and the other games are. With several inputs, --out-dir mirrors each
+argument under its own name (see docs/convert.md); names that would collide are refused
+before anything is written. Exit codes: 0 all converted, 1 an error was
+found (in a game written or not) or a game could not be written, 2 usage
+or I/O error, refused output or no record found.";
 
 /// Picture format of `board`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -171,7 +171,7 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
             strictness,
             color: style == crate::args::OutputFormat::Human && report::color(color, false),
             quiet: false,
-            errors_only: true,
+            errors_only: false,
             every_game: false,
         },
         Dest::Stderr,
@@ -202,6 +202,7 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     let workers = common::workers(&a.input);
     let filter = a.filter.filter(Some(&a.moves));
     let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
+    let strict = a.refuse_errors;
     batch::run(
         &inputs,
         &workers,
@@ -211,14 +212,15 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
             let selected = kifu::read::visit_game(&game, &mut sel);
             let (mut report, verdict) = (selected.output, selected.verdict);
             strictness.apply_report(&mut report);
-            let text = if report.ok && verdict.matched {
-                target
-                    .write_one(&game.record, &opts)
-                    .map(|o| Some((o.text, o.dropped)))
-                    .map_err(|e| e.to_string())
-            } else {
-                Ok(None)
-            };
+            let text =
+                if verdict.matched && kifu::convert::writes_with(&report, strict, &strictness) {
+                    target
+                        .write_one(&game.record, &opts)
+                        .map(|o| Some((o.text, o.dropped)))
+                        .map_err(|e| e.to_string())
+                } else {
+                    Ok(None)
+                };
             GameOut {
                 report,
                 text,
@@ -360,15 +362,19 @@ impl State<'_> {
     fn game(&mut self, meta: &FileMeta, mut g: GameOut, progress: &Progress) {
         let index = g.report.index;
         self.games_seen += 1;
+        // Every finding, as `kifu validate` prints it.
         self.rep.game(meta, &mut g.report, progress);
         if !g.report.ok {
+            // An error was found, whether the game is written or not.
             self.input_failed = true;
-            self.flush_held(meta, progress);
-            return;
         }
         let (text, dropped) = match g.text {
             Ok(Some(t)) => t,
-            Ok(None) => return,
+            Ok(None) => {
+                // Not written (an illegal move, or any error with --strict).
+                self.flush_held(meta, progress);
+                return;
+            }
             Err(e) => {
                 self.flush_held(meta, progress);
                 return self.fail_input(meta, progress, &format!("game {}: {e}", index + 1));
