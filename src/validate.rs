@@ -470,6 +470,9 @@ impl Validator {
                         "{}; the record ends the game on it, but {why}{suffix}",
                         f.message.trim_end_matches(suffix)
                     );
+                    // The record's own word stands (a stated result is
+                    // never overridden by kifu's reading of the foul).
+                    return terminal.map(|k| Verdict::of(&k, k.outcome(winner)));
                 }
             }
         }
@@ -505,7 +508,7 @@ impl Validator {
         if failed.is_some() {
             // An illegal move that is an error: the stated result, where
             // there is one, is the record's own word.
-            if decided(claim.outcome) && !(failed.is_some_and(|f| f.after == 0 && f.foul)) {
+            if decided(claim.outcome) {
                 return GameResult {
                     outcome: claim.outcome,
                     winner: claim.outcome.winner(),

@@ -110,7 +110,7 @@ impl Ki2Writer<'_> {
                 self.dropped.times += 1;
             }
         }
-        match summary_line(
+        match ki2_summary(
             self.rec,
             is_main,
             last.saturating_sub(1),
@@ -160,7 +160,43 @@ fn round_trips(s: &str, t: &crate::record::Terminal, to_move: Color) -> bool {
             _ => return false,
         },
     };
+    // Alike when they give the same result for the same reason (a foul
+    // by the side to move reads back as 反則負け, not `±ILLEGAL_ACTION`).
     kind == t.kind
+        || (kind.reason_id() == t.kind.reason_id()
+            && kind.outcome(to_move) == t.kind.outcome(to_move))
+}
+
+/// The `まで` line of a line: the record's own when it states the
+/// terminal, else one written from the terminal. A result line that names
+/// the winner but not how (`まで6手で先手の勝ち` after 反則勝ち) gives way
+/// to the written one when both name the same winner, so the terminal is
+/// kept (KI2 has no terminal line of its own).
+fn ki2_summary(
+    rec: &Record,
+    is_main: bool,
+    plies: u32,
+    terminal: Option<&crate::record::Terminal>,
+    to_move: Color,
+    altered: &mut usize,
+) -> Option<String> {
+    let s = summary_line(rec, is_main, plies, terminal, to_move, altered);
+    let (Some(text), Some(t)) = (&s, terminal) else {
+        return s;
+    };
+    if round_trips(text, t, to_move) {
+        return s;
+    }
+    let own = summary_line(rec, false, plies, terminal, to_move, &mut 0);
+    let same_winner =
+        |a: &str, b: &str| match (japanese::parse_summary(a), japanese::parse_summary(b)) {
+            (Some(a), Some(b)) => a.outcome == b.outcome,
+            _ => false,
+        };
+    match own {
+        Some(o) if round_trips(&o, t, to_move) && same_winner(text, &o) => Some(o),
+        _ => s,
+    }
 }
 
 /// Writes a record as KI2 (see `docs/formats/ki2.md`).
