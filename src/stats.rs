@@ -101,6 +101,9 @@ pub struct GameRow {
     pub variations: usize,
     /// Number of comments.
     pub comments: usize,
+    /// How much of `start_time` the record gave: `year`, `month`, `day`,
+    /// `hour`, `minute` or `second` (empty without a parsed date).
+    pub start_time_precision: String,
     /// The terminal word as written when kifu does not know it (`reason`
     /// is then `other`).
     pub terminal_text: String,
@@ -146,60 +149,10 @@ pub struct MoveRow {
 }
 
 /// Converts a date as records write it (`2024/01/02 10:00:00`,
-/// `1999/07/15(木) 19:07:12`, `2024-01-02`, `2024.01.02`) to ISO 8601.
+/// `1999/07/15(木) 19:07:12`, `平成30年1月2日`, …) to the one ISO 8601
+/// form of the tables, `2024-01-02T10:00:00` (see [`crate::date`]).
 pub fn iso_date(raw: &str) -> Option<String> {
-    let s = raw.trim();
-    let digits: Vec<(usize, u32)> = {
-        let mut out = Vec::new();
-        let mut cur: Option<(usize, u32, usize)> = None;
-        for (i, c) in s.char_indices() {
-            let d = c.to_digit(10).or_else(|| {
-                let u = c as u32;
-                (0xFF10..=0xFF19).contains(&u).then(|| u - 0xFF10)
-            });
-            match (d, &mut cur) {
-                (Some(d), Some((_, v, n))) => {
-                    *v = v.saturating_mul(10).saturating_add(d);
-                    *n += 1;
-                }
-                (Some(d), None) => cur = Some((i, d, 1)),
-                (None, Some(_)) => {
-                    let (i0, v, n) = cur.take().expect("some");
-                    out.push((n, v));
-                    let _ = i0;
-                }
-                (None, None) => {}
-            }
-        }
-        if let Some((_, v, n)) = cur {
-            out.push((n, v));
-        }
-        out
-    };
-    let (y, m, d) = match digits.as_slice() {
-        [(4, y), (_, m), (_, d), ..] => (*y, *m, *d),
-        // 19970822
-        [(8, ymd), ..] => (ymd / 10000, ymd / 100 % 100, ymd % 100),
-        _ => return None,
-    };
-    let digits: Vec<(usize, u32)> = if digits[0].0 == 8 {
-        let mut v = vec![(4, y), (2, m), (2, d)];
-        v.extend_from_slice(&digits[1..]);
-        v
-    } else {
-        digits
-    };
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-        return None;
-    }
-    let date = format!("{y:04}-{m:02}-{d:02}");
-    match &digits[3..] {
-        [(_, hh), (_, mm), (_, ss), ..] if *hh < 24 && *mm < 60 && *ss < 61 => {
-            Some(format!("{date}T{hh:02}:{mm:02}:{ss:02}"))
-        }
-        [(_, hh), (_, mm)] if *hh < 24 && *mm < 60 => Some(format!("{date}T{hh:02}:{mm:02}:00")),
-        _ => Some(date),
-    }
+    crate::date::iso(raw)
 }
 
 fn secs(ms: u64) -> f64 {
@@ -230,7 +183,7 @@ pub struct Source {
 /// let csa = b"N+Alice\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n%TORYO\n";
 /// let mut reader = Reader::new(&csa[..]).unwrap();
 /// let mut stats = StatsCollector::new(StatsOptions::default(), ValidateOptions::default());
-/// let (row, _) = reader.read_game(&mut stats).unwrap();
+/// let row = reader.read_game(&mut stats).unwrap().row;
 /// assert_eq!((row.sente.as_str(), row.plies, row.sente_captures), ("Alice", 3, 1));
 /// assert_eq!(row.result, "sente_win");
 /// ```
@@ -354,8 +307,20 @@ impl StatsCollector {
     }
 }
 
+/// What [`StatsCollector`] makes of one game: its row, its move rows (with
+/// [`StatsOptions::moves`]) and the validator's report it was counted from.
+#[derive(Clone, Debug)]
+pub struct GameStats {
+    /// The games-table row.
+    pub row: GameRow,
+    /// The moves-table rows (empty unless [`StatsOptions::moves`]).
+    pub moves: Vec<MoveRow>,
+    /// The validation report (findings, result) the row was made from.
+    pub report: crate::validate::GameReport,
+}
+
 impl Visitor for StatsCollector {
-    type Output = (GameRow, Vec<MoveRow>);
+    type Output = GameStats;
 
     fn begin_game(&mut self, index: usize) -> Flow {
         self.row = GameRow {
@@ -466,11 +431,12 @@ impl Visitor for StatsCollector {
         self.validator.claim(claim)
     }
 
-    fn end_game(&mut self) -> (GameRow, Vec<MoveRow>) {
+    fn end_game(&mut self) -> GameStats {
         let report = self.validator.end_game();
         let mut row = std::mem::take(&mut self.row);
-        if let Some(iso) = iso_date(&row.start_time_raw) {
-            row.start_time = iso;
+        if let Some(t) = crate::date::parse(&row.start_time_raw) {
+            row.start_time = t.iso();
+            row.start_time_precision = t.precision().name().to_string();
             row.start_time_raw.clear();
         }
         let first_error = report
@@ -484,10 +450,14 @@ impl Visitor for StatsCollector {
         row.valid = report.ok;
         row.first_error_rule = first_error.map_or(String::new(), |f| f.rule.id().to_string());
         row.first_error_ply = first_error.and_then(|f| f.ply);
-        row.final_sfen = report.final_sfen;
+        row.final_sfen = report.final_sfen.clone();
         row.sente_time_s = self.totals[0].map(secs);
         row.gote_time_s = self.totals[1].map(secs);
-        (row, std::mem::take(&mut self.moves))
+        GameStats {
+            row,
+            moves: std::mem::take(&mut self.moves),
+            report,
+        }
     }
 }
 
@@ -497,7 +467,7 @@ pub fn collect(
     game: &Game,
     opts: &StatsOptions,
     validate: &ValidateOptions,
-) -> (GameRow, Vec<MoveRow>) {
+) -> GameStats {
     let mut c = StatsCollector::new(*opts, *validate);
     c.source(source.clone());
     crate::read::visit_game(game, &mut c)
@@ -761,12 +731,18 @@ mod tests {
             iso_date("1999/07/15(木) 19:07:12").as_deref(),
             Some("1999-07-15T19:07:12")
         );
-        assert_eq!(iso_date("2024-01-02").as_deref(), Some("2024-01-02"));
-        assert_eq!(iso_date("2024.01.02").as_deref(), Some("2024-01-02"));
-        assert_eq!(iso_date("19970822").as_deref(), Some("1997-08-22"));
+        assert_eq!(
+            iso_date("2024-01-02").as_deref(),
+            Some("2024-01-02T00:00:00")
+        );
+        assert_eq!(
+            iso_date("2024.01.02").as_deref(),
+            Some("2024-01-02T00:00:00")
+        );
+        assert_eq!(iso_date("19970822").as_deref(), Some("1997-08-22T00:00:00"));
         assert_eq!(
             iso_date("２０２２/０７/２９").as_deref(),
-            Some("2022-07-29")
+            Some("2022-07-29T00:00:00")
         );
         assert_eq!(
             iso_date("2003/05/03 10:30").as_deref(),
@@ -774,6 +750,7 @@ mod tests {
         );
         assert_eq!(iso_date("yesterday"), None);
         assert_eq!(iso_date("2024/13/02"), None);
+        assert_eq!(iso_date("2023/02/30"), None);
         assert_eq!(iso_date(""), None);
     }
 }

@@ -979,7 +979,7 @@ fn control_characters_are_shown_not_obeyed() {
     let name = "x\u{1b}]0;owned\u{7}\n::set-output name=x::y.csa";
     let bad = b"V2.2\nN+\x1b[2J\x1b[31mfake 0 invalid\nPI\n+\n+0055FU\n'\x1b]0;title\x07\n";
     std::fs::write(d.join("in").join(name), bad).unwrap();
-    for format in ["human", "github", "json"] {
+    for format in ["human", "github", "json", "sarif"] {
         let o = run(&["validate", "--format", format, s(&d.join("in"))]);
         assert_eq!(o.status.code(), Some(1), "{format}");
         for (stream, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
@@ -992,7 +992,9 @@ fn control_characters_are_shown_not_obeyed() {
         if format == "github" {
             for line in out(&o).lines() {
                 assert!(
-                    line.starts_with("::error ") || line.starts_with("::warning "),
+                    line.starts_with("::error ")
+                        || line.starts_with("::warning ")
+                        || line.starts_with("::notice title=kifu validate::"),
                     "a line that is not ours: {line}"
                 );
             }

@@ -172,7 +172,7 @@ fn known_facts() {
         (eu.sente.as_str(), eu.gote.as_str()),
         ("Jansen Kees", "Bakker Piet")
     );
-    assert_eq!(eu.start_time, "2023-08-19");
+    assert_eq!(eu.start_time, "2023-08-19T00:00:00");
 
     let variants = by("e-variants.sfen");
     assert_eq!(variants.len(), 2);
@@ -267,7 +267,7 @@ fn known_facts_of_real_records() {
         (eu.sente.as_str(), eu.gote.as_str()),
         ("Hosking Tony", "Lamb Stephen")
     );
-    assert_eq!(eu.start_time, "1997-08-22");
+    assert_eq!(eu.start_time, "1997-08-22T00:00:00");
 }
 
 fn corpus() -> Option<std::path::PathBuf> {

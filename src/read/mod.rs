@@ -185,6 +185,85 @@ impl fmt::Display for Rule {
     }
 }
 
+impl Rule {
+    /// What the rule is about, in one line (for `--help`, SARIF rule
+    /// descriptions and documentation).
+    pub const fn description(self) -> &'static str {
+        match self {
+            Rule::Syntax => "text that does not follow the format",
+            Rule::Encoding => "bytes that do not decode",
+            Rule::NoPiece => "nothing of the mover's on the origin square",
+            Rule::PieceMismatch => {
+                "the record names another piece, side or promotion than the board has"
+            }
+            Rule::IllegalMovement => "the piece cannot move so, or its path is blocked",
+            Rule::Occupied => "own piece on the target, or a drop on an occupied square",
+            Rule::NotInHand => "the dropped piece is not in hand",
+            Rule::MustPromote => "a piece left where it can never move",
+            Rule::DeadDrop => "a drop where the piece can never move",
+            Rule::Nifu => "two unpromoted pawns of a side on one file",
+            Rule::Uchifuzume => "checkmate by a pawn drop",
+            Rule::SelfCheck => "the move leaves or puts one's own king in check",
+            Rule::IllegalPromotion => "promotion where it is not allowed",
+            Rule::AfterEnd => "moves after checkmate, repetition or another end",
+            Rule::ClaimMismatch => {
+                "a false result: mate, repetition, declaration, winner, move count"
+            }
+            Rule::Time => "inconsistent cumulative times",
+            Rule::Setup => "an impossible start position",
+            Rule::Empty => "a file with no game",
+            Rule::Ambiguous => "a KI2/PSN move that fits several pieces",
+            Rule::Dialect => "something tolerated that the format does not allow",
+            Rule::Io => "the file could not be read",
+            Rule::Limit => {
+                "a game larger than kifu reads (more than 1,048,576 moves in all its lines)"
+            }
+            Rule::Foul => {
+                "an illegal move the record ends on with its verdict: the player who made it loses"
+            }
+        }
+    }
+
+    /// The severity findings of this rule have unless options change it
+    /// (`claim-mismatch` is a warning with lenient claims; `io` is a
+    /// warning for a directory entry that was skipped).
+    pub const fn default_severity(self) -> Severity {
+        match self {
+            Rule::Time | Rule::Dialect | Rule::Foul => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+
+    /// The rule with this id (`nifu`, `self-check`, …).
+    pub fn from_id(id: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.id() == id)
+    }
+}
+
+/// A rule id that names no rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRule(pub String);
+
+impl fmt::Display for UnknownRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown rule `{}`; the rules are:", self.0)?;
+        for r in Rule::ALL {
+            write!(f, " {}", r.id())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownRule {}
+
+impl std::str::FromStr for Rule {
+    type Err = UnknownRule;
+
+    fn from_str(s: &str) -> Result<Rule, UnknownRule> {
+        Rule::from_id(s).ok_or_else(|| UnknownRule(s.to_string()))
+    }
+}
+
 impl Serialize for Rule {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.id())

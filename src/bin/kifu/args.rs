@@ -14,6 +14,10 @@ use kifu::Variant;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour in human output: auto (on a terminal, unless NO_COLOR is
+    /// set), always, never.
+    #[arg(long, value_enum, default_value = "auto", global = true)]
+    pub color: ColorArg,
 }
 
 #[derive(Subcommand, Debug)]
@@ -30,6 +34,100 @@ pub enum Command {
     Board(BoardArgs),
     /// Write a self-contained HTML page per game that replays it in a browser.
     Html(HtmlArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) for `man`.
+    Man(ManArgs),
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = COMPLETIONS_HELP)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+const COMPLETIONS_HELP: &str = "Examples:
+  kifu completions bash > ~/.local/share/bash-completion/completions/kifu
+  kifu completions zsh > ~/.zfunc/_kifu          # with fpath+=~/.zfunc in ~/.zshrc
+  kifu completions fish > ~/.config/fish/completions/kifu.fish
+  kifu completions powershell >> $PROFILE
+  kifu completions elvish > ~/.config/elvish/lib/kifu.elv
+
+Exit codes: 0 printed, 2 usage error or standard output failed.";
+
+#[derive(Args, Debug)]
+#[command(after_help = MAN_HELP)]
+pub struct ManArgs {
+    /// A subcommand's page instead (`kifu man validate`: kifu-validate(1)).
+    pub command: Option<String>,
+}
+
+const MAN_HELP: &str = "Examples:
+  kifu man > ~/.local/share/man/man1/kifu.1     # then: man kifu
+  kifu man validate > ~/.local/share/man/man1/kifu-validate.1
+  kifu man | man -l -                           # read it now
+
+Exit codes: 0 printed, 2 standard output failed.";
+
+/// `--deny` and `--allow`, as clippy has them.
+#[derive(Args, Debug, Clone, Default)]
+pub struct StrictArgs {
+    /// Make findings of RULE errors (repeatable; `warnings`: every
+    /// warning). See the rule ids in `kifu validate --help`.
+    #[arg(long, value_name = "RULE", value_parser = parse_deny)]
+    pub deny: Vec<String>,
+    /// Neither report nor count findings of RULE (repeatable).
+    #[arg(long, value_name = "RULE", value_parser = parse_allow)]
+    pub allow: Vec<String>,
+}
+
+impl StrictArgs {
+    /// The library's strictness; a rule both denied and allowed is a usage
+    /// error.
+    pub fn strictness(&self) -> Result<kifu::strictness::Strictness, String> {
+        kifu::strictness::Strictness::parse(&self.deny, &self.allow).map_err(|e| e.to_string())
+    }
+}
+
+fn parse_deny(s: &str) -> Result<String, String> {
+    if s == kifu::strictness::WARNINGS {
+        return Ok(s.to_string());
+    }
+    parse_allow(s).map_err(|e| format!("{e}, and `warnings` (every warning)"))
+}
+
+fn parse_allow(s: &str) -> Result<String, String> {
+    s.parse::<kifu::read::Rule>()
+        .map(|r| r.id().to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// Style of the findings printed by convert, stats and html (on standard
+/// error).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiagnosticsFormat {
+    /// `path:line:column: error[rule]: message` with the source line.
+    Human,
+    /// One JSON object per game with findings (JSON Lines).
+    Json,
+    /// GitHub Actions annotations.
+    Github,
+    /// One SARIF 2.1.0 document.
+    Sarif,
+}
+
+impl DiagnosticsFormat {
+    /// The same style as `validate --format` names it.
+    pub fn style(self) -> OutputFormat {
+        match self {
+            DiagnosticsFormat::Human => OutputFormat::Human,
+            DiagnosticsFormat::Json => OutputFormat::Json,
+            DiagnosticsFormat::Github => OutputFormat::Github,
+            DiagnosticsFormat::Sarif => OutputFormat::Sarif,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -67,8 +165,11 @@ pub enum OutputFormat {
     Human,
     /// One JSON object per game (JSON Lines).
     Json,
-    /// GitHub Actions annotations (`::error file=…`).
+    /// GitHub Actions annotations (`::error file=…`), a `::notice`
+    /// summary and, with GITHUB_STEP_SUMMARY set, a Markdown job summary.
     Github,
+    /// One SARIF 2.1.0 document (GitHub code scanning, SARIF viewers).
+    Sarif,
 }
 
 /// Declaration (entering-king) rule.
@@ -143,6 +244,8 @@ pub struct ValidateArgs {
     /// Print only the summary (human format).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    #[command(flatten)]
+    pub strict: StrictArgs,
 }
 
 const VALIDATE_HELP: &str = "Rule ids (stable; see docs/validate.md):
@@ -172,6 +275,9 @@ Examples:
   kifu validate fixtures/                    # every record below fixtures/
   kifu validate --format json games.csa      # JSON Lines, one object per game
   kifu validate --format github kifu/        # annotations for GitHub Actions
+  kifu validate --format sarif db/ > kifu.sarif   # for code scanning
+  kifu validate --deny warnings db/          # warnings fail the run too
+  kifu validate --allow time --allow dialect db/
   cat game.kif | kifu validate --from kif -
 
 Exit codes: 0 every game valid, 1 an error was found, 2 usage or I/O error
@@ -206,6 +312,12 @@ pub struct StatsArgs {
     /// Entering-king declaration rule used when judging results.
     #[arg(long, value_enum)]
     pub impasse_rule: Option<ImpasseArg>,
+    /// Also print the findings of every game on standard error in this
+    /// style (the tables are the same either way).
+    #[arg(long, value_enum)]
+    pub diagnostics: Option<DiagnosticsFormat>,
+    #[command(flatten)]
+    pub strict: StrictArgs,
 }
 
 const STATS_HELP: &str = "Columns are documented in docs/stats.md.
@@ -214,6 +326,7 @@ Examples:
   kifu stats records/ -o games.csv --moves moves.csv
   kifu stats games.csa --summary > games.csv
   kifu stats - --from usi < openings.sfen
+  kifu stats db/ -o games.csv --diagnostics sarif 2> findings.sarif
 
 Invalid games still give a row (valid=false) up to their first illegal move.
 Output files appear atomically and are never overwritten without --force;
@@ -283,6 +396,11 @@ pub struct ConvertArgs {
     /// KI2/PSN disambiguation: count only pieces that can legally reach the square.
     #[arg(long)]
     pub legal_candidates_only: bool,
+    /// Style of the findings printed on standard error.
+    #[arg(long, value_enum, default_value = "human")]
+    pub diagnostics: DiagnosticsFormat,
+    #[command(flatten)]
+    pub strict: StrictArgs,
 }
 
 fn parse_target(s: &str) -> Result<kifu::convert::Target, String> {
@@ -295,6 +413,7 @@ const CONVERT_HELP: &str = "Examples:
   kifu convert db/ --to kifu --out-dir out/         # mirror db/ into out/ as UTF-8 KIF
   kifu convert games.csa --to psn -o games.psn      # a multi-game stream
   kifu convert big.csa --to kif --out-dir out/      # one file per game: out/big-0001.kif …
+  kifu convert db/ --to csa --out-dir out/ --deny warnings --diagnostics github
 
 Nothing is lost silently: what the target cannot hold (variations in CSA,
 comments in USI, …) is counted per file in a `dropped:` line on standard
@@ -399,8 +518,8 @@ pub struct BoardArgs {
     /// View the board from gote's side.
     #[arg(long)]
     pub flip: bool,
-    /// Colour the text board.
-    #[arg(long, value_enum, default_value = "auto")]
+    /// Colour of the text board: the global `--color`.
+    #[arg(skip = ColorArg::Auto)]
     pub color: ColorArg,
     /// Read the input as this format instead of guessing (kif, ki2, csa, psn, jkf, usi).
     #[arg(long, value_parser = parse_format)]
@@ -460,6 +579,11 @@ pub struct HtmlArgs {
     /// Overwrite existing output files (inputs are never overwritten).
     #[arg(long)]
     pub force: bool,
+    /// Style of the findings printed on standard error.
+    #[arg(long, value_enum, default_value = "human")]
+    pub diagnostics: DiagnosticsFormat,
+    #[command(flatten)]
+    pub strict: StrictArgs,
 }
 
 const HTML_HELP: &str = "Examples:

@@ -4,6 +4,7 @@ mod args;
 mod cmd;
 mod out;
 mod progress;
+mod report;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -36,13 +37,19 @@ fn code(c: i32) -> u8 {
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     handle_signals();
+    let color = cli.color;
     let result = match cli.command {
         args::Command::Perft(a) => cmd::perft::run(a),
-        args::Command::Validate(a) => cmd::validate::run(a),
-        args::Command::Stats(a) => cmd::stats::run(a),
-        args::Command::Convert(a) => cmd::convert::run(a),
-        args::Command::Board(a) => Ok(code(cmd::board::run(a))),
-        args::Command::Html(a) => Ok(code(cmd::html::run(a))),
+        args::Command::Validate(a) => cmd::validate::run(a, color),
+        args::Command::Stats(a) => cmd::stats::run(a, color),
+        args::Command::Convert(a) => cmd::convert::run(a, color),
+        args::Command::Board(mut a) => {
+            a.color = color;
+            Ok(code(cmd::board::run(a)))
+        }
+        args::Command::Html(a) => Ok(code(cmd::html::run(a, color))),
+        args::Command::Completions(a) => cmd::shell::completions(a),
+        args::Command::Man(a) => cmd::shell::man(a),
     };
     ExitCode::from(out::exit_code(result))
 }

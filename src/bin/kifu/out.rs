@@ -64,22 +64,19 @@ pub fn visible(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// The width in characters `c` takes once made [`visible`].
-pub fn visible_len(c: char) -> usize {
-    if hidden(c) {
-        let mut s = String::new();
-        render(c, &mut s);
-        s.chars().count()
-    } else {
-        1
-    }
-}
-
 /// Prints one human-readable line on standard error (made [`visible`]);
 /// a standard error that cannot be written is ignored, never a panic.
 pub fn err(text: &str) {
     let mut e = io::stderr().lock();
     let _ = e.write_all(visible(text).as_bytes());
+    let _ = e.write_all(b"\n");
+}
+
+/// Prints text that is already safe to show (made [`visible`] piece by
+/// piece, or a machine format) on standard error, then a newline.
+pub fn err_raw(text: &str) {
+    let mut e = io::stderr().lock();
+    let _ = e.write_all(text.as_bytes());
     let _ = e.write_all(b"\n");
 }
 
@@ -120,11 +117,6 @@ impl Out {
     /// the caller has escaped.
     pub fn line(&mut self, text: &str) -> bool {
         self.bytes(text.as_bytes()) && self.bytes(b"\n")
-    }
-
-    /// Writes a human-readable line, made [`visible`].
-    pub fn human(&mut self, text: &str) -> bool {
-        self.line(&visible(text))
     }
 
     /// Flushes. Returns whether output still works.
@@ -179,7 +171,5 @@ mod tests {
         assert_eq!(visible("a\nb\rc"), "a\\nb\\rc");
         assert_eq!(visible("\u{9b}2J"), "\\u{9b}2J");
         assert_eq!(visible("\u{202e}fik.exe"), "\\u{202e}fik.exe");
-        assert_eq!(visible_len('\x1b'), 2);
-        assert_eq!(visible_len('a'), 1);
     }
 }

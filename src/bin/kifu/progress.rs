@@ -76,6 +76,15 @@ impl Progress {
         }
     }
 
+    /// Prints text that is already safe to show (escaped, or a machine
+    /// format) on standard error, above the bar, followed by a newline.
+    pub fn print_raw(&self, text: &str) {
+        match &self.bar {
+            Some(bar) if self.shown => bar.suspend(|| crate::out::err_raw(text)),
+            _ => crate::out::err_raw(text),
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {

@@ -1,13 +1,14 @@
 //! `kifu convert`.
 
-use crate::args::{ConvertArgs, CsaVersionArg, PsnTimesArg};
+use crate::args::{ColorArg, ConvertArgs, CsaVersionArg, PsnTimesArg};
 use crate::cmd::common;
 use crate::out::{self, Out};
 use crate::progress::Progress;
+use crate::report::{self, Dest, Reporter, Settings};
 use kifu::batch::{self, Event, FileMeta};
 use kifu::convert::{encode_output, ConvertOptions, Target};
 use kifu::output::{self, Claims, Destination, InputSet, OutDirPlan, Sink};
-use kifu::read::{Encoding, Severity};
+use kifu::read::{Encoding, Rule, Severity};
 use kifu::validate::{validate, GameReport, ValidateOptions};
 use kifu::write::Dropped;
 use std::io::Write;
@@ -53,6 +54,8 @@ struct State<'a> {
     io_errors: usize,
     /// An output failed: the run stops.
     stop: bool,
+    /// Findings and notes, in the `--diagnostics` style.
+    rep: Reporter,
 }
 
 fn usage(msg: &str) -> std::io::Result<u8> {
@@ -60,7 +63,11 @@ fn usage(msg: &str) -> std::io::Result<u8> {
     Ok(out::FAILURE)
 }
 
-pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
+pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
+    let strictness = match a.strict.strictness() {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
     let target = a.to;
     let encoding = a.encoding.unwrap_or(target.default_encoding());
     if !matches!(encoding, Encoding::Utf8 | Encoding::ShiftJis) {
@@ -150,6 +157,21 @@ pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
             },
         }
     }
+    let mut progress = Progress::new(readable as u64, true);
+    let style = a.diagnostics.style();
+    let rep = Reporter::new(
+        Settings {
+            command: "convert",
+            style,
+            strictness,
+            color: style == crate::args::OutputFormat::Human && report::color(color, false),
+            quiet: false,
+            errors_only: true,
+            every_game: false,
+        },
+        Dest::Stderr,
+        &progress,
+    );
     let mut st = State {
         a: &a,
         target,
@@ -168,18 +190,18 @@ pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
         failed_inputs: 0,
         io_errors: 0,
         stop: false,
+        rep,
     };
-    let mut progress = Progress::new(readable as u64, true);
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.input_encoding);
-    let mut sources = common::SourceLines::default();
     let workers = common::workers(&a.input);
     batch::run(
         &inputs,
         &workers,
         &read_opts,
         batch::EachGame(|_meta: &FileMeta, game| {
-            let report = validate(&game, &vopts);
+            let mut report = validate(&game, &vopts);
+            strictness.apply_report(&mut report);
             let text = if report.ok {
                 target
                     .write_one(&game.record, &opts)
@@ -195,7 +217,7 @@ pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
                 Event::Game(meta, index, mut g) => {
                     g.report.index = index;
                     progress.game();
-                    st.game(&meta, g, &progress, &mut sources);
+                    st.game(&meta, g, &progress);
                 }
                 Event::FileDone(meta) => {
                     if meta.error.is_none() && meta.skipped.is_none() {
@@ -219,23 +241,36 @@ pub fn run(a: ConvertArgs) -> std::io::Result<u8> {
             if st.stop {
                 drop(f); // an output failed: nothing half-written appears
             } else if st.single_games == 0 && !a.input.allow_empty {
-                progress.println(&format!(
-                    "kifu convert: {name}: nothing to write; not created"
-                ));
+                st.rep.note(
+                    None,
+                    None,
+                    None,
+                    &format!("kifu convert: {name}: nothing to write; not created"),
+                    &progress,
+                );
             } else if let Err(e) = f.commit() {
-                progress.println(&format!("{name}: error[io]: {e}"));
+                st.rep.note(
+                    Some(&name),
+                    Some(Severity::Error),
+                    Some(Rule::Io),
+                    &e.to_string(),
+                    &progress,
+                );
                 st.io_errors += 1;
             }
         }
         None => {}
     }
-    Ok(if st.io_errors > 0 {
-        out::FAILURE
-    } else if st.failed_inputs > 0 {
-        out::PROBLEMS
-    } else {
-        out::OK
-    })
+    let (counts, _) = st.rep.finish(false, &progress);
+    Ok(
+        if st.io_errors > 0 || counts.unreadable > 0 || counts.output_failed {
+            out::FAILURE
+        } else if st.failed_inputs > 0 || counts.denied_skips > 0 {
+            out::PROBLEMS
+        } else {
+            out::OK
+        },
+    )
 }
 
 impl State<'_> {
@@ -250,14 +285,31 @@ impl State<'_> {
     }
 
     fn fail_input(&mut self, meta: &FileMeta, progress: &Progress, msg: &str) {
-        progress.println(&format!("{}: error: {msg}", meta.display));
+        self.rep.note(
+            Some(&meta.display),
+            Some(Severity::Error),
+            None,
+            msg,
+            progress,
+        );
         self.input_failed = true;
+    }
+
+    /// An output error: `path: error[io]: e`.
+    fn io_note(&mut self, path: &str, e: &std::io::Error, progress: &Progress) {
+        self.rep.note(
+            Some(path),
+            Some(Severity::Error),
+            Some(Rule::Io),
+            &e.to_string(),
+            progress,
+        );
     }
 
     /// An output could not be created or written: reported, counted as an
     /// I/O error (exit 2).
     fn output_error(&mut self, path: &Path, e: &std::io::Error, progress: &Progress) {
-        progress.println(&format!("{}: error[io]: {e}", path.display()));
+        self.io_note(&path.display().to_string(), e, progress);
         self.io_errors += 1;
         self.input_failed = true;
     }
@@ -287,26 +339,11 @@ impl State<'_> {
         }
     }
 
-    fn game(
-        &mut self,
-        meta: &FileMeta,
-        g: GameOut,
-        progress: &Progress,
-        sources: &mut common::SourceLines,
-    ) {
+    fn game(&mut self, meta: &FileMeta, mut g: GameOut, progress: &Progress) {
         let index = g.report.index;
         self.games_seen += 1;
+        self.rep.game(meta, &mut g.report, progress);
         if !g.report.ok {
-            for f in g
-                .report
-                .findings
-                .iter()
-                .filter(|f| f.severity == Severity::Error)
-            {
-                for line in common::human_lines(meta, &g.report, f, sources) {
-                    progress.println(&line);
-                }
-            }
             self.input_failed = true;
             self.flush_held(meta, progress);
             return;
@@ -386,7 +423,7 @@ impl State<'_> {
                 Ok(()) => f.games += 1,
                 Err(e) => {
                     let name = f.sink.display();
-                    progress.println(&format!("{name}: error[io]: {e}"));
+                    self.io_note(&name, &e, progress);
                     self.io_errors += 1;
                     self.input_failed = true;
                     self.file = None;
@@ -425,7 +462,14 @@ impl State<'_> {
             Some(Single::Stdout(o)) => self.stop = !o.bytes(&bytes),
             Some(Single::File(f)) => {
                 if let Err(e) = f.write_all(&bytes) {
-                    progress.println(&format!("{}: error[io]: {e}", f.display()));
+                    let name = f.display();
+                    self.rep.note(
+                        Some(&name),
+                        Some(Severity::Error),
+                        Some(Rule::Io),
+                        &e.to_string(),
+                        progress,
+                    );
                     self.io_errors += 1;
                     self.stop = true;
                 }
@@ -461,12 +505,7 @@ impl State<'_> {
     }
 
     fn file_done(&mut self, meta: &FileMeta, progress: &Progress) {
-        if let Some(line) = common::issue_line(meta) {
-            progress.println(&line);
-            if meta.error.is_some() {
-                self.io_errors += 1;
-            }
-        }
+        self.rep.file_done(meta, progress);
         if self.plan.is_some() {
             if let Some((_, text)) = self.held.take() {
                 if let Some(p) = self.plan.as_ref().and_then(|p| p.single(meta.input)) {
@@ -476,14 +515,16 @@ impl State<'_> {
             if let Some(f) = self.file.take() {
                 let name = f.sink.display();
                 if let Err(e) = f.sink.commit() {
-                    progress.println(&format!("{name}: error[io]: {e}"));
+                    self.io_note(&name, &e, progress);
                     self.io_errors += 1;
                     self.stop = true;
                 }
             }
         }
         if !self.dropped.is_empty() {
-            progress.println(&format!("{}: dropped: {}", meta.display, self.dropped));
+            let text = format!("dropped: {}", self.dropped);
+            self.rep
+                .note(Some(&meta.display), None, None, &text, progress);
         }
         if self.input_failed {
             self.failed_inputs += 1;

@@ -1,8 +1,9 @@
 //! `kifu html`: one self-contained replay page per game.
 
-use crate::args::HtmlArgs;
+use crate::args::{ColorArg, HtmlArgs, OutputFormat};
 use crate::cmd::common;
 use crate::progress::Progress;
+use crate::report::{self, Dest, Reporter, Settings};
 use kifu::batch::{self, Event, FileMeta, Input};
 use kifu::diagram::html::{html, HtmlOptions};
 use kifu::read::Severity;
@@ -30,9 +31,18 @@ struct State<'a> {
     failed_inputs: usize,
     io_errors: usize,
     input_failed: bool,
+    /// Findings and notes, in the `--diagnostics` style.
+    rep: Reporter,
 }
 
-pub fn run(a: HtmlArgs) -> i32 {
+pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
+    let strictness = match a.strict.strictness() {
+        Ok(s) => s,
+        Err(e) => {
+            crate::out::err(&format!("kifu html: {e}"));
+            return 2;
+        }
+    };
     let inputs = common::discover(&a.input, &[]);
     let io_errors: Vec<(String, String)> = Vec::new(); // reported in order by the batch
     let inputs_canon: HashSet<PathBuf> = inputs
@@ -44,6 +54,21 @@ pub fn run(a: HtmlArgs) -> i32 {
         coords: common::coords_of(a.coords),
         flip: a.flip,
     };
+    let mut progress = Progress::new(inputs.len() as u64, true);
+    let style = a.diagnostics.style();
+    let rep = Reporter::new(
+        Settings {
+            command: "html",
+            style,
+            strictness,
+            color: style == OutputFormat::Human && report::color(color, false),
+            quiet: false,
+            errors_only: true,
+            every_game: false,
+        },
+        Dest::Stderr,
+        &progress,
+    );
     let mut st = State {
         a: &a,
         inputs_canon,
@@ -53,21 +78,21 @@ pub fn run(a: HtmlArgs) -> i32 {
         failed_inputs: 0,
         io_errors: io_errors.len(),
         input_failed: false,
+        rep,
     };
-    let mut progress = Progress::new(inputs.len() as u64, true);
     for (path, msg) in &io_errors {
         progress.println(&format!("{path}: error[io]: {msg}"));
     }
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.encoding);
-    let mut sources = common::SourceLines::default();
     let workers = common::workers(&a.input);
     batch::run(
         &inputs,
         &workers,
         &read_opts,
         batch::EachGame(|_meta: &FileMeta, game| {
-            let report = validate(&game, &vopts);
+            let mut report = validate(&game, &vopts);
+            strictness.apply_report(&mut report);
             let page = if report.ok {
                 html(&game.record, &opts)
                     .map(Some)
@@ -82,15 +107,11 @@ pub fn run(a: HtmlArgs) -> i32 {
                 Event::Game(meta, index, mut g) => {
                     g.report.index = index;
                     progress.game();
-                    st.game(&meta, &inputs, g, &progress, &mut sources);
+                    st.game(&meta, &inputs, g, &progress);
                 }
                 Event::FileDone(meta) => {
                     progress.file();
-                    if meta.error.is_none() {
-                        if let Some(line) = common::issue_line(&meta) {
-                            progress.println(&line);
-                        }
-                    }
+                    st.rep.file_done(&meta, &progress);
                     st.file_done(&meta, &inputs, &progress);
                 }
             }
@@ -98,9 +119,10 @@ pub fn run(a: HtmlArgs) -> i32 {
         },
     );
     progress.finish();
-    if st.io_errors > 0 {
+    let (counts, _) = st.rep.finish(false, &progress);
+    if st.io_errors > 0 || counts.unreadable > 0 || counts.output_failed {
         2
-    } else if st.failed_inputs > 0 {
+    } else if st.failed_inputs > 0 || counts.denied_skips > 0 {
         1
     } else {
         0
@@ -109,7 +131,13 @@ pub fn run(a: HtmlArgs) -> i32 {
 
 impl State<'_> {
     fn fail(&mut self, meta: &FileMeta, progress: &Progress, msg: &str) {
-        progress.println(&format!("{}: error: {msg}", meta.display));
+        self.rep.note(
+            Some(&meta.display),
+            Some(Severity::Error),
+            None,
+            msg,
+            progress,
+        );
         self.input_failed = true;
     }
 
@@ -139,21 +167,21 @@ impl State<'_> {
                 self.fail(meta, progress, &e.to_string())
             }
             Err(e) => {
-                progress.println(&format!("{}: error[io]: {e}", path.display()));
+                let name = path.display().to_string();
+                self.rep.note(
+                    Some(&name),
+                    Some(Severity::Error),
+                    Some(kifu::read::Rule::Io),
+                    &e.to_string(),
+                    progress,
+                );
                 self.io_errors += 1;
                 self.input_failed = true;
             }
         }
     }
 
-    fn game(
-        &mut self,
-        meta: &FileMeta,
-        inputs: &[Input],
-        g: PageOut,
-        progress: &Progress,
-        sources: &mut common::SourceLines,
-    ) {
+    fn game(&mut self, meta: &FileMeta, inputs: &[Input], mut g: PageOut, progress: &Progress) {
         let index = g.report.index;
         self.file_games += 1;
         if self.a.out_dir.is_some() && self.file_games == 2 {
@@ -163,15 +191,8 @@ impl State<'_> {
                 self.write(&p, &first, meta, progress);
             }
         }
+        self.rep.game(meta, &mut g.report, progress);
         if !g.report.ok {
-            for f in g
-                .report
-                .findings
-                .iter()
-                .filter(|f| f.severity == Severity::Error)
-            {
-                progress.println(&common::human_lines(meta, &g.report, f, sources).join("\n"));
-            }
             self.input_failed = true;
             return;
         }
@@ -205,7 +226,13 @@ impl State<'_> {
                         if e.kind() == std::io::ErrorKind::BrokenPipe {
                             std::process::exit(0);
                         }
-                        progress.println(&format!("kifu html: cannot write output: {e}"));
+                        self.rep.note(
+                            None,
+                            Some(Severity::Error),
+                            Some(kifu::read::Rule::Io),
+                            &format!("kifu html: cannot write output: {e}"),
+                            progress,
+                        );
                         self.io_errors += 1;
                     }
                 }
@@ -221,10 +248,6 @@ impl State<'_> {
     }
 
     fn file_done(&mut self, meta: &FileMeta, inputs: &[Input], progress: &Progress) {
-        if let Some(err) = &meta.error {
-            progress.println(&format!("{}: error[io]: {err}", meta.display));
-            self.io_errors += 1;
-        }
         if let Some((_, first)) = self.first.take() {
             let p = self.out_path(&inputs[meta.input], None);
             self.write(&p, &first, meta, progress);

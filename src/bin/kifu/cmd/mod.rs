@@ -5,5 +5,6 @@ pub mod common;
 pub mod convert;
 pub mod html;
 pub mod perft;
+pub mod shell;
 pub mod stats;
 pub mod validate;

@@ -1,13 +1,14 @@
 //! `kifu stats`.
 
-use crate::args::{ImpasseArg, StatsArgs};
+use crate::args::{ColorArg, ImpasseArg, OutputFormat, StatsArgs};
 use crate::cmd::common;
 use crate::out;
 use crate::progress::Progress;
+use crate::report::{self, Dest, Reporter, Settings};
 use kifu::batch::{self, Event, FileMeta};
 use kifu::output::{self, Claims, Destination, InputSet, Sink};
 use kifu::replay::ImpasseRule;
-use kifu::stats::{GameRow, MoveRow, Source, StatsCollector, StatsOptions, Summary};
+use kifu::stats::{GameStats, Source, StatsCollector, StatsOptions, Summary};
 use kifu::validate::ValidateOptions;
 use std::io;
 use std::ops::ControlFlow;
@@ -60,7 +61,11 @@ fn fail(msg: &str) -> u8 {
     out::FAILURE
 }
 
-pub fn run(a: StatsArgs) -> io::Result<u8> {
+pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
+    let strictness = match a.strict.strictness() {
+        Ok(s) => s,
+        Err(e) => return Ok(fail(&e)),
+    };
     let inputs = common::discover(&a.input, &[]);
     let games_dest = a
         .output
@@ -119,7 +124,21 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
     let mut summary = Summary::default();
     let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let mut progress = Progress::new(readable as u64, true);
-    let mut unreadable = 0usize;
+    let style = a.diagnostics.map_or(OutputFormat::Human, |d| d.style());
+    let mut rep = Reporter::new(
+        Settings {
+            command: "stats",
+            style,
+            strictness,
+            color: style == OutputFormat::Human && report::color(color, false),
+            quiet: a.diagnostics.is_none(),
+            errors_only: false,
+            every_game: false,
+        },
+        Dest::Stderr,
+        &progress,
+    );
+    let diagnostics = a.diagnostics.is_some();
     let workers = common::workers(&a.input);
     batch::run(
         &inputs,
@@ -128,9 +147,22 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
         Collecting { opts, vopts },
         |ev| {
             match ev {
-                Event::Game(_, index, (mut row, mut moves)) => {
+                Event::Game(
+                    meta,
+                    index,
+                    GameStats {
+                        mut row,
+                        mut moves,
+                        mut report,
+                    },
+                ) => {
                     row.game = index;
                     progress.game();
+                    // The findings, for --diagnostics (the tables do not change).
+                    if diagnostics {
+                        report.index = index;
+                        rep.game(&meta, &mut report, &progress);
+                    }
                     if a.summary {
                         summary.add(&row);
                     }
@@ -147,18 +179,23 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
                     }
                 }
                 Event::FileDone(meta) => {
-                    if let Some(line) = common::issue_line(&meta) {
-                        progress.println(&line);
-                        unreadable += usize::from(meta.error.is_some());
-                    } else {
+                    if meta.error.is_none() && meta.skipped.is_none() {
                         progress.file();
                     }
+                    rep.file_done(&meta, &progress);
                 }
             }
             ControlFlow::Continue(())
         },
     );
     progress.finish();
+    // In a machine style, standard error holds that document alone: the
+    // summary is one note in it.
+    let summary_in_report = a.summary && style != OutputFormat::Human;
+    if summary_in_report {
+        rep.note(None, None, None, summary.render().trim_end(), &progress);
+    }
+    let (counts, _) = rep.finish(false, &progress);
     // The first output that failed ends the run: nothing is committed.
     for t in std::iter::once(&mut games_out).chain(moves_out.as_mut()) {
         if let Some(e) = t.failed.take() {
@@ -177,15 +214,15 @@ pub fn run(a: StatsArgs) -> io::Result<u8> {
             return Ok(fail(&format!("cannot write {name}: {e}")));
         }
     }
-    if a.summary {
+    if a.summary && !summary_in_report {
         for line in summary.render().lines() {
             out::err(line);
         }
     }
-    Ok(if unreadable == 0 {
-        out::OK
-    } else {
+    Ok(if counts.unreadable > 0 || counts.output_failed {
         out::FAILURE
+    } else {
+        out::OK
     })
 }
 
@@ -196,7 +233,7 @@ struct Collecting {
 }
 
 impl batch::PerGame for Collecting {
-    type Output = (GameRow, Vec<MoveRow>);
+    type Output = GameStats;
     type Visitor<'a> = StatsCollector;
     fn visitor<'a>(&'a self, meta: &'a FileMeta) -> StatsCollector {
         let mut c = StatsCollector::new(self.opts, self.vopts);

@@ -1,17 +1,23 @@
 //! `kifu validate`.
 
-use crate::args::{ImpasseArg, OutputFormat, ValidateArgs};
+use crate::args::{ColorArg, ImpasseArg, OutputFormat, ValidateArgs};
 use crate::cmd::common;
 use crate::out::{self, Out};
 use crate::progress::Progress;
+use crate::report::{self, Dest, Reporter, Settings};
 use kifu::batch::{self, Event, FileMeta};
-use kifu::read::{Finding, Severity};
 use kifu::replay::ImpasseRule;
-use kifu::validate::{GameReport, ValidateOptions};
-use serde_json::json;
+use kifu::validate::ValidateOptions;
 use std::ops::ControlFlow;
 
-pub fn run(a: ValidateArgs) -> std::io::Result<u8> {
+pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
+    let strictness = match a.strict.strictness() {
+        Ok(s) => s,
+        Err(e) => {
+            out::err(&format!("kifu validate: {e}"));
+            return Ok(out::FAILURE);
+        }
+    };
     let inputs = common::discover(&a.input, &[]);
     if let Some(code) = common::nothing_found(&a.input, "validate", &inputs) {
         return Ok(code);
@@ -24,185 +30,49 @@ pub fn run(a: ValidateArgs) -> std::io::Result<u8> {
         }),
     };
     let read_opts = common::read_options(&a.input, a.encoding);
-    let mut w = Out::new();
     let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let mut progress = Progress::new(readable as u64, a.format == OutputFormat::Human);
-    let mut games = 0u64;
-    let mut invalid = 0u64;
-    let mut warnings = 0u64;
-    let mut files = 0u64;
-    let mut unreadable = 0u64;
-    let mut sources = common::SourceLines::default();
+    let mut reporter = Reporter::new(
+        Settings {
+            command: "validate",
+            style: a.format,
+            strictness,
+            color: a.format == OutputFormat::Human && report::color(color, true),
+            quiet: a.quiet,
+            errors_only: false,
+            every_game: true,
+        },
+        Dest::Stdout(Out::new()),
+        &progress,
+    );
     let workers = common::workers(&a.input);
     batch::run(&inputs, &workers, &read_opts, Validating(opts), |ev| {
         match ev {
             Event::Game(meta, index, mut report) => {
                 report.index = index;
-                games += 1;
                 progress.game();
-                if !report.ok {
-                    invalid += 1;
-                }
-                warnings += report
-                    .findings
-                    .iter()
-                    .filter(|f| f.severity == Severity::Warning)
-                    .count() as u64;
-                emit(&mut w, a.format, a.quiet, &meta, &report, &mut sources);
+                reporter.game(&meta, &mut report, &progress);
             }
             Event::FileDone(meta) => {
-                if meta.error.is_some() {
-                    unreadable += 1;
-                }
-                if meta.error.is_some() || meta.skipped.is_some() {
-                    report_issue(&mut w, a.format, &meta, &progress);
-                } else {
-                    files += 1;
+                if meta.error.is_none() && meta.skipped.is_none() {
                     progress.file();
                 }
+                reporter.file_done(&meta, &progress);
                 if a.format != OutputFormat::Json {
-                    w.flush();
+                    reporter.flush();
                 }
             }
         }
-        if w.ok() {
+        if reporter.ok() {
             ControlFlow::Continue(())
         } else {
             ControlFlow::Break(())
         }
     });
     progress.finish();
-    w.finish()?;
-    if a.format == OutputFormat::Human {
-        let summary = format!(
-            "{games} game{} in {files} file{}: {invalid} invalid, {warnings} warning{}{}",
-            if games == 1 { "" } else { "s" },
-            if files == 1 { "" } else { "s" },
-            if warnings == 1 { "" } else { "s" },
-            if unreadable == 0 {
-                String::new()
-            } else {
-                format!(", {unreadable} unreadable")
-            }
-        );
-        out::err(&summary);
-    }
-    Ok(if unreadable > 0 {
-        out::FAILURE
-    } else if invalid > 0 {
-        out::PROBLEMS
-    } else {
-        out::OK
-    })
-}
-
-/// An input that was not read, in its place: a line on standard error
-/// (human), an `io` object (JSON; skipped entries, being warnings, go to
-/// standard error), an annotation (GitHub).
-fn report_issue(w: &mut Out, format: OutputFormat, meta: &FileMeta, progress: &Progress) {
-    let Some(line) = common::issue_line(meta) else {
-        return;
-    };
-    match format {
-        OutputFormat::Human => progress.println(&line),
-        OutputFormat::Json => match &meta.error {
-            Some(msg) => {
-                w.line(
-                    &json!({
-                        "path": meta.display, "game": 0, "format": null, "encoding": null, "ok": false,
-                        "plies": 0, "final_sfen": null, "result": null,
-                        "findings": [{"rule": "io", "severity": "error", "message": msg,
-                            "line": 0, "column": 0, "ply": null, "move": null, "sfen": null}]
-                    })
-                    .to_string(),
-                );
-            }
-            None => progress.println(&line),
-        },
-        OutputFormat::Github => {
-            let (level, msg) = match (&meta.error, &meta.skipped) {
-                (Some(e), _) => ("error", e),
-                (None, Some(s)) => ("warning", s),
-                (None, None) => return,
-            };
-            w.line(&format!(
-                "::{level} file={}::{}",
-                common::gh_prop(&meta.display),
-                common::gh_msg(&format!("[io] {msg}"))
-            ));
-        }
-    }
-}
-
-fn emit(
-    w: &mut Out,
-    format: OutputFormat,
-    quiet: bool,
-    meta: &FileMeta,
-    report: &GameReport,
-    sources: &mut common::SourceLines,
-) {
-    match format {
-        OutputFormat::Json => {
-            let v = json!({
-                "path": meta.display,
-                "game": report.index,
-                "format": meta.format.map(|f| f.name()),
-                "encoding": meta.encoding.map(|e| e.name()),
-                "ok": report.ok,
-                "plies": report.plies,
-                "final_sfen": report.final_sfen,
-                "result": report.result,
-                "findings": report.findings,
-            });
-            w.line(&v.to_string());
-        }
-        OutputFormat::Github => {
-            for f in &report.findings {
-                let level = if f.severity == Severity::Error {
-                    "error"
-                } else {
-                    "warning"
-                };
-                let mut props = format!("file={}", common::gh_prop(&meta.display));
-                if f.line > 0 {
-                    props.push_str(&format!(",line={},col={}", f.line, f.column.max(1)));
-                }
-                props.push_str(&format!(
-                    ",title={}",
-                    common::gh_prop(&format!("kifu {}", f.rule))
-                ));
-                w.line(&format!(
-                    "::{level} {props}::{}",
-                    common::gh_msg(&describe(f, report))
-                ));
-            }
-        }
-        OutputFormat::Human => {
-            if quiet {
-                return;
-            }
-            for f in &report.findings {
-                for line in common::human_lines(meta, report, f, sources) {
-                    w.human(&line);
-                }
-            }
-        }
-    }
-}
-
-fn describe(f: &Finding, report: &GameReport) -> String {
-    let mut s = f.message.clone();
-    if report.index > 0 {
-        s.push_str(&format!(" (game {})", report.index + 1));
-    }
-    if let (Some(ply), Some(mv)) = (f.ply, &f.mv) {
-        s.push_str(&format!(" [ply {ply}, move {mv}]"));
-    }
-    if let Some(sfen) = &f.sfen {
-        s.push_str(&format!(" [sfen {sfen}]"));
-    }
-    s
+    let (counts, written) = reporter.finish(true, &progress);
+    written?;
+    Ok(counts.exit_code())
 }
 
 /// Validates every game as it is read (each move played once).

@@ -1,0 +1,209 @@
+//! Findings as people read them:
+//!
+//! ```text
+//! fixtures/csa/bad/nifu.csa:12:1: error[nifu]: illegal move P*5e: …
+//!    |
+//! 12 | +0055FU
+//!    | ^
+//!    |
+//!    = ply 5, move +0055FU
+//!    = sfen lnsgkgsnl/1r5b1/pppp1pppp/9/4p4/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 5
+//! ```
+//!
+//! The first line is ours (`path:line:column:` first, as compilers write
+//! it, for editors and `grep`); the source line, the caret and the notes
+//! are drawn by annotate-snippets, which aligns the caret under full-width
+//! characters (two columns) and tabs (four spaces). Every piece of text
+//! from a record or a file name is made visible first ([`out::visible`]),
+//! so a control character shows as `\e` and the caret counts it so.
+//! Colours (rule and level, location, caret, gutter) only when asked.
+
+use crate::out::visible;
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use anstyle::{AnsiColor, Effects, Style};
+use kifu::batch::{FileMeta, SourceBytes};
+use kifu::read::{DecodeOptions, Finding, Severity};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// Characters of a source line shown at most (the caret's column too).
+const MAX_SHOWN: usize = 200;
+
+const ERROR: Style = AnsiColor::BrightRed.on_default().effects(Effects::BOLD);
+const WARNING: Style = AnsiColor::Yellow.on_default().effects(Effects::BOLD);
+const LOCATION: Style = Style::new().effects(Effects::BOLD);
+const GUTTER: Style = AnsiColor::BrightBlue.on_default().effects(Effects::BOLD);
+
+/// Renders findings; keeps the decoded lines of the current input.
+pub struct Human {
+    color: bool,
+    sources: SourceLines,
+}
+
+impl Default for Human {
+    /// Plain text.
+    fn default() -> Human {
+        Human::new(false)
+    }
+}
+
+impl Human {
+    /// A renderer; `color` adds ANSI styles.
+    pub fn new(color: bool) -> Human {
+        Human {
+            color,
+            sources: SourceLines::default(),
+        }
+    }
+
+    fn paint(&self, style: Style, text: &str, out: &mut String) {
+        if self.color {
+            let _ = write!(out, "{style}{text}{style:#}");
+        } else {
+            out.push_str(text);
+        }
+    }
+
+    /// One finding of game `index` (0-based) of `meta`'s input, as lines
+    /// joined by `\n` (no final newline), every piece already visible.
+    pub fn finding(&mut self, meta: &FileMeta, index: usize, f: &Finding) -> String {
+        let mut out = String::new();
+        let error = f.severity == Severity::Error;
+        let location = if f.line == 0 {
+            format!("{}:", visible(&meta.display))
+        } else {
+            format!("{}:{}:{}:", visible(&meta.display), f.line, f.column)
+        };
+        self.paint(LOCATION, &location, &mut out);
+        out.push(' ');
+        let level = format!("{}[{}]", if error { "error" } else { "warning" }, f.rule);
+        self.paint(if error { ERROR } else { WARNING }, &level, &mut out);
+        out.push_str(": ");
+        out.push_str(&visible(&f.message));
+        if index > 0 {
+            let _ = write!(out, " (game {})", index + 1);
+        }
+        let mut notes = Vec::new();
+        if let (Some(ply), Some(mv)) = (f.ply, &f.mv) {
+            notes.push(format!("ply {ply}, move {}", visible(mv)));
+        }
+        if let Some(sfen) = &f.sfen {
+            notes.push(format!("sfen {}", visible(sfen)));
+        }
+        let line = if f.line == 0 {
+            None
+        } else {
+            self.sources.line(meta, f.line)
+        };
+        match line {
+            Some(text) => {
+                let (source, span) = caret_span(&text, f.column);
+                let level = if error { Level::ERROR } else { Level::WARNING };
+                let group = Group::with_level(level)
+                    .element(
+                        Snippet::source(source.as_str())
+                            .line_start(f.line as usize)
+                            .fold(false)
+                            .annotation(AnnotationKind::Primary.span(span)),
+                    )
+                    .elements(
+                        notes
+                            .iter()
+                            .map(|n| Level::NOTE.no_name().message(n.as_str())),
+                    );
+                let renderer = if self.color {
+                    Renderer::styled()
+                } else {
+                    Renderer::plain()
+                };
+                out.push('\n');
+                out.push_str(renderer.render(&[group]).trim_end_matches('\n'));
+            }
+            None => {
+                for n in &notes {
+                    out.push_str("\n  ");
+                    self.paint(GUTTER, "=", &mut out);
+                    out.push(' ');
+                    out.push_str(n);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The line made visible, and the byte span of the character at
+/// 1-based `column` in it (empty at the end of the line).
+fn caret_span(text: &str, column: u32) -> (String, std::ops::Range<usize>) {
+    let before = column.saturating_sub(1) as usize;
+    let mut shown = String::with_capacity(text.len());
+    let mut span = None;
+    for (i, c) in text.chars().enumerate() {
+        let start = shown.len();
+        let mut buf = [0u8; 4];
+        shown.push_str(&visible(c.encode_utf8(&mut buf)));
+        if i == before {
+            span = Some(start..shown.len());
+        }
+    }
+    let end = shown.len();
+    (shown, span.unwrap_or(end..end))
+}
+
+/// Source lines for human output, taken from the bytes the input was read
+/// from (never by reading it again): inputs read whole and the pieces of
+/// large CSA and SFEN/USI files keep them; for other streamed inputs
+/// (standard input over 8 MiB, large KIF files) no line is shown.
+#[derive(Default)]
+pub struct SourceLines {
+    current: Option<(Arc<SourceBytes>, Vec<String>)>,
+}
+
+impl SourceLines {
+    /// Line `n` (1-based) of `meta`'s input, its first characters.
+    pub fn line(&mut self, meta: &FileMeta, n: u32) -> Option<String> {
+        let src = meta.source.as_ref()?;
+        if !self
+            .current
+            .as_ref()
+            .is_some_and(|c| Arc::ptr_eq(&c.0, src))
+        {
+            self.current = Some((src.clone(), split(src, meta)));
+        }
+        let (src, lines) = self.current.as_ref()?;
+        let i = n.checked_sub(src.first_line)?.checked_sub(1)?;
+        let text = lines.get(i as usize)?;
+        Some(text.chars().take(MAX_SHOWN).collect())
+    }
+}
+
+fn split(src: &SourceBytes, meta: &FileMeta) -> Vec<String> {
+    let opts = DecodeOptions {
+        encoding: meta.encoding,
+        lossy: true,
+    };
+    let mut out = Vec::new();
+    let Ok(mut reader) = kifu::read::LineReader::new(&src.bytes[..], &opts) else {
+        return out;
+    };
+    while let Some(Ok(line)) = reader.next_line() {
+        match line {
+            Ok((_, t)) => out.push(t.to_string()),
+            Err(_) => out.push(reader.current_text().to_string()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::caret_span;
+
+    #[test]
+    fn spans_count_escapes() {
+        assert_eq!(caret_span("abc", 2), ("abc".to_string(), 1..2));
+        assert_eq!(caret_span("a\x1bc", 3), ("a\\ec".to_string(), 3..4));
+        assert_eq!(caret_span("ab", 9), ("ab".to_string(), 2..2));
+        assert_eq!(caret_span("５五", 2), ("５五".to_string(), 3..6));
+    }
+}
