@@ -189,6 +189,11 @@ pub struct Validator {
     claim: Option<ResultClaim>,
     plies: u32,
     main_nodes: u32,
+    /// The ply of the first illegal move the reader (record builder)
+    /// reported before the moves: when the main line ends just before it,
+    /// the line was cut there and the record holds fewer moves than its
+    /// text.
+    reader_cut: Option<u32>,
     last_main: LastMain,
     last_node_at: Location,
     totals: [Option<u64>; 2],
@@ -213,6 +218,7 @@ impl Validator {
             claim: None,
             plies: 0,
             main_nodes: 0,
+            reader_cut: None,
             last_main: LastMain::Nothing,
             last_node_at: Location::default(),
             totals: [Some(0), Some(0)],
@@ -505,7 +511,11 @@ impl Validator {
         }
         let decided =
             |o: Outcome| matches!(o, Outcome::SenteWin | Outcome::GoteWin | Outcome::Draw);
-        if failed.is_some() {
+        let actual = self.main_nodes + self.start.setup.ply.saturating_sub(1);
+        let cut = self
+            .reader_cut
+            .is_some_and(|p| p == actual + 1 || p == self.main_nodes + 1);
+        if failed.is_some() || cut {
             // An illegal move that is an error: the stated result, where
             // there is one, is the record's own word.
             if decided(claim.outcome) {
@@ -654,6 +664,16 @@ impl Visitor for Validator {
     }
 
     fn finding(&mut self, finding: Finding) -> Flow {
+        // A built record: the resolver's finding comes before the moves,
+        // and the main line was cut there.
+        if finding.severity == Severity::Error
+            && finding.rule.is_illegal_move()
+            && finding.ply.is_some()
+            && self.main_nodes == 0
+            && self.reader_cut.is_none()
+        {
+            self.reader_cut = finding.ply;
+        }
         self.findings.push(finding);
         CONTINUE
     }
