@@ -409,7 +409,7 @@ impl Validator {
         if fail.after > 0 || !fail.foul {
             // Read as written: the terminal at the end of the text, unless
             // a stated result says otherwise (never overridden by a guess).
-            let to_move = if fail.after % 2 == 0 {
+            let to_move = if fail.after.is_multiple_of(2) {
                 !fail.mover
             } else {
                 fail.mover
