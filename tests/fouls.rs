@@ -399,3 +399,66 @@ fn corpus_recorded_fouls() {
         assert_eq!(result(&r), "gote_win illegal-move", "{p}");
     }
 }
+
+/// Encoding by the whole prefix's evidence: a Shift_JIS file with one
+/// damaged byte stays Shift_JIS, a UTF-8 one stays UTF-8.
+#[test]
+fn encoding_evidence_both_ways() {
+    let mut sjis = fixture("fouls/sc24-foul-win.kif");
+    let i = sjis.iter().position(|&b| b >= 0x80).unwrap();
+    sjis[i] = 0xFF;
+    assert_eq!(
+        read::decode::detect(&sjis, true, &Default::default()).name(),
+        "shift_jis"
+    );
+    let utf8 = fixture("dialects/damaged-utf8.kifu");
+    assert_eq!(
+        read::decode::detect(&utf8, true, &Default::default()).name(),
+        "utf-8"
+    );
+    // Clean files are unchanged.
+    let clean = fixture("fouls/sc24-side-name.kif");
+    assert_eq!(
+        read::decode::detect(&clean, true, &Default::default()).name(),
+        "shift_jis"
+    );
+}
+
+/// `まで` lines as Shogi Wars (bioshogi), ShogiHome and Shogi Club 24
+/// write them: the winner and how.
+#[test]
+fn summary_lines_of_real_producers() {
+    use kifu::japanese::parse_summary;
+    for (line, outcome, kind) in [
+        ("まで93手で後手の勝ち", Outcome::GoteWin, None),
+        (
+            "まで93手で時間切れにより先手の勝ち",
+            Outcome::SenteWin,
+            Some(TerminalKind::TimeUp),
+        ),
+        (
+            "まで93手で切断により後手の勝ち",
+            Outcome::GoteWin,
+            Some(TerminalKind::Abort),
+        ),
+        (
+            "まで93手で反則により先手の勝ち",
+            Outcome::SenteWin,
+            Some(TerminalKind::IllegalAction(kifu::Color::White)),
+        ),
+        (
+            "まで93手でエラーにより先手の勝ち",
+            Outcome::SenteWin,
+            Some(TerminalKind::Error),
+        ),
+        (
+            "まで6手で先手の反則勝ち",
+            Outcome::SenteWin,
+            Some(TerminalKind::IllegalWin),
+        ),
+    ] {
+        let s = parse_summary(line).unwrap_or_else(|| panic!("{line}"));
+        assert_eq!((s.outcome, s.kind), (outcome, kind), "{line}");
+        assert_eq!(s.plies, Some(if line.contains("93") { 93 } else { 6 }));
+    }
+}
