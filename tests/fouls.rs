@@ -184,6 +184,23 @@ fn writers_keep_the_foul_move_and_its_terminal() {
     assert!(kif.text.contains("反則負け"), "{}", kif.text);
     let jkf = write(&g.record, Format::Jkf, &WriteOptions::default()).unwrap();
     assert!(jkf.text.contains("\"ILLEGAL_MOVE\""), "{}", jkf.text);
+    // `%ILLEGAL_MOVE` after gote's illegal move: gote lost; the まで line the
+    // KIF and KI2 writers add says so, and reads back to the same verdict.
+    for f in [Format::Kif, Format::Ki2] {
+        let out = write(&g.record, f, &WriteOptions::default()).unwrap();
+        assert!(
+            out.text.contains("まで6手で先手の反則勝ち"),
+            "{f:?}\n{}",
+            out.text
+        );
+        assert_eq!(out.dropped.terminals, 0, "{f:?}");
+        let back = read::read_all(out.text.as_bytes(), Some(f), &ReadOptions::default());
+        let r = validate(&back[0], &ValidateOptions::default());
+        assert_eq!(result(&r), "sente_win illegal-move", "{f:?}\n{}", out.text);
+        let rules: Vec<&str> = r.findings.iter().map(|x| x.rule.id()).collect();
+        assert_eq!(rules, ["foul"], "{f:?}");
+        assert!(r.ok, "{f:?}: {:?}", r.findings);
+    }
 }
 
 #[test]

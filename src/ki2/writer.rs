@@ -4,7 +4,9 @@ use super::notation::{can_promote, relative_mark};
 use super::WriteOptions;
 use crate::color::Color;
 use crate::japanese::{self, display_width};
-use crate::kif::writer::{moving_role, positions, summary_line, write_comments, write_head};
+use crate::kif::writer::{
+    fouler, moving_role, positions, summary_line, write_comments, write_head,
+};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::read::Encoding;
@@ -116,11 +118,12 @@ impl Ki2Writer<'_> {
             last.saturating_sub(1),
             line.terminal.as_ref(),
             end.turn(),
+            fouler(line, &poss),
             &mut self.dropped.altered,
         ) {
             Some(s) => {
                 if let Some(t) = &line.terminal {
-                    if !round_trips(&s, t, end.turn()) {
+                    if !round_trips(&s, t, end.turn(), fouler(line, &poss)) {
                         self.dropped.terminals += 1;
                     }
                 }
@@ -149,7 +152,21 @@ impl Ki2Writer<'_> {
 }
 
 /// Whether the KI2 reader gets `t` back from the summary `s`.
-fn round_trips(s: &str, t: &crate::record::Terminal, to_move: Color) -> bool {
+fn round_trips(
+    s: &str,
+    t: &crate::record::Terminal,
+    to_move: Color,
+    foul_by: Option<Color>,
+) -> bool {
+    use crate::record::TerminalKind;
+    // After a recorded foul, any foul verdict means its player lost.
+    let stated = match (&t.kind, foul_by) {
+        (
+            TerminalKind::IllegalLoss | TerminalKind::IllegalWin | TerminalKind::IllegalAction(_),
+            Some(f),
+        ) => TerminalKind::IllegalAction(f),
+        (k, _) => k.clone(),
+    };
     let Some(sum) = japanese::parse_summary(s) else {
         return false;
     };
@@ -163,8 +180,8 @@ fn round_trips(s: &str, t: &crate::record::Terminal, to_move: Color) -> bool {
     // Alike when they give the same result for the same reason (a foul
     // by the side to move reads back as 反則負け, not `±ILLEGAL_ACTION`).
     kind == t.kind
-        || (kind.reason_id() == t.kind.reason_id()
-            && kind.outcome(to_move) == t.kind.outcome(to_move))
+        || (kind.reason_id() == stated.reason_id()
+            && kind.outcome(to_move) == stated.outcome(to_move))
 }
 
 /// The `まで` line of a line: the record's own when it states the
@@ -178,23 +195,24 @@ fn ki2_summary(
     plies: u32,
     terminal: Option<&crate::record::Terminal>,
     to_move: Color,
+    foul_by: Option<Color>,
     altered: &mut usize,
 ) -> Option<String> {
-    let s = summary_line(rec, is_main, plies, terminal, to_move, altered);
+    let s = summary_line(rec, is_main, plies, terminal, to_move, foul_by, altered);
     let (Some(text), Some(t)) = (&s, terminal) else {
         return s;
     };
-    if round_trips(text, t, to_move) {
+    if round_trips(text, t, to_move, foul_by) {
         return s;
     }
-    let own = summary_line(rec, false, plies, terminal, to_move, &mut 0);
+    let own = summary_line(rec, false, plies, terminal, to_move, foul_by, &mut 0);
     let same_winner =
         |a: &str, b: &str| match (japanese::parse_summary(a), japanese::parse_summary(b)) {
             (Some(a), Some(b)) => a.outcome == b.outcome,
             _ => false,
         };
     match own {
-        Some(o) if round_trips(&o, t, to_move) && same_winner(text, &o) => Some(o),
+        Some(o) if round_trips(&o, t, to_move, foul_by) && same_winner(text, &o) => Some(o),
         _ => s,
     }
 }
