@@ -207,10 +207,16 @@ pub fn count_kanji(n: u8, out: &mut String) {
     }
 }
 
-/// Terminal words and their kinds, longest first.
+/// Terminal words and their kinds, longest first: the nine words of the
+/// KIF spec and what Kifu for Windows, ShogiGUI, Shogidokoro, ShogiHome
+/// (tsshogi), MyShogi, 81Dojo, Shogi Club 24, lishogi and ぴよ将棋 write
+/// (docs/formats/kif.md lists them by producer). Files are decoded before
+/// they are matched, so Shift_JIS, EUC-JP and UTF-8 files share this table.
 const TERMINAL_WORDS: &[(&str, TerminalKind)] = &[
+    ("連続王手の千日手", TerminalKind::IllegalWin),
     ("王手連続千日手", TerminalKind::IllegalWin),
     ("最大手数超過", TerminalKind::MaxMoves),
+    ("時間切れ負け", TerminalKind::TimeUp),
     ("入玉宣言勝ち", TerminalKind::DeclarationWin),
     ("宣言勝ち", TerminalKind::DeclarationWin),
     ("入玉勝ち", TerminalKind::DeclarationWin),
@@ -244,6 +250,55 @@ pub fn terminal_from_word(word: &str) -> Option<TerminalKind> {
         .iter()
         .find(|(n, _)| *n == w)
         .map(|(_, k)| k.clone())
+}
+
+/// A terminal preceded by the side it names, as Shogi Club 24 writes a
+/// foul (`  93 先手 反則負け`): the side and the word after it.
+pub fn side_terminal(text: &str) -> Option<(Color, &str)> {
+    let t = trim(text);
+    let (color, n) = side_word(t)?;
+    let rest = &t[n..];
+    let word = trim(rest);
+    (rest.starts_with(is_space) && !word.is_empty() && !word.contains(is_space))
+        .then_some((color, word))
+}
+
+/// The terminal a side-named word states (`先手 反則負け` → sente fouled)
+/// when `to_move` is to move; `None` when the word and the side together say
+/// something kifu cannot hold (a resignation by the side not to move).
+pub fn side_terminal_kind(side: Color, kind: TerminalKind, to_move: Color) -> Option<TerminalKind> {
+    use TerminalKind::*;
+    match kind {
+        IllegalLoss => Some(IllegalAction(side)),
+        IllegalWin => Some(IllegalAction(!side)),
+        IllegalAction(c) => Some(IllegalAction(c)),
+        // Words about the side to move.
+        Resign | TimeUp | Checkmate | DefaultLoss | DefaultWin | DeclarationWin
+        | DeclarationDraw | Try => (side == to_move).then_some(kind),
+        // Words that name no winner.
+        k => Some(k),
+    }
+}
+
+/// The tokens programs write after the USI moves of a game to say how it
+/// ended (`… moves 7g7f 3c3d resign`): tsshogi/ShogiHome's `resign`,
+/// `rep_draw`, `draw`, `timeout`, `break`, `win`, and ShogiBoardQ's `mate`,
+/// `illegal`, `lose`, `sennichite`, `checkmate`, in any case. `illegal`
+/// (written for both 反則勝ち and 反則負け) and `lose` do not say enough
+/// for a result: they are kept verbatim.
+pub fn terminal_from_usi(token: &str) -> Option<TerminalKind> {
+    let t = token.to_ascii_lowercase();
+    Some(match t.as_str() {
+        "resign" => TerminalKind::Resign,
+        "win" => TerminalKind::DeclarationWin,
+        "draw" => TerminalKind::Draw,
+        "rep_draw" | "sennichite" => TerminalKind::Repetition,
+        "timeout" => TerminalKind::TimeUp,
+        "break" => TerminalKind::Abort,
+        "mate" | "checkmate" => TerminalKind::Checkmate,
+        "illegal" | "lose" => TerminalKind::Other(t),
+        _ => return None,
+    })
 }
 
 /// English terminal words some programs write into KIF (81Dojo writes
@@ -446,14 +501,25 @@ pub fn parse_summary(line: &str) -> Option<Summary> {
         }
         _ => {}
     }
-    let (t, timeup) = match t.strip_prefix("時間切れにより") {
-        Some(r) => (r, true),
-        None => (t, false),
-    };
+    // `…により` names how the game was won (bioshogi writes 切断により,
+    // 時間切れにより, 反則により and エラーにより before the winner).
+    let (t, by) = [
+        ("時間切れにより", Some(TerminalKind::TimeUp)),
+        ("反則により", None),
+        ("切断により", Some(TerminalKind::Abort)),
+        ("エラーにより", Some(TerminalKind::Error)),
+    ]
+    .into_iter()
+    .find_map(|(p, k)| t.strip_prefix(p).map(|r| (r, Some(k))))
+    .unwrap_or((t, None));
     let (color, n) = side_word(t)?;
     let tail = t[n..].strip_prefix('の').unwrap_or(&t[n..]);
     let (winner, kind) = match tail {
-        "勝ち" => (color, timeup.then_some(TerminalKind::TimeUp)),
+        // 反則により: the loser fouled.
+        "勝ち" => (
+            color,
+            by.map(|k| k.unwrap_or(TerminalKind::IllegalAction(!color))),
+        ),
         "反則勝ち" => (color, Some(TerminalKind::IllegalWin)),
         "反則負け" => (!color, Some(TerminalKind::IllegalLoss)),
         "入玉勝ち" | "宣言勝ち" => (color, Some(TerminalKind::DeclarationWin)),

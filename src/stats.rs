@@ -106,6 +106,9 @@ pub struct GameRow {
     pub start_time_precision: String,
     /// The game key (see [`crate::select::key`]).
     pub game_key: crate::select::GameKey,
+    /// The terminal word as written when kifu does not know it (`reason`
+    /// is then `other`).
+    pub terminal_text: String,
 }
 
 /// One row of the moves table.
@@ -497,6 +500,7 @@ impl Visitor for StatsCollector {
         row.plies = report.plies;
         row.result = report.result.outcome.name().to_string();
         row.reason = report.result.reason.clone().unwrap_or_default();
+        row.terminal_text = report.result.terminal_text.clone().unwrap_or_default();
         row.valid = report.ok;
         row.first_error_rule = first_error.map_or(String::new(), |f| f.rule.id().to_string());
         row.first_error_ply = first_error.and_then(|f| f.ply);

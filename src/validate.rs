@@ -33,9 +33,39 @@ pub struct GameResult {
     pub outcome: Outcome,
     /// The winner, if any.
     pub winner: Option<Color>,
-    /// Why (`resign`, `checkmate`, `repetition`, …), if known.
+    /// Why, if known: one of [`REASONS`] (`resign`, `checkmate`,
+    /// `repetition`, …; `other` for a terminal word kifu does not know).
     pub reason: Option<String>,
+    /// The terminal word as written when kifu does not know it (`reason`
+    /// is then `other`).
+    pub terminal_text: Option<String>,
 }
+
+/// Every value `reason` takes (JSON `result.reason`, the stats `reason`
+/// column): the terminal events of the formats and the ends by rule.
+pub const REASONS: [&str; 21] = [
+    "resign",
+    "checkmate",
+    "time-up",
+    "illegal-move",
+    "repetition",
+    "perpetual-check",
+    "impasse",
+    "declaration",
+    "declaration-draw",
+    "max-moves",
+    "try",
+    "no-legal-moves",
+    "king-capture",
+    "abort",
+    "sealed",
+    "matta",
+    "error",
+    "no-mate",
+    "default",
+    "draw",
+    "other",
+];
 
 /// The verdict on one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,12 +122,28 @@ struct VLine {
     /// The line is judged (a variation of a line that failed before its
     /// branch point is not).
     judged: bool,
-    /// The ply of the first illegal move, if any.
-    failed: Option<u32>,
+    /// The first illegal move, if any.
+    failed: Option<Failure>,
     /// The position after the last legal move, kept when the line failed.
     last_good: Option<Position>,
     /// The terminal event.
     terminal: Option<(TerminalKind, Location)>,
+}
+
+/// The first illegal move of a line.
+#[derive(Clone, Copy, Debug)]
+struct Failure {
+    /// Its ply.
+    ply: u32,
+    /// Who played it.
+    mover: Color,
+    /// Its finding (an index into the validator's findings).
+    finding: usize,
+    /// Whether it is an illegal move a player can make (a record that
+    /// names the wrong side, or a move no notation can pin down, is not).
+    foul: bool,
+    /// Moves written after it in the line.
+    after: u32,
 }
 
 impl VLine {
@@ -147,6 +193,11 @@ pub struct Validator {
     claim: Option<ResultClaim>,
     plies: u32,
     main_nodes: u32,
+    /// The ply of the first illegal move the reader (record builder)
+    /// reported before the moves: when the main line ends just before it,
+    /// the line was cut there and the record holds fewer moves than its
+    /// text.
+    reader_cut: Option<u32>,
     last_main: LastMain,
     last_node_at: Location,
     totals: [Option<u64>; 2],
@@ -173,6 +224,7 @@ impl Validator {
             claim: None,
             plies: 0,
             main_nodes: 0,
+            reader_cut: None,
             last_main: LastMain::Nothing,
             last_node_at: Location::default(),
             totals: [Some(0), Some(0)],
@@ -261,12 +313,14 @@ impl Validator {
     /// Judges the terminal of the current line; returns the outcome it
     /// implies.
     #[allow(clippy::collapsible_match)]
-    fn judge_line(&mut self, suffix: &str) -> Option<(Outcome, String)> {
+    fn judge_line(&mut self, suffix: &str) -> Option<Verdict> {
         let line = self.lines.last().expect("main line");
-        let failed = line.failed.is_some();
+        if let Some(fail) = line.failed {
+            return self.judge_failed(fail, suffix);
+        }
         let pos = line.last_good.unwrap_or(self.cursor.top().pos);
         let terminal = line.terminal.clone();
-        let rule_end = if failed { None } else { self.rule_end(&pos) };
+        let rule_end = self.rule_end(&pos);
         let sev = claim_severity(&self.opts);
         let mismatch = |loc: Location, msg: String, findings: &mut Vec<Finding>| {
             let mut f = Finding::error(Rule::ClaimMismatch, loc, format!("{msg}{suffix}"));
@@ -275,11 +329,8 @@ impl Validator {
             findings.push(f);
         };
         let Some((kind, at)) = terminal else {
-            return rule_end.map(|e| (e.outcome, e.reason.name().to_string()));
+            return rule_end.map(|e| Verdict::new(e.outcome, e.reason.name()));
         };
-        if failed {
-            return Some((kind.outcome(pos.turn()), kind.reason().to_string()));
-        }
         let rule = if self.opts.impasse_rule.is_some() {
             self.opts.impasse_rule.unwrap_or_default()
         } else if self.rule24 {
@@ -340,93 +391,260 @@ impl Validator {
             _ => {}
         }
         // A terminal after a rule end: the rule's result stands (resigning in
-        // a mated position is normal).
-        let outcome = match (&kind, rule_end) {
-            (TerminalKind::Repetition, Some(e)) => e.outcome,
+        // a mated position is normal; a repetition is judged by the
+        // variant's own rule).
+        Some(match (&kind, rule_end) {
+            (TerminalKind::Repetition, Some(e)) => Verdict::new(e.outcome, e.reason.name()),
             (TerminalKind::Resign | TerminalKind::Checkmate | TerminalKind::TimeUp, Some(e))
                 if e.reason == EndReason::Checkmate =>
             {
-                e.outcome
+                Verdict::of(&kind, e.outcome)
             }
-            (kind, _) => kind.outcome(pos.turn()),
-        };
-        let reason = match (&kind, rule_end) {
-            (TerminalKind::Repetition, Some(e)) => e.reason.name().to_string(),
-            (kind, _) => kind.reason().to_string(),
-        };
-        Some((outcome, reason))
+            (kind, _) => Verdict::of(kind, kind.outcome(pos.turn())),
+        })
+    }
+
+    /// Judges a line that failed at an illegal move. When the line ends on
+    /// it and the record states its verdict (a foul terminal, or for the
+    /// main line a `まで`/result line naming the other side the winner), the
+    /// record is a faithful record of a foul: the finding becomes a `foul`
+    /// warning, and the side that played the move loses.
+    fn judge_failed(&mut self, fail: Failure, suffix: &str) -> Option<Verdict> {
+        let main = self.lines.len() == 1;
+        let line = self.lines.last().expect("main line");
+        let terminal = line.terminal.clone().map(|(k, _)| k);
+        let claim = if main { self.claim.clone() } else { None };
+        if fail.after > 0 || !fail.foul {
+            // Read as written: the terminal at the end of the text, unless
+            // a stated result says otherwise (never overridden by a guess).
+            let to_move = if fail.after.is_multiple_of(2) {
+                !fail.mover
+            } else {
+                fail.mover
+            };
+            return terminal.map(|k| Verdict::of(&k, k.outcome(to_move)));
+        }
+        if terminal.is_none() && claim.is_none() {
+            // The record just stops at the illegal move.
+            return None;
+        }
+        let winner = !fail.mover;
+        let mut why: Option<String> = None;
+        if let Some(k) = &terminal {
+            let ok = match k {
+                TerminalKind::IllegalWin | TerminalKind::IllegalLoss => true,
+                TerminalKind::IllegalAction(c) => *c == fail.mover,
+                _ => false,
+            };
+            if !ok {
+                why = Some(format!(
+                    "its terminal ({}) is not a foul verdict against {}",
+                    k.reason(),
+                    fail.mover
+                ));
+            }
+        }
+        if let (None, Some(c)) = (&why, &claim) {
+            let actual = self.main_nodes + self.start.setup.ply.saturating_sub(1);
+            let foul_kind = matches!(
+                c.kind,
+                None | Some(
+                    TerminalKind::IllegalWin
+                        | TerminalKind::IllegalLoss
+                        | TerminalKind::IllegalAction(_)
+                )
+            );
+            if c.outcome.winner() != Some(winner) || !foul_kind {
+                why = Some(format!(
+                    "the result line `{}` does not name {winner} the winner by the foul",
+                    c.text
+                ));
+            } else if c.plies.is_some_and(|n| n != actual) {
+                why = Some(format!(
+                    "the result line `{}` counts {} moves, not {actual}",
+                    c.text,
+                    c.plies.unwrap_or(0)
+                ));
+            }
+        }
+        if let Some(f) = self.findings.get_mut(fail.finding) {
+            match why {
+                None => {
+                    f.message = format!(
+                        "{} [{}]; the record ends the game on this foul: {} loses{suffix}",
+                        f.message.trim_end_matches(suffix),
+                        f.rule.id(),
+                        fail.mover
+                    );
+                    f.rule = Rule::Foul;
+                    f.severity = Severity::Warning;
+                }
+                Some(why) => {
+                    f.message = format!(
+                        "{}; the record ends the game on it, but {why}{suffix}",
+                        f.message.trim_end_matches(suffix)
+                    );
+                    // The record's own word stands (a stated result is
+                    // never overridden by kifu's reading of the foul).
+                    return terminal.map(|k| Verdict::of(&k, k.outcome(winner)));
+                }
+            }
+        }
+        Some(Verdict::new(Outcome::win(winner), "illegal-move"))
     }
 
     fn judge_game(&mut self) -> GameResult {
         let derived = self.judge_line("");
-        let (outcome, reason) = match derived {
-            Some((o, r)) => (o, Some(r)),
-            None => (Outcome::Unknown, None),
-        };
         let main = &self.lines[0];
-        let failed = main.failed.is_some();
+        let failed = main.failed;
         let has_terminal = main.terminal.is_some();
         let pos = main.last_good.unwrap_or(self.cursor.top().pos);
-        if let Some(claim) = self.claim.clone() {
-            let sev = claim_severity(&self.opts);
-            let push = |msg: String, findings: &mut Vec<Finding>| {
-                let mut f = Finding::error(Rule::ClaimMismatch, claim.location, msg);
-                f.severity = sev;
-                f.sfen = Some(pos.sfen());
-                findings.push(f);
-            };
-            if let Some(n) = claim.plies {
-                let actual = self.main_nodes + self.start.setup.ply.saturating_sub(1);
-                if !failed && n != actual {
-                    push(
-                        format!("the result line says {n} moves, but the record has {actual}"),
-                        &mut self.findings,
-                    );
-                }
-            }
-            let decided = matches!(
-                outcome,
-                Outcome::SenteWin | Outcome::GoteWin | Outcome::Draw
-            );
-            let claimed = matches!(
-                claim.outcome,
-                Outcome::SenteWin | Outcome::GoteWin | Outcome::Draw
-            );
-            if !failed && decided && claimed && claim.outcome != outcome {
-                push(
-                    format!(
-                        "the result line says {}, but the game gives {}",
-                        claim.outcome.name(),
-                        outcome.name()
-                    ),
-                    &mut self.findings,
-                );
-            }
-            if !failed && !has_terminal {
-                let mate = matches!(
-                    self.rule_end(&pos).map(|e| e.reason),
-                    Some(EndReason::Checkmate)
-                );
-                if claim.kind == Some(TerminalKind::Checkmate) && !mate {
-                    push(
-                        "the result line claims checkmate, but the final position is not mate"
-                            .to_string(),
-                        &mut self.findings,
-                    );
-                }
-            }
-            if !decided {
+        let verdict = derived.unwrap_or(Verdict {
+            outcome: Outcome::Unknown,
+            reason: None,
+            text: None,
+        });
+        let Some(claim) = self.claim.clone() else {
+            return verdict.result();
+        };
+        // A foul the record states: its verdict (the result line was
+        // checked with it).
+        let foul = failed.is_some_and(|f| {
+            self.findings
+                .get(f.finding)
+                .is_some_and(|x| x.rule == Rule::Foul)
+        });
+        if foul {
+            return verdict.result();
+        }
+        let decided =
+            |o: Outcome| matches!(o, Outcome::SenteWin | Outcome::GoteWin | Outcome::Draw);
+        let actual = self.main_nodes + self.start.setup.ply.saturating_sub(1);
+        let cut = self
+            .reader_cut
+            .is_some_and(|p| p == actual + 1 || p == self.main_nodes + 1);
+        if failed.is_some() || cut {
+            // An illegal move that is an error: the stated result, where
+            // there is one, is the record's own word.
+            if decided(claim.outcome) {
                 return GameResult {
                     outcome: claim.outcome,
                     winner: claim.outcome.winner(),
-                    reason: reason.or_else(|| claim.kind.as_ref().map(|k| k.reason().to_string())),
+                    reason: verdict
+                        .reason
+                        .or_else(|| claim.kind.as_ref().map(|k| k.reason_id().to_string())),
+                    terminal_text: verdict.text,
                 };
             }
+            if decided(verdict.outcome) {
+                return verdict.result();
+            }
+            return GameResult {
+                outcome: claim.outcome,
+                winner: claim.outcome.winner(),
+                reason: verdict
+                    .reason
+                    .or_else(|| claim.kind.as_ref().map(|k| k.reason_id().to_string())),
+                terminal_text: verdict.text,
+            };
         }
-        GameResult {
+        let sev = claim_severity(&self.opts);
+        let push = |msg: String, findings: &mut Vec<Finding>| {
+            let mut f = Finding::error(Rule::ClaimMismatch, claim.location, msg);
+            f.severity = sev;
+            f.sfen = Some(pos.sfen());
+            findings.push(f);
+        };
+        if let Some(n) = claim.plies {
+            let actual = self.main_nodes + self.start.setup.ply.saturating_sub(1);
+            if n != actual {
+                push(
+                    format!("the result line says {n} moves, but the record has {actual}"),
+                    &mut self.findings,
+                );
+            }
+        }
+        // `千日手` names how the game ended, not who won: after a real
+        // repetition the variant's rule gives the result (a draw, or in
+        // minishogi a loss for sente; perpetual check loses).
+        let repetition = claim.kind == Some(TerminalKind::Repetition)
+            && matches!(
+                verdict.reason.as_deref(),
+                Some("repetition" | "perpetual-check")
+            );
+        if decided(verdict.outcome)
+            && decided(claim.outcome)
+            && claim.outcome != verdict.outcome
+            && !repetition
+        {
+            push(
+                format!(
+                    "the result line says {}, but the game gives {}",
+                    claim.outcome.name(),
+                    verdict.outcome.name()
+                ),
+                &mut self.findings,
+            );
+        }
+        if !has_terminal {
+            let mate = matches!(
+                self.rule_end(&pos).map(|e| e.reason),
+                Some(EndReason::Checkmate)
+            );
+            if claim.kind == Some(TerminalKind::Checkmate) && !mate {
+                push(
+                    "the result line claims checkmate, but the final position is not mate"
+                        .to_string(),
+                    &mut self.findings,
+                );
+            }
+        }
+        if !decided(verdict.outcome) {
+            return GameResult {
+                outcome: claim.outcome,
+                winner: claim.outcome.winner(),
+                reason: verdict
+                    .reason
+                    .or_else(|| claim.kind.as_ref().map(|k| k.reason_id().to_string())),
+                terminal_text: verdict.text,
+            };
+        }
+        verdict.result()
+    }
+}
+
+/// What a line's end gives: the outcome, the reason id and, for a terminal
+/// word kifu does not know, its text.
+#[derive(Clone, Debug)]
+struct Verdict {
+    outcome: Outcome,
+    reason: Option<String>,
+    text: Option<String>,
+}
+
+impl Verdict {
+    fn new(outcome: Outcome, reason: &str) -> Verdict {
+        Verdict {
             outcome,
-            winner: outcome.winner(),
-            reason,
+            reason: Some(reason.to_string()),
+            text: None,
+        }
+    }
+
+    fn of(kind: &TerminalKind, outcome: Outcome) -> Verdict {
+        Verdict {
+            outcome,
+            reason: Some(kind.reason_id().to_string()),
+            text: kind.other_text().map(str::to_string),
+        }
+    }
+
+    fn result(self) -> GameResult {
+        GameResult {
+            outcome: self.outcome,
+            winner: self.outcome.winner(),
+            reason: self.reason,
+            terminal_text: self.text,
         }
     }
 }
@@ -454,6 +672,16 @@ impl Visitor for Validator {
     }
 
     fn finding(&mut self, finding: Finding) -> Flow {
+        // A built record: the resolver's finding comes before the moves,
+        // and the main line was cut there.
+        if finding.severity == Severity::Error
+            && finding.rule.is_illegal_move()
+            && finding.ply.is_some()
+            && self.main_nodes == 0
+            && self.reader_cut.is_none()
+        {
+            self.reader_cut = finding.ply;
+        }
         self.findings.push(finding);
         CONTINUE
     }
@@ -498,22 +726,54 @@ impl Visitor for Validator {
         self.ensure_started();
         self.last = None;
         if self.cursor.top().stopped {
+            // A move written after the line's first illegal move: counted,
+            // never judged (one illegal move, one finding).
+            if let Some(f) = self.top().failed.as_mut() {
+                f.after += 1;
+            }
             return CONTINUE;
         }
         let main = self.lines.len() == 1;
         let ply = self.cursor.top().next_ply();
         // Moves after the main line's terminal are not part of the game.
         let keyed = main && !self.cursor.top().terminal;
+        let failed = self.lines.last().is_some_and(|l| l.failed.is_some());
+        let judged = self.lines.last().is_some_and(|l| l.judged) && !failed;
+        if failed {
+            if let Some(f) = self.top().failed.as_mut() {
+                f.after += 1;
+            }
+        }
+        let mover = self.cursor.top().pos.turn();
         let r = match self.cursor.resolve(&ev.raw, ev.written, ev.at) {
             Ok((r, warning)) => {
-                if self.top().judged {
+                if judged {
                     self.findings.extend(warning);
                 }
                 r
             }
             Err(f) => {
-                if self.top().judged {
-                    self.findings.extend(f.map(|f| *f));
+                if let (true, Some(f)) = (judged, f) {
+                    let rule = f.rule;
+                    self.findings.push(*f);
+                    if rule.is_illegal_move() {
+                        // The resolver found no move (KI2 `no-piece`, …):
+                        // the line stops at it like at any illegal move.
+                        if main {
+                            self.main_nodes += 1;
+                        }
+                        let pos = self.cursor.top().pos;
+                        let finding = self.findings.len() - 1;
+                        let line = self.top();
+                        line.failed = Some(Failure {
+                            ply,
+                            mover,
+                            finding,
+                            foul: rule != Rule::Ambiguous,
+                            after: 0,
+                        });
+                        line.last_good = Some(pos);
+                    }
                 }
                 if keyed {
                     self.key.push_unresolved(ev.written);
@@ -529,8 +789,7 @@ impl Visitor for Validator {
             self.last_main = LastMain::Move;
             self.last_node_at = ev.at;
         }
-        let line = self.lines.last().expect("main line");
-        if !line.judged || line.failed.is_some() {
+        if !judged {
             // Not judged: only followed, so that variations find their start.
             self.cursor.play(r.mv);
             return CONTINUE;
@@ -544,11 +803,12 @@ impl Visitor for Validator {
                     end.reason.name(),
                     self.suffix()
                 ),
+                false,
             ))
         } else {
             match check_node(pos, &r) {
                 Ok(()) => Ok(()),
-                Err((rule, msg)) => Err(match self.rule_end(pos) {
+                Err((rule, msg, foul)) => Err(match self.rule_end(pos) {
                     Some(end) if rule.is_illegal_move() => (
                         Rule::AfterEnd,
                         format!(
@@ -556,12 +816,13 @@ impl Visitor for Validator {
                             end.reason.name(),
                             self.suffix()
                         ),
+                        false,
                     ),
-                    _ => (rule, format!("{msg}{}", self.suffix())),
+                    _ => (rule, format!("{msg}{}", self.suffix()), foul),
                 }),
             }
         };
-        if let Err((rule, msg)) = verdict {
+        if let Err((rule, msg, foul)) = verdict {
             let pos = *pos;
             let text = if ev.written.is_empty() {
                 r.mv.usi(pos.variant()).to_string()
@@ -570,15 +831,21 @@ impl Visitor for Validator {
             };
             let f = Finding::error(rule, ev.at, msg).at_move(ply, &text, pos.sfen());
             self.findings.push(f);
+            let finding = self.findings.len() - 1;
             let line = self.top();
-            line.failed = Some(ply);
+            line.failed = Some(Failure {
+                ply,
+                mover,
+                finding,
+                foul,
+                after: 0,
+            });
             line.last_good = Some(pos);
             self.cursor.play(r.mv);
             return CONTINUE;
         }
         let role = pos.moving_role(r.mv).unwrap_or(crate::role::Role::Pawn);
         let captured = pos.captured(r.mv).map(|p| p.role);
-        let mover = pos.turn();
         self.cursor.play(r.mv);
         let after = &self.cursor.top().pos;
         let check = after.in_check();
@@ -611,7 +878,7 @@ impl Visitor for Validator {
         self.last = None;
         let parent = self.lines.last().expect("main line");
         let judged = parent.judged
-            && parent.failed.is_none_or(|f| ply <= f)
+            && parent.failed.is_none_or(|f| ply <= f.ply)
             && self.lines.len() <= crate::record::MAX_VARIATION_DEPTH;
         let parent_judged = parent.judged;
         if let Err(f) = self.cursor.begin_variation(ply, at) {
@@ -631,7 +898,7 @@ impl Visitor for Validator {
             return CONTINUE;
         }
         let line = self.lines.last().expect("checked");
-        if line.judged && line.failed.is_none() {
+        if line.judged {
             let _ = self.judge_line(" (in a variation)");
         }
         self.lines.pop();
@@ -644,7 +911,16 @@ impl Visitor for Validator {
         self.ensure_started();
         self.last = None;
         let top = self.cursor.top_mut();
-        if top.stopped || top.terminal {
+        if top.terminal {
+            return CONTINUE;
+        }
+        if top.stopped {
+            // The line stopped at an illegal move the resolver found: its
+            // terminal still tells how the record ends it.
+            let line = self.top();
+            if line.failed.is_some() && line.terminal.is_none() {
+                line.terminal = Some((kind.clone(), at));
+            }
             return CONTINUE;
         }
         top.terminal = true;
@@ -698,14 +974,18 @@ pub fn validate_record(
     visitor::visit_parts(index, reader_findings, record, &mut v)
 }
 
-/// Checks a resolved move against the position; `Err` is (rule, message).
-fn check_node(pos: &Position, r: &Resolved) -> Result<(), (Rule, String)> {
+/// Checks a resolved move against the position; `Err` is (rule, message,
+/// whether it is a move a player can make over the board: a record that
+/// names another side or piece than the board has is a defect of the
+/// record, not a foul).
+fn check_node(pos: &Position, r: &Resolved) -> Result<(), (Rule, String, bool)> {
     let turn = pos.turn();
     if let Some(c) = r.color {
         if c != turn {
             return Err((
                 Rule::PieceMismatch,
                 format!("the record says {c} moves, but it is {turn}'s turn"),
+                false,
             ));
         }
     }
@@ -718,12 +998,13 @@ fn check_node(pos: &Position, r: &Resolved) -> Result<(), (Rule, String)> {
                         "the record moves a {} from {from}, but a {} stands there",
                         role, p.role
                     ),
+                    false,
                 ));
             }
         }
     }
     pos.check(r.mv)
-        .map_err(|e| (Rule::from(e), describe(pos, r.mv, e)))
+        .map_err(|e| (Rule::from(e), describe(pos, r.mv, e), true))
 }
 
 fn describe(pos: &Position, m: Move, e: IllegalMove) -> String {

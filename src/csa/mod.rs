@@ -9,5 +9,5 @@ mod reader;
 mod writer;
 
 pub(crate) use reader::CsaReader;
-pub use reader::{header_key, kind_from_special, special_name};
+pub use reader::{header_key, kind_from_special, special_name, SPECIALS};
 pub use writer::{write, write_games, CsaVersion, WriteOptions};

@@ -187,10 +187,15 @@ impl State {
         loc: Location,
     ) {
         if self.phase == Phase::Header {
-            self.syntax(
+            // Shogi Wars exports (via shogi-extend) give no start position
+            // for an even game: the header, then the moves.
+            self.finding(
                 out,
-                loc,
-                "expected a start position (`PI` or `P1`…`P9`) before the turn line",
+                Finding::warning(
+                    Rule::Dialect,
+                    loc,
+                    "no start position (`PI` or `P1`…`P9`): read from the even start",
+                ),
             );
             self.setup = even_setup().clone();
             self.start_location = None;
@@ -205,16 +210,27 @@ impl State {
         });
     }
 
-    /// Makes sure moves may follow (the turn line was given), reporting and
-    /// inferring Black otherwise.
-    fn ensure_moves<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, loc: Location) {
-        if self.phase != Phase::Moves {
-            self.syntax(
-                out,
-                loc,
-                "expected the turn line (`+` or `-`) before the first move",
-            );
-            self.finish_position(out, Color::Black, loc);
+    /// Makes sure moves may follow (the turn line was given). A record with
+    /// no start position at all starts from the even position, with the
+    /// side of its first move to move (a `dialect` warning); a board without
+    /// a turn line is an error (Black is assumed).
+    fn ensure_moves<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        loc: Location,
+        first: Option<Color>,
+    ) {
+        match self.phase {
+            Phase::Moves => {}
+            Phase::Header => self.finish_position(out, first.unwrap_or(Color::Black), loc),
+            Phase::Position => {
+                self.syntax(
+                    out,
+                    loc,
+                    "expected the turn line (`+` or `-`) before the first move",
+                );
+                self.finish_position(out, Color::Black, loc);
+            }
         }
     }
 
@@ -250,7 +266,7 @@ impl State {
         stmt: &str,
         loc: Location,
     ) {
-        self.ensure_moves(out, loc);
+        self.ensure_moves(out, loc, Some(m.color));
         if self.broken {
             return;
         }
@@ -269,7 +285,7 @@ impl State {
     }
 
     fn special<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, name: &str, loc: Location) {
-        self.ensure_moves(out, loc);
+        self.ensure_moves(out, loc, None);
         if self.broken {
             return;
         }
@@ -290,7 +306,18 @@ impl State {
             return;
         }
         self.terminal = Some(name.to_string());
-        out.terminal(&kind_from_special(name), loc);
+        let kind = kind_from_special(name);
+        if !SPECIALS.contains(&name) {
+            let msg = match &kind {
+                TerminalKind::Other(_) => format!("unknown special `%{name}` kept verbatim"),
+                _ => format!(
+                    "`%{name}` is not a CSA special; read as `%{}`",
+                    special_name(&kind).unwrap_or(name)
+                ),
+            };
+            self.finding(out, Finding::warning(Rule::Dialect, loc, msg));
+        }
+        out.terminal(&kind, loc);
         self.last = Last::Terminal;
         self.last_timed = false;
     }
@@ -515,6 +542,29 @@ pub fn header_key(key: &str) -> HeaderKey {
 }
 
 /// The terminal kind of a special name (without `%`).
+/// The specials of CSA V2.2 and V3.0.
+pub const SPECIALS: [&str; 15] = [
+    "TORYO",
+    "CHUDAN",
+    "SENNICHITE",
+    "TIME_UP",
+    "ILLEGAL_MOVE",
+    "+ILLEGAL_ACTION",
+    "-ILLEGAL_ACTION",
+    "JISHOGI",
+    "KACHI",
+    "HIKIWAKE",
+    "MAX_MOVES",
+    "TSUMI",
+    "FUZUMI",
+    "ERROR",
+    "MATTA",
+];
+
+/// The terminal of a CSA (and JKF) special name. Besides the specials of
+/// the spec, the unsigned `ILLEGAL_ACTION` that JKF's KIF parser writes for
+/// 反則勝ち (the previous move was the foul) is read, and the `ILLEGAL_WIN` /
+/// `ILLEGAL_LOSE` some converters write.
 pub fn kind_from_special(name: &str) -> TerminalKind {
     match name {
         "TORYO" => TerminalKind::Resign,
@@ -524,6 +574,8 @@ pub fn kind_from_special(name: &str) -> TerminalKind {
         "ILLEGAL_MOVE" => TerminalKind::IllegalLoss,
         "+ILLEGAL_ACTION" => TerminalKind::IllegalAction(Color::Black),
         "-ILLEGAL_ACTION" => TerminalKind::IllegalAction(Color::White),
+        "ILLEGAL_ACTION" | "ILLEGAL_WIN" => TerminalKind::IllegalWin,
+        "ILLEGAL_LOSE" => TerminalKind::IllegalLoss,
         "JISHOGI" => TerminalKind::Impasse,
         "KACHI" => TerminalKind::DeclarationWin,
         "HIKIWAKE" => TerminalKind::DeclarationDraw,
@@ -619,7 +671,12 @@ fn process_line<V: Visitor + ?Sized>(
                     b.content(out);
                     if raw.starts_with(['+', '-']) && raw.len() > 1 {
                         // A broken move: later moves cannot be placed.
-                        b.ensure_moves(out, loc);
+                        let sign = if raw.starts_with('+') {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
+                        b.ensure_moves(out, loc, Some(sign));
                         b.broken = true;
                     }
                     let col = cols.at(i + offset);

@@ -290,12 +290,21 @@ fn result_text(record: &Record, notation: Notation) -> Option<String> {
         let plies = report.plies + record.start.setup.ply.max(1) - 1;
         let to_move = crate::sfen::parse_sfen(&report.final_sfen, Some(record.variant()))
             .map_or(Color::Black, |s| s.turn);
+        // A recorded foul: its player (the side to move before it).
+        let fouler = report
+            .findings
+            .iter()
+            .find(|f| f.rule == crate::read::Rule::Foul)
+            .and_then(|f| f.sfen.as_deref())
+            .and_then(|s| crate::sfen::parse_sfen(s, Some(record.variant())).ok())
+            .map(|s| s.turn);
         if let Some(s) = crate::kif::writer::summary_line(
             record,
             true,
             plies,
             record.main.terminal.as_ref(),
             to_move,
+            fouler,
             &mut 0,
         ) {
             return Some(s);

@@ -84,6 +84,41 @@ struct JkfIn {
     moves: Option<Vec<ItemIn>>,
 }
 
+/// A `color`: `0`/`1`, or the booleans of JKF before 1.0 (`true` = sente,
+/// `false` = gote; Kifu for JS wrote them).
+#[derive(Clone, Copy)]
+struct ColorIn(u8);
+
+impl<'de> Deserialize<'de> for ColorIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ColorIn, D::Error> {
+        struct V;
+        impl SerdeVisitor<'_> for V {
+            type Value = ColorIn;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("0 or 1 (true or false before JKF 1.0)")
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<ColorIn, E> {
+                Ok(ColorIn(if b { 0 } else { 1 }))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<ColorIn, E> {
+                u8::try_from(n)
+                    .map(ColorIn)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(n), &self))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<ColorIn, E> {
+                u8::try_from(n)
+                    .map(ColorIn)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(n), &self))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn color_in(c: Option<ColorIn>) -> Option<u8> {
+    c.map(|c| c.0)
+}
+
 #[derive(Deserialize)]
 struct InitialIn {
     preset: Option<String>,
@@ -92,14 +127,14 @@ struct InitialIn {
 
 #[derive(Deserialize)]
 struct StateIn {
-    color: Option<u8>,
+    color: Option<ColorIn>,
     board: Option<Vec<Vec<CellIn>>>,
     hands: Option<Vec<std::collections::BTreeMap<String, u32>>>,
 }
 
 #[derive(Deserialize, Default)]
 struct CellIn {
-    color: Option<u8>,
+    color: Option<ColorIn>,
     kind: Option<String>,
 }
 
@@ -116,7 +151,7 @@ struct ItemIn {
 
 #[derive(Deserialize)]
 struct MoveIn {
-    color: Option<u8>,
+    color: Option<ColorIn>,
     from: Option<PlaceIn>,
     to: Option<PlaceIn>,
     piece: Option<String>,
@@ -232,60 +267,141 @@ impl<R: BufRead> Reader<R> {
     }
 }
 
-/// Locations of `"move": {` keys in document order.
-fn move_locations(text: &str) -> Vec<Location> {
-    let mut out = Vec::new();
-    let (mut line, mut col) = (1u32, 0u32);
-    let mut in_str = false;
-    let mut esc = false;
-    let mut str_start = Location::default();
-    let mut str_buf = String::new();
-    // After a string that was "move": 1 = waiting for ':', 2 = for '{'.
-    let mut after_move = 0u8;
-    let mut cand = Location::default();
-    for c in text.chars() {
-        if c == '\n' {
-            line += 1;
-            col = 0;
-            continue;
-        }
-        col += 1;
-        if in_str {
-            if esc {
-                esc = false;
-            } else if c == '\\' {
-                esc = true;
-            } else if c == '"' {
-                in_str = false;
-                if str_buf == "move" {
-                    after_move = 1;
-                    cand = str_start;
+/// Where the keys of a JKF document are: the `"move": {` and `"special":`
+/// keys in document order (the walker meets them in that order), the first
+/// `initial`, `data` and `preset` keys, and the first `color` written as a
+/// boolean (JKF before 1.0).
+#[derive(Default)]
+struct KeyMap {
+    moves: Vec<Location>,
+    specials: Vec<Location>,
+    /// Every key with its location, in document order (for errors: the
+    /// key a value belongs to). Only short keys are kept.
+    keys: Vec<(arrayvec::ArrayString<16>, Location)>,
+    initial: Option<Location>,
+    data: Option<Location>,
+    preset: Option<Location>,
+    legacy_color: Option<Location>,
+}
+
+impl KeyMap {
+    fn scan(text: &str) -> KeyMap {
+        let mut map = KeyMap::default();
+        let (mut line, mut col) = (1u32, 0u32);
+        let mut in_str = false;
+        let mut esc = false;
+        let mut str_start = Location::default();
+        let mut str_buf = arrayvec::ArrayString::<16>::new();
+        let mut str_long = false;
+        // After a string: 1 = waiting for ':' (a key), 2 = for its value.
+        let mut state = 0u8;
+        let mut key = arrayvec::ArrayString::<16>::new();
+        let mut key_at = Location::default();
+        for c in text.chars() {
+            if c == '\n' {
+                line += 1;
+                col = 0;
+                continue;
+            }
+            col += 1;
+            if in_str {
+                if esc {
+                    esc = false;
+                } else if c == '\\' {
+                    esc = true;
+                } else if c == '"' {
+                    in_str = false;
+                    if !str_long {
+                        state = 1;
+                        key = str_buf;
+                        key_at = str_start;
+                    }
+                } else if str_buf.try_push(c).is_err() {
+                    str_long = true;
                 }
-            } else if str_buf.len() < 8 {
-                str_buf.push(c);
-            } else {
-                str_buf.push('\u{0}');
+                continue;
             }
-            continue;
-        }
-        if c.is_whitespace() {
-            continue;
-        }
-        match (after_move, c) {
-            (1, ':') => after_move = 2,
-            (2, '{') => {
-                out.push(cand);
-                after_move = 0;
+            if c.is_whitespace() {
+                continue;
             }
-            _ => after_move = 0,
+            match (state, c) {
+                (1, ':') => {
+                    state = 2;
+                    map.keys.push((key, key_at));
+                    match key.as_str() {
+                        "initial" => {
+                            map.initial.get_or_insert(key_at);
+                        }
+                        "data" => {
+                            map.data.get_or_insert(key_at);
+                        }
+                        "preset" => {
+                            map.preset.get_or_insert(key_at);
+                        }
+                        _ => {}
+                    }
+                    continue;
+                }
+                (2, v) => {
+                    match (key.as_str(), v) {
+                        ("move", '{') => map.moves.push(key_at),
+                        ("special", _) => map.specials.push(key_at),
+                        ("color", 't' | 'f') => {
+                            map.legacy_color.get_or_insert(key_at);
+                        }
+                        _ => {}
+                    }
+                    state = 0;
+                }
+                _ => state = 0,
+            }
+            if c == '"' {
+                in_str = true;
+                str_buf.clear();
+                str_long = false;
+                str_start = Location::new(line, col);
+            }
         }
-        if c == '"' {
-            in_str = true;
-            str_buf.clear();
-            str_start = Location::new(line, col);
-        }
+        map
     }
-    out
+
+    /// The last key at or before `at` (the key a value at `at` belongs to).
+    fn key_before(&self, at: Location) -> Option<&str> {
+        self.keys
+            .iter()
+            .take_while(|(_, l)| (l.line, l.column) <= (at.line, at.column))
+            .last()
+            .map(|(k, _)| k.as_str())
+    }
+}
+
+/// A serde error message in JKF's words: the key it is about first, what
+/// was expected, then what was found.
+fn jkf_error_message(msg: &str, key: Option<&str>) -> String {
+    let msg = msg.split(" at line ").next().unwrap_or(msg);
+    let words = |t: &str| -> String {
+        match t {
+            "u8" | "u16" | "u32" | "u64" | "i64" | "i32" | "usize" => "an integer".to_string(),
+            "a boolean" | "a string" | "a sequence" | "a map" => t.to_string(),
+            t if t.starts_with("struct ") => "an object".to_string(),
+            t => t.to_string(),
+        }
+    };
+    let body = if let Some(rest) = msg
+        .strip_prefix("invalid type: ")
+        .or_else(|| msg.strip_prefix("invalid value: "))
+    {
+        match rest.rsplit_once(", expected ") {
+            Some((found, want)) => format!("expected {}, found {found}", words(want)),
+            None => rest.to_string(),
+        }
+    } else {
+        msg.to_string()
+    };
+    match key {
+        Some(k) if msg.starts_with("invalid ") => format!("`{k}`: {body}"),
+        _ => body,
+    }
 }
 
 /// A JKF move as written: every field as the document gives it (the
@@ -321,7 +437,7 @@ fn short(s: &str) -> arrayvec::ArrayString<8> {
 impl JkfMove {
     fn from_input(m: &MoveIn) -> JkfMove {
         JkfMove {
-            color: m.color,
+            color: color_in(m.color),
             from: m.from.map(|p| (p.x, p.y)),
             to: m.to.map(|p| (p.x, p.y)),
             piece: m.piece.as_deref().map(short),
@@ -440,7 +556,13 @@ impl JkfMove {
 /// Walks the document and sends its events.
 struct Walk<'s, 'v, V: Visitor + ?Sized> {
     out: &'s mut Sink<'v, V>,
+    /// Locations of the `move` keys, in document order.
     locations: std::vec::IntoIter<Location>,
+    /// Locations of the `special` keys, in document order.
+    specials: std::vec::IntoIter<Location>,
+    /// The location of the last entry met (for entries without a key of
+    /// their own).
+    last: Location,
 }
 
 fn comments_of(item: &ItemIn) -> Vec<String> {
@@ -458,7 +580,17 @@ fn time_of(t: &TimeIn) -> MoveTime {
 
 impl<V: Visitor + ?Sized> Walk<'_, '_, V> {
     fn next_loc(&mut self) -> Location {
-        self.locations.next().unwrap_or_default()
+        if let Some(l) = self.locations.next() {
+            self.last = l;
+        }
+        self.last
+    }
+
+    fn next_special(&mut self) -> Location {
+        if let Some(l) = self.specials.next() {
+            self.last = l;
+        }
+        self.last
     }
 
     /// Sends the items of one line; `ply` is the ply of its first move.
@@ -499,11 +631,12 @@ impl<V: Visitor + ?Sized> Walk<'_, '_, V> {
                 }
                 ply += 1;
             } else if let Some(sp) = &item.special {
+                let at = self.next_special();
                 let kind = special_kind(sp);
                 if item.forks.as_ref().is_some_and(|f| !f.is_empty()) {
                     self.out.finding(Finding::warning(
                         Rule::Dialect,
-                        Location::default(),
+                        at,
                         "ignored `forks` on a special (terminal) entry",
                     ));
                     self.skip_forks(item);
@@ -511,28 +644,39 @@ impl<V: Visitor + ?Sized> Walk<'_, '_, V> {
                 match &terminal {
                     Some(t) if *t == kind => {
                         for c in comments_of(item) {
-                            self.out.comment(&c, Location::default());
+                            self.out.comment(&c, at);
                         }
                     }
                     Some(_) => self.out.finding(Finding::warning(
                         Rule::Dialect,
-                        Location::default(),
+                        at,
                         format!("ignored a second special `{sp}` after the terminal event"),
                     )),
                     None => {
-                        if let TerminalKind::Other(s) = &kind {
-                            self.out.finding(Finding::warning(
+                        match &kind {
+                            TerminalKind::Other(s) => self.out.finding(Finding::warning(
                                 Rule::Dialect,
-                                Location::default(),
+                                at,
                                 format!("unknown special `{s}` kept verbatim"),
-                            ));
+                            )),
+                            _ if !crate::csa::SPECIALS.contains(&sp.as_str())
+                                && sp != "MAX_MOVES"
+                                && sp != "ILLEGAL_ACTION" =>
+                            {
+                                self.out.finding(Finding::warning(
+                                    Rule::Dialect,
+                                    at,
+                                    format!("`{sp}` is not a JKF special; read as a foul verdict"),
+                                ))
+                            }
+                            _ => {}
                         }
-                        self.out.terminal(&kind, Location::default());
+                        self.out.terminal(&kind, at);
                         if let Some(t) = &item.time {
-                            self.out.time(time_of(t), Location::default());
+                            self.out.time(time_of(t), at);
                         }
                         for c in comments_of(item) {
-                            self.out.comment(&c, Location::default());
+                            self.out.comment(&c, at);
                         }
                         terminal = Some(kind);
                     }
@@ -544,13 +688,14 @@ impl<V: Visitor + ?Sized> Walk<'_, '_, V> {
                 if comments.is_empty() {
                     continue;
                 }
+                let at = self.last;
                 self.out.finding(Finding::warning(
                     Rule::Dialect,
-                    Location::default(),
+                    at,
                     "an entry with neither `move` nor `special`; its comments go to the move before it",
                 ));
                 for c in comments {
-                    self.out.comment(&c, Location::default());
+                    self.out.comment(&c, at);
                 }
             }
         }
@@ -562,6 +707,8 @@ impl<V: Visitor + ?Sized> Walk<'_, '_, V> {
             for it in fork {
                 if it.mv.is_some() {
                     self.next_loc();
+                } else if it.special.is_some() {
+                    self.next_special();
                 }
                 self.skip_forks(it);
             }
@@ -569,11 +716,13 @@ impl<V: Visitor + ?Sized> Walk<'_, '_, V> {
     }
 }
 
-fn setup_from_state(st: &StateIn, findings: &mut Vec<Finding>) -> Setup {
+fn setup_from_state(st: &StateIn, at: Location, findings: &mut Vec<Finding>) -> Setup {
     let mut setup = Setup::empty(Variant::Standard);
-    setup.turn = st.color.and_then(color_of).unwrap_or(Color::Black);
+    setup.turn = color_in(st.color)
+        .and_then(color_of)
+        .unwrap_or(Color::Black);
     let warn = |findings: &mut Vec<Finding>, msg: String| {
-        findings.push(Finding::error(Rule::Setup, Location::default(), msg));
+        findings.push(Finding::error(Rule::Setup, at, msg));
     };
     if let Some(board) = &st.board {
         if board.len() != 9 || board.iter().any(|c| c.len() != 9) {
@@ -581,7 +730,7 @@ fn setup_from_state(st: &StateIn, findings: &mut Vec<Finding>) -> Setup {
         }
         for (x, col) in board.iter().enumerate().take(9) {
             for (y, cell) in col.iter().enumerate().take(9) {
-                let (Some(c), Some(k)) = (cell.color, cell.kind.as_deref()) else {
+                let (Some(c), Some(k)) = (color_in(cell.color), cell.kind.as_deref()) else {
                     continue;
                 };
                 match (color_of(c), Role::from_csa(k)) {
@@ -620,6 +769,7 @@ fn setup_from_state(st: &StateIn, findings: &mut Vec<Finding>) -> Setup {
 
 /// Sends the game of a JKF document.
 fn read_jkf<V: Visitor + ?Sized>(text: &str, out: &mut Sink<V>) {
+    let keys = KeyMap::scan(text);
     let doc: JkfIn = match serde_json::from_str(text) {
         Ok(d) => d,
         Err(e) => {
@@ -635,17 +785,25 @@ fn read_jkf<V: Visitor + ?Sized>(text: &str, out: &mut Sink<V>) {
                         }
                         l[..end].chars().count() as u32
                     });
-            let msg = e.to_string();
-            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            let at = Location::new(line.max(1), col.max(1));
+            let msg = jkf_error_message(&e.to_string(), keys.key_before(at));
             out.finding(Finding::error(
                 Rule::Syntax,
-                Location::new(line, col.max(1)),
+                at,
                 format!("not valid JKF: {msg}"),
             ));
             return;
         }
     };
+    let top = Location::new(1, 1);
     let mut findings = Vec::new();
+    if let Some(at) = keys.legacy_color {
+        findings.push(Finding::warning(
+            Rule::Dialect,
+            at,
+            "`color` written as true/false (JKF before 1.0): true is sente, false is gote",
+        ));
+    }
     match doc.header {
         Some(h) => {
             for (k, v) in h.0 {
@@ -654,19 +812,22 @@ fn read_jkf<V: Visitor + ?Sized>(text: &str, out: &mut Sink<V>) {
         }
         None => findings.push(Finding::warning(
             Rule::Dialect,
-            Location::default(),
+            top,
             "no `header` (the schema requires one)",
         )),
     }
     let mut start = Start::default();
     if let Some(init) = doc.initial {
+        let init_at = keys.initial.unwrap_or(top);
+        let data_at = keys.data.unwrap_or(init_at);
+        let preset_at = keys.preset.unwrap_or(init_at);
         let preset = init.preset.as_deref().unwrap_or("OTHER");
         let from_data = |st: &StateIn, findings: &mut Vec<Finding>| {
-            let setup = setup_from_state(st, findings);
+            let setup = setup_from_state(st, data_at, findings);
             Start {
                 handicap: Handicap::detect(&setup),
                 setup,
-                location: None,
+                location: Some(data_at),
             }
         };
         if preset == "OTHER" {
@@ -674,7 +835,7 @@ fn read_jkf<V: Visitor + ?Sized>(text: &str, out: &mut Sink<V>) {
                 Some(st) => start = from_data(st, &mut findings),
                 None => findings.push(Finding::error(
                     Rule::Setup,
-                    Location::default(),
+                    preset_at,
                     "preset OTHER without `data`",
                 )),
             }
@@ -685,14 +846,14 @@ fn read_jkf<V: Visitor + ?Sized>(text: &str, out: &mut Sink<V>) {
                     Some(st) => {
                         findings.push(Finding::warning(
                             Rule::Dialect,
-                            Location::default(),
+                            preset_at,
                             format!("unknown preset `{preset}`; the `data` board is used"),
                         ));
                         start = from_data(st, &mut findings);
                     }
                     None => findings.push(Finding::error(
                         Rule::Setup,
-                        Location::default(),
+                        preset_at,
                         format!("unknown preset `{preset}`"),
                     )),
                 },
@@ -704,7 +865,7 @@ fn read_jkf<V: Visitor + ?Sized>(text: &str, out: &mut Sink<V>) {
         None => {
             findings.push(Finding::warning(
                 Rule::Dialect,
-                Location::default(),
+                top,
                 "no `moves` (the schema requires them)",
             ));
             Vec::new()
@@ -724,7 +885,11 @@ fn read_jkf<V: Visitor + ?Sized>(text: &str, out: &mut Sink<V>) {
         Some(_) => {
             out.finding(Finding::warning(
                 Rule::Dialect,
-                Location::default(),
+                keys.moves
+                    .first()
+                    .or(keys.specials.first())
+                    .copied()
+                    .unwrap_or(top),
                 "`moves[0]` holds a move; it is read as the first move",
             ));
             &items[..]
@@ -733,7 +898,9 @@ fn read_jkf<V: Visitor + ?Sized>(text: &str, out: &mut Sink<V>) {
     };
     let mut walk = Walk {
         out,
-        locations: move_locations(text).into_iter(),
+        locations: keys.moves.into_iter(),
+        specials: keys.specials.into_iter(),
+        last: top,
     };
     walk.line(rest, 1);
 }

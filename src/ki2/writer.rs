@@ -4,7 +4,9 @@ use super::notation::{can_promote, relative_mark};
 use super::WriteOptions;
 use crate::color::Color;
 use crate::japanese::{self, display_width};
-use crate::kif::writer::{moving_role, positions, summary_line, write_comments, write_head};
+use crate::kif::writer::{
+    fouler, moving_role, positions, summary_line, write_comments, write_head,
+};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::read::Encoding;
@@ -117,6 +119,7 @@ impl Ki2Writer<'_> {
         // apart from the moves (PSN `[Result]`) states.
         let plies = last.saturating_sub(1);
         let to_move = end.turn();
+        let foul_by = fouler(line, &poss);
         let verbatim = is_main
             && self
                 .rec
@@ -134,21 +137,25 @@ impl Ki2Writer<'_> {
             plies,
             derived.as_deref(),
             to_move,
+            foul_by,
             &mut self.dropped.altered,
         );
         let kept = verbatim
-            && derived
-                .as_deref()
-                .is_none_or(|t| summary.as_ref().is_some_and(|s| round_trips(s, t, to_move)));
+            && derived.as_deref().is_none_or(|t| {
+                summary
+                    .as_ref()
+                    .is_some_and(|s| round_trips(s, t, to_move, foul_by))
+            });
         if !kept {
             if let Some(t) = derived.as_deref() {
-                summary = summary_line(self.rec, false, plies, Some(t), to_move, &mut 0).map(|s| {
-                    match s.strip_suffix("手で詰") {
-                        // tsshogi's word (Kifu for Windows' `詰` reads alike).
-                        Some(head) => format!("{head}手で詰み"),
-                        None => s,
-                    }
-                });
+                summary = summary_line(self.rec, false, plies, Some(t), to_move, foul_by, &mut 0)
+                    .map(|s| {
+                        match s.strip_suffix("手で詰") {
+                            // tsshogi's word (Kifu for Windows' `詰` reads alike).
+                            Some(head) => format!("{head}手で詰み"),
+                            None => s,
+                        }
+                    });
             }
             if is_main
                 && !crate::write::claim_carried(self.rec, derived.as_deref().map(|t| &t.kind))
@@ -157,7 +164,10 @@ impl Ki2Writer<'_> {
             }
         }
         if let Some(t) = &line.terminal {
-            if !summary.as_ref().is_some_and(|s| round_trips(s, t, to_move)) {
+            if !summary
+                .as_ref()
+                .is_some_and(|s| round_trips(s, t, to_move, foul_by))
+            {
                 self.dropped.terminals.add(t.kind.reason());
             }
         }
@@ -181,7 +191,21 @@ impl Ki2Writer<'_> {
 }
 
 /// Whether the KI2 reader gets `t` back from the summary `s`.
-fn round_trips(s: &str, t: &crate::record::Terminal, to_move: Color) -> bool {
+fn round_trips(
+    s: &str,
+    t: &crate::record::Terminal,
+    to_move: Color,
+    foul_by: Option<Color>,
+) -> bool {
+    use crate::record::TerminalKind;
+    // After a recorded foul, any foul verdict means its player lost.
+    let stated = match (&t.kind, foul_by) {
+        (
+            TerminalKind::IllegalLoss | TerminalKind::IllegalWin | TerminalKind::IllegalAction(_),
+            Some(f),
+        ) => TerminalKind::IllegalAction(f),
+        (k, _) => k.clone(),
+    };
     let Some(sum) = japanese::parse_summary(s) else {
         return false;
     };
@@ -192,7 +216,11 @@ fn round_trips(s: &str, t: &crate::record::Terminal, to_move: Color) -> bool {
             _ => return false,
         },
     };
+    // Alike when they give the same result for the same reason (a foul
+    // by the side to move reads back as 反則負け, not `±ILLEGAL_ACTION`).
     kind == t.kind
+        || (kind.reason_id() == stated.reason_id()
+            && kind.outcome(to_move) == stated.outcome(to_move))
 }
 
 /// Writes a record as KI2 (see `docs/formats/ki2.md`).

@@ -326,9 +326,19 @@ pub fn kif_line(line: &str) -> Result<KifLine<'_>, SyntaxError> {
         let (mt, after) = move_text(line, rest)?;
         (Body::Move(mt), after)
     } else {
-        let end = rest
-            .find(|c: char| is_space(c) || c == '(' || c == '+')
-            .unwrap_or(rest.len());
+        let word_end = |t: &str| {
+            t.find(|c: char| is_space(c) || c == '(' || c == '+')
+                .unwrap_or(t.len())
+        };
+        let mut end = word_end(rest);
+        // Shogi Club 24 names the side first: `  93 先手 反則負け`.
+        if crate::japanese::side_word(&rest[..end]).is_some_and(|(_, n)| n == end) {
+            let after = rest[end..].trim_start_matches(is_space);
+            let next = word_end(after);
+            if next > 0 && after.len() < rest.len() - end {
+                end = rest.len() - after.len() + next;
+            }
+        }
         if end == 0 {
             return Err(SyntaxError {
                 offset: body_offset,

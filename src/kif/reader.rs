@@ -73,6 +73,8 @@ pub(crate) struct State {
     content: bool,
     /// Skip move lines until the next 変化 (a malformed block).
     skipping: bool,
+    /// A bare `変化：` waiting for its first move's number.
+    pending_variation: Option<Location>,
     /// Which program wrote the file, as far as the `#` lines tell.
     pub producer: Option<&'static str>,
 }
@@ -93,6 +95,7 @@ impl State {
             claim_seen: false,
             content: false,
             skipping: false,
+            pending_variation: None,
             producer: None,
         }
     }
@@ -127,6 +130,19 @@ impl State {
             Location::new(line_no, col),
             msg,
         ));
+    }
+
+    /// The side to move after the moves read in the current line.
+    fn to_move(&self) -> Color {
+        let played = self
+            .lines
+            .last()
+            .map_or(0, |t| t.start.saturating_sub(self.base + 1) + t.len);
+        if played.is_multiple_of(2) {
+            self.start_turn
+        } else {
+            !self.start_turn
+        }
     }
 
     fn top(&mut self) -> &mut TextLine {
@@ -568,14 +584,25 @@ impl State {
             _ => {}
         }
         if let Some(rest) = t.strip_prefix("変化") {
-            let rest = rest.trim_start_matches(['：', ':']);
-            let digits: String = japanese::trim(rest)
-                .chars()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            match digits.parse::<u32>() {
-                Ok(n) => self.variation(out, n, loc),
-                Err(_) => self.finding(
+            self.pending_variation = None;
+            match parse_variation_header(rest) {
+                VariationHeader::Number(n, odd) => {
+                    if let Some(why) = odd {
+                        self.dialect(
+                            out,
+                            line_no,
+                            loc.column,
+                            format!("`{}`: {why}; read as `変化：{n}手`", record::written(t)),
+                        );
+                    }
+                    self.variation(out, n, loc);
+                }
+                VariationHeader::Bare if self.flavor == Flavor::Kif => {
+                    // tsshogi and shogi-kifu-converter branch at the number
+                    // of the block's first move: so does kifu.
+                    self.pending_variation = Some(loc);
+                }
+                _ => self.finding(
                     out,
                     Finding::error(
                         Rule::Syntax,
@@ -634,17 +661,32 @@ impl State {
     fn kif_move_line<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, line_no: u32, line: &str) {
         self.content = true;
         self.start(out);
-        if self.skipping {
-            return;
-        }
+        let pending = self.pending_variation.take();
         let ml = match grammar::kif_line(line) {
             Ok(m) => m,
             Err(e) => {
-                self.syntax(out, line_no, line, e);
-                self.stop();
+                if !self.skipping {
+                    self.syntax(out, line_no, line, e);
+                    self.stop();
+                }
                 return;
             }
         };
+        if let Some(at) = pending {
+            self.dialect(
+                out,
+                at.line,
+                at.column,
+                format!(
+                    "`変化：` without a move number; the block's first move ({}) gives it",
+                    ml.number
+                ),
+            );
+            self.variation(out, ml.number, at);
+        }
+        if self.skipping {
+            return;
+        }
         if let Some(off) = ml.trailing {
             self.dialect(
                 out,
@@ -724,6 +766,38 @@ impl State {
                 ml.body_offset,
             ),
             Body::Terminal(w) => {
+                let side_named = japanese::side_terminal(w).and_then(|(side, word)| {
+                    japanese::terminal_from_word(word).map(|k| (side, word, k))
+                });
+                if let Some((side, word, k)) = side_named {
+                    let to_move = self.to_move();
+                    let kind = match japanese::side_terminal_kind(side, k, to_move) {
+                        Some(k) => {
+                            self.dialect(
+                                out,
+                                line_no,
+                                loc.column,
+                                format!(
+                                    "the side is named before the terminal word `{word}` (Shogi Club 24)"
+                                ),
+                            );
+                            k
+                        }
+                        None => {
+                            self.dialect(
+                                out,
+                                line_no,
+                                loc.column,
+                                format!(
+                                    "`{w}` names {side}, but {to_move} is to move; the terminal is kept as written"
+                                ),
+                            );
+                            TerminalKind::Other(w.to_string())
+                        }
+                    };
+                    self.set_terminal(out, kind, ml.time, loc);
+                    return;
+                }
                 let kind = match japanese::terminal_from_word(w) {
                     Some(k) => k,
                     None if w.contains('\u{fffd}') => {
@@ -841,6 +915,14 @@ impl State {
     fn finish<V: Visitor + ?Sized>(mut self, mut out: Sink<V>) -> V::Output {
         let content = self.content || self.handicap.is_some() || self.board.has_board;
         self.start(&mut out);
+        if let Some(at) = self.pending_variation.take() {
+            self.dialect(
+                &mut out,
+                at.line,
+                at.column,
+                "`変化：` without a move number and without moves is ignored",
+            );
+        }
         for _ in 1..self.lines.len() {
             out.end_variation();
         }
@@ -849,6 +931,67 @@ impl State {
         }
         out.finish()
     }
+}
+
+/// A `変化` header, read.
+enum VariationHeader {
+    /// The move number, and why the header is odd if it is (a `dialect`
+    /// warning).
+    Number(u32, Option<&'static str>),
+    /// `変化：` with no number.
+    Bare,
+    /// Something else.
+    Bad,
+}
+
+/// Reads what follows `変化` in a header line: `：N手` (the spec; spaces
+/// around N as KI2 pads them), and, as dialects, `：N` (MyShogi), full-width
+/// digits, an ASCII colon or none, and text after `手`.
+fn parse_variation_header(rest: &str) -> VariationHeader {
+    let mut odd = None;
+    let rest = match rest.strip_prefix('：') {
+        Some(r) => r,
+        None => {
+            odd = Some("not the `変化：N手` of the spec (colon)");
+            rest.strip_prefix(':').unwrap_or(rest)
+        }
+    };
+    let rest = japanese::trim(rest);
+    if rest.is_empty() {
+        return VariationHeader::Bare;
+    }
+    let mut n: u32 = 0;
+    let mut digits = 0;
+    let mut wide = false;
+    for c in rest.chars() {
+        let d = match c {
+            '0'..='9' => c as u32 - '0' as u32,
+            '０'..='９' => {
+                wide = true;
+                c as u32 - '０' as u32
+            }
+            _ => break,
+        };
+        match n.checked_mul(10).and_then(|n| n.checked_add(d)) {
+            Some(v) => n = v,
+            None => return VariationHeader::Bad,
+        }
+        digits += c.len_utf8();
+    }
+    if digits == 0 {
+        return VariationHeader::Bad;
+    }
+    if wide {
+        odd = odd.or(Some("full-width digits"));
+    }
+    let tail = japanese::trim(&rest[digits..]);
+    match tail.strip_prefix('手') {
+        Some("") => {}
+        Some(_) => odd = odd.or(Some("text after `手`")),
+        None if tail.is_empty() => odd = odd.or(Some("no `手` after the number")),
+        None => odd = odd.or(Some("text after the number")),
+    }
+    VariationHeader::Number(n, odd)
 }
 
 /// Splits `KEY：VALUE` (full-width or ASCII colon, whichever comes first).

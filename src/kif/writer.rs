@@ -198,6 +198,7 @@ pub(crate) fn summary_line(
     plies: u32,
     terminal: Option<&Terminal>,
     to_move: Color,
+    fouler: Option<Color>,
     altered: &mut usize,
 ) -> Option<String> {
     if is_main {
@@ -208,12 +209,31 @@ pub(crate) fn summary_line(
         }
     }
     let t = terminal?;
-    let kind = match &t.kind {
+    // A foul verdict after a recorded illegal move names its player, who
+    // loses whichever word the producer used (`%ILLEGAL_MOVE` after the
+    // move): the まで line says so, as the validator reads it.
+    let stated = match (&t.kind, fouler) {
+        (
+            TerminalKind::IllegalLoss | TerminalKind::IllegalWin | TerminalKind::IllegalAction(_),
+            Some(f),
+        ) => TerminalKind::IllegalAction(f),
+        (k, _) => k.clone(),
+    };
+    let kind = match &stated {
         TerminalKind::IllegalAction(c) if *c == to_move => TerminalKind::IllegalLoss,
         TerminalKind::IllegalAction(_) => TerminalKind::IllegalWin,
         k => k.clone(),
     };
     japanese::write_summary(plies, &kind, to_move, is_handicap(rec))
+}
+
+/// The player of the line's last move when that move is illegal (a
+/// recorded foul); `poss` are the positions before each move.
+pub(crate) fn fouler(line: &Line, poss: &[Position]) -> Option<Color> {
+    let n = line.moves.len();
+    let last = line.moves.last()?;
+    let pos = poss.get(n - 1)?;
+    pos.check(last.mv).is_err().then(|| pos.turn())
 }
 
 /// Positions before each move of `line`, starting from `pos`.
@@ -361,6 +381,7 @@ impl KifWriter<'_> {
             last.saturating_sub(1),
             derived.as_deref(),
             end.turn(),
+            fouler(line, &poss),
             &mut self.dropped.altered,
         );
         let verbatim = is_main

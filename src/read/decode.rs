@@ -161,21 +161,14 @@ pub fn detect(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Encoding {
     if prefix.starts_with(&[0xFE, 0xFF]) {
         return Encoding::Utf16Be;
     }
-    let utf8_valid = || match std::str::from_utf8(prefix) {
-        Ok(_) => true,
-        Err(e) => !complete && e.error_len().is_none() && prefix.len() - e.valid_up_to() < 4,
-    };
+    let evidence = Evidence::of(prefix, complete);
     if let Some(e) = declared(prefix) {
         // A declaration the bytes contradict (files re-encoded by nkf keep
         // their `encoding=UTF-8` line) is ignored.
         let contradicted = match e {
-            Encoding::Utf8 => !utf8_valid(),
+            Encoding::Utf8 => evidence.utf8_bad > 0 && evidence.best() != Encoding::Utf8,
             Encoding::ShiftJis => {
-                utf8_valid()
-                    && !prefix.is_ascii()
-                    && SHIFT_JIS
-                        .decode_without_bom_handling_and_without_replacement(prefix)
-                        .is_none()
+                evidence.utf8_bad == 0 && evidence.utf8_multi > 0 && evidence.sjis_bad > 0
             }
             _ => false,
         };
@@ -186,25 +179,105 @@ pub fn detect(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Encoding {
     if let Some(e) = opts.encoding {
         return e;
     }
-    let utf8_ok = match std::str::from_utf8(prefix) {
-        Ok(_) => true,
-        Err(e) => !complete && e.error_len().is_none() && prefix.len() - e.valid_up_to() < 4,
-    };
-    if utf8_ok {
-        return Encoding::Utf8;
-    }
-    let sjis = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(prefix);
-    let euc = EUC_JP.decode_without_bom_handling_and_without_replacement(prefix);
-    match (sjis, euc) {
-        (Some(s), Some(e)) => {
-            if kifu_score(&e) > kifu_score(&s) {
-                Encoding::EucJp
-            } else {
-                Encoding::ShiftJis
+    evidence.best()
+}
+
+/// What the bytes of a file say about their encoding: how many characters
+/// each candidate decodes them into and how many bytes it cannot decode.
+/// The whole prefix counts, so a UTF-8 file with a few damaged bytes stays
+/// UTF-8 (the damage is reported as `encoding` at those bytes) instead of
+/// being decoded as Shift_JIS into mojibake.
+struct Evidence {
+    /// Valid multi-byte UTF-8 characters.
+    utf8_multi: usize,
+    /// Invalid UTF-8 sequences (a character cut at the end of an
+    /// incomplete prefix is not one).
+    utf8_bad: usize,
+    /// Undecodable sequences as Shift_JIS (CP932).
+    sjis_bad: usize,
+    /// Undecodable sequences as EUC-JP.
+    euc_bad: usize,
+    /// Record characters (kifu_score) as Shift_JIS and as EUC-JP.
+    sjis_score: usize,
+    euc_score: usize,
+}
+
+impl Evidence {
+    fn of(prefix: &[u8], complete: bool) -> Evidence {
+        let (mut utf8_multi, mut utf8_bad) = (0, 0);
+        let mut rest = prefix;
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    utf8_multi += s.chars().filter(|c| !c.is_ascii()).count();
+                    break;
+                }
+                Err(e) => {
+                    let good = &rest[..e.valid_up_to()];
+                    // Valid by construction.
+                    utf8_multi += std::str::from_utf8(good)
+                        .map_or(0, |s| s.chars().filter(|c| !c.is_ascii()).count());
+                    match e.error_len() {
+                        Some(n) => {
+                            utf8_bad += 1;
+                            rest = &rest[e.valid_up_to() + n..];
+                        }
+                        None => {
+                            if complete {
+                                utf8_bad += 1;
+                            }
+                            break;
+                        }
+                    }
+                }
             }
         }
-        (None, Some(_)) => Encoding::EucJp,
-        _ => Encoding::ShiftJis,
+        let (mut sjis_bad, mut euc_bad, mut sjis_score, mut euc_score) = (0, 0, 0, 0);
+        if utf8_bad > 0 {
+            let count = |enc: &'static Enc| {
+                let (text, _) = enc.decode_without_bom_handling(prefix);
+                let bad = text.chars().filter(|&c| c == '\u{fffd}').count();
+                // A character cut at the end of a partial prefix.
+                let bad = if !complete && text.ends_with('\u{fffd}') {
+                    bad - 1
+                } else {
+                    bad
+                };
+                (bad, kifu_score(&text))
+            };
+            (sjis_bad, sjis_score) = count(SHIFT_JIS);
+            (euc_bad, euc_score) = count(EUC_JP);
+        }
+        Evidence {
+            utf8_multi,
+            utf8_bad,
+            sjis_bad,
+            euc_bad,
+            sjis_score,
+            euc_score,
+        }
+    }
+
+    /// The encoding the evidence favours: valid UTF-8; else the candidate
+    /// with the fewest undecodable sequences (UTF-8 only when it also holds
+    /// multi-byte characters); Shift_JIS before EUC-JP unless EUC-JP reads
+    /// cleaner or into more record characters.
+    fn best(&self) -> Encoding {
+        if self.utf8_bad == 0 {
+            return Encoding::Utf8;
+        }
+        if self.utf8_multi > self.utf8_bad
+            && self.utf8_bad < self.sjis_bad
+            && self.utf8_bad < self.euc_bad
+        {
+            return Encoding::Utf8;
+        }
+        match self.euc_bad.cmp(&self.sjis_bad) {
+            std::cmp::Ordering::Less => Encoding::EucJp,
+            std::cmp::Ordering::Greater => Encoding::ShiftJis,
+            std::cmp::Ordering::Equal if self.euc_score > self.sjis_score => Encoding::EucJp,
+            std::cmp::Ordering::Equal => Encoding::ShiftJis,
+        }
     }
 }
 

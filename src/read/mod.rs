@@ -79,6 +79,10 @@ pub enum Rule {
     /// A game larger than kifu keeps in memory (see
     /// [`resolve::MAX_GAME_MOVES`]); the moves beyond are not read.
     Limit,
+    /// An illegal move the record states faithfully: the line ends on it
+    /// and the record's verdict makes its player lose (a warning; the
+    /// illegal move's own rule is in the message).
+    Foul,
 }
 
 impl Rule {
@@ -107,11 +111,12 @@ impl Rule {
             Rule::Dialect => "dialect",
             Rule::Io => "io",
             Rule::Limit => "limit",
+            Rule::Foul => "foul",
         }
     }
 
     /// Every rule, for documentation.
-    pub const ALL: [Rule; 22] = [
+    pub const ALL: [Rule; 23] = [
         Rule::Syntax,
         Rule::Encoding,
         Rule::NoPiece,
@@ -134,6 +139,7 @@ impl Rule {
         Rule::Dialect,
         Rule::Io,
         Rule::Limit,
+        Rule::Foul,
     ];
 
     /// Whether this rule is about an illegal move (the replay stops there).
@@ -212,6 +218,9 @@ impl Rule {
             Rule::Limit => {
                 "a game larger than kifu reads (more than 1,048,576 moves in all its lines)"
             }
+            Rule::Foul => {
+                "an illegal move the record ends on with its verdict: the player who made it loses"
+            }
         }
     }
 
@@ -220,7 +229,7 @@ impl Rule {
     /// warning for a directory entry that was skipped).
     pub const fn default_severity(self) -> Severity {
         match self {
-            Rule::Time | Rule::Dialect => Severity::Warning,
+            Rule::Time | Rule::Dialect | Rule::Foul => Severity::Warning,
             _ => Severity::Error,
         }
     }

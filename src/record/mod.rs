@@ -345,7 +345,45 @@ impl TerminalKind {
         }
     }
 
-    /// A short reason word for reports and CSV (`resign`, `checkmate`, …).
+    /// The reason id reports and CSV use (`resign`, `checkmate`, …): one
+    /// of a closed list ([`crate::validate::REASONS`]); a word kifu does
+    /// not know ([`TerminalKind::Other`]) is `other` (its text is
+    /// [`TerminalKind::other_text`]).
+    pub fn reason_id(&self) -> &'static str {
+        use TerminalKind::*;
+        match self {
+            Resign => "resign",
+            Abort => "abort",
+            Repetition => "repetition",
+            Impasse => "impasse",
+            DeclarationWin => "declaration",
+            DeclarationDraw => "declaration-draw",
+            TimeUp => "time-up",
+            IllegalLoss | IllegalWin | IllegalAction(_) => "illegal-move",
+            Checkmate => "checkmate",
+            NoMate => "no-mate",
+            MaxMoves => "max-moves",
+            Try => "try",
+            Sealed => "sealed",
+            Matta => "matta",
+            Error => "error",
+            DefaultWin | DefaultLoss => "default",
+            Draw => "draw",
+            Other(_) => "other",
+        }
+    }
+
+    /// The text of a terminal word kifu does not know, as written.
+    pub fn other_text(&self) -> Option<&str> {
+        match self {
+            TerminalKind::Other(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A short reason word (`resign`, `checkmate`, …; the text itself for
+    /// [`TerminalKind::Other`]), for comments and notation. Reports use
+    /// [`TerminalKind::reason_id`].
     pub fn reason(&self) -> &str {
         use TerminalKind::*;
         match self {

@@ -24,7 +24,7 @@ use crate::read::{
     empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
     ReadOptions, RecordBuilder, Rule, Visitor,
 };
-use crate::record::{Line, Location, Record, Start};
+use crate::record::{Line, Location, Record, Start, TerminalKind};
 use crate::sfen::{parse_sfen, write_sfen, SfenError};
 use crate::write::{Output, WriteError};
 use std::io::BufRead;
@@ -238,13 +238,46 @@ fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
         Some("moves") => {
             i += 1;
             let variant = start.setup.variant;
+            let mut ended: Option<&str> = None;
             for (ply, &(col, _, tok)) in toks[i..].iter().enumerate() {
+                let at = Location::new(no, col);
+                if let Some(end) = ended {
+                    // After the terminal token: a move goes to the resolver
+                    // (`after-end`, as in every format); anything else ends
+                    // the line here.
+                    if let Some(mv) = Move::from_usi(tok, variant) {
+                        out.movement(&MoveEvent {
+                            raw: RawMove::Usi(mv),
+                            written: tok,
+                            at,
+                        });
+                    } else {
+                        out.finding(err(
+                            col,
+                            format!("expected the end of the line after `{end}`, found `{tok}`"),
+                        ));
+                    }
+                    break;
+                }
                 match Move::from_usi(tok, variant) {
                     Some(mv) => out.movement(&MoveEvent {
                         raw: RawMove::Usi(mv),
                         written: tok,
-                        at: Location::new(no, col),
+                        at,
                     }),
+                    None if crate::japanese::terminal_from_usi(tok).is_some() => {
+                        let kind =
+                            crate::japanese::terminal_from_usi(tok).unwrap_or(TerminalKind::Abort);
+                        if let TerminalKind::Other(_) = kind {
+                            out.finding(Finding::warning(
+                                Rule::Dialect,
+                                at,
+                                format!("`{tok}` does not say who won; kept as written"),
+                            ));
+                        }
+                        out.terminal(&kind, at);
+                        ended = Some(tok);
+                    }
                     None => {
                         let mut f = err(col, format!("expected a USI move, found `{tok}`"));
                         f.ply = Some(ply as u32 + 1);
