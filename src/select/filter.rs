@@ -311,9 +311,9 @@ impl PositionQuery {
 /// use kifu::validate::{ValidateOptions, Validator};
 ///
 /// let mut f = Filter::default();
-/// f.player.push("ｈａｂｕ".parse().unwrap());
+/// f.player.push("ｈａｒｕｎｏ".parse().unwrap());
 /// f.moves = Some("7g7f 3c3d".parse().unwrap());
-/// let csa = "N+Habu\nN-Moriuchi\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+/// let csa = "N+Haruno\nN-Akikawa\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
 /// let mut reader = Reader::new(csa.as_bytes()).unwrap();
 /// let mut sel = Selector::new(&f, Validator::new(ValidateOptions::default()));
 /// let game = reader.read_game(&mut sel).unwrap();

@@ -24,7 +24,7 @@ pub fn fold_into(s: &str, out: &mut String) {
 /// ```
 /// use kifu::select::fold;
 /// assert_eq!(fold("ＡＢＣ　１２"), fold("abc12"));
-/// assert_eq!(fold(" 羽生　善治 "), "羽生善治");
+/// assert_eq!(fold(" 春野　一二 "), "春野一二");
 /// assert_eq!(fold("ﾊﾌﾞ"), fold("ハブ"));
 /// ```
 pub fn fold(s: &str) -> String {
@@ -80,9 +80,9 @@ mod tests {
         let n = Needle::new("ＡＢＣ１２").unwrap();
         assert!(n.is_in(&fold("xx abc 12 yy")));
         assert!(Needle::new("abc12").unwrap().is_in(&fold("ＡＢＣ１２")));
-        assert!(Needle::new("羽生 善治")
+        assert!(Needle::new("春野 一二")
             .unwrap()
-            .is_in(&fold("羽生　善治 九段")));
+            .is_in(&fold("春野　一二 九段")));
         assert!(Needle::new("Élan").unwrap().is_in(&fold("ÉLAN")));
         assert!(!Needle::new("abd").unwrap().is_in(&fold("abc")));
         assert!(Needle::new(" \u{3000} ").is_none());

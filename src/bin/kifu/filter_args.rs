@@ -151,7 +151,7 @@ pub struct SelectArgs {
 }
 
 const SELECT_HELP: &str = "Examples:
-  kifu select db/ --player 羽生 --since 2020            # every game of a player since 2020
+  kifu select db/ --player 春野 --since 2020            # every game of a player since 2020
   kifu select db/ --handicap 香落ち --reason declaration  # handicap games ended by a declaration
   kifu select db/ --moves \"7g7f 3c3d 2g2f\" --count      # how many games open so
   kifu select db/ --position 'lnsgkgsnl/1r5b1/ppppp2pp/5pp2/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL b -'
