@@ -968,10 +968,14 @@ impl Cutter {
             let nl = pos + j;
             let is_cut = match self.format {
                 Format::Usi => true,
-                _ => buf[self.line_start..nl]
-                    .iter()
-                    .filter(|b| !b.is_ascii_whitespace())
-                    .eq(b"/".iter()),
+                // Only `/` between blanks; stops at the first other byte,
+                // which is most lines' first.
+                _ => {
+                    let mut rest = buf[self.line_start..nl]
+                        .iter()
+                        .skip_while(|b| b.is_ascii_whitespace());
+                    rest.next() == Some(&b'/') && rest.all(|b| b.is_ascii_whitespace())
+                }
             };
             if is_cut {
                 self.last = Some(nl + 1);
