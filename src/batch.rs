@@ -645,7 +645,7 @@ where
     };
     let jobs = workers.threads.max(1);
     let permits = Semaphore {
-        count: Mutex::new(jobs * 4),
+        count: Mutex::new(jobs * IN_FLIGHT_PER_JOB),
         cv: Condvar::new(),
     };
     let stop = AtomicBool::new(false);
@@ -922,12 +922,22 @@ where
     }
 }
 
-/// Bytes read at a time when a large file is cut into pieces.
-const PIECE: usize = 4 << 20;
+/// The size a piece of a large file reaches before it is cut (at the next
+/// place between games). Small enough that the pieces in flight (a few per
+/// worker, see [`IN_FLIGHT_PER_JOB`]) keep the peak memory low, large
+/// enough that a worker spends its time parsing rather than waiting.
+const PIECE: usize = 1 << 20;
+
+/// Bytes read from a large file at a time.
+const READ_CHUNK: usize = 256 << 10;
 
 /// A piece grows to at most this many bytes while looking for a place to
 /// cut; past it, the rest of the input is read game by game.
-const MAX_PIECE: usize = 4 * PIECE;
+const MAX_PIECE: usize = 16 << 20;
+
+/// Batches (pieces or files) read ahead per worker: the bound on what waits
+/// in memory for a worker or for its turn in the output order.
+const IN_FLIGHT_PER_JOB: usize = 3;
 
 /// Finds the places where a multi-game CSA or SFEN/USI text may be cut
 /// between games, scanning each byte once however the buffer grows.
@@ -958,10 +968,14 @@ impl Cutter {
             let nl = pos + j;
             let is_cut = match self.format {
                 Format::Usi => true,
-                _ => buf[self.line_start..nl]
-                    .iter()
-                    .filter(|b| !b.is_ascii_whitespace())
-                    .eq(b"/".iter()),
+                // Only `/` between blanks; stops at the first other byte,
+                // which is most lines' first.
+                _ => {
+                    let mut rest = buf[self.line_start..nl]
+                        .iter()
+                        .skip_while(|b| b.is_ascii_whitespace());
+                    rest.next() == Some(&b'/') && rest.all(|b| b.is_ascii_whitespace())
+                }
             };
             if is_cut {
                 self.last = Some(nl + 1);
@@ -1034,7 +1048,7 @@ where
     if pieces_ok {
         let format = format.unwrap_or(Format::Csa);
         let mut cutter = Cutter::new(format);
-        let mut chunk = vec![0u8; PIECE];
+        let mut chunk = vec![0u8; READ_CHUNK];
         let mut eof = false;
         loop {
             if ctx.stopped() {

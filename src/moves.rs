@@ -63,6 +63,33 @@ impl Move {
         UsiDisplay(self, variant)
     }
 
+    /// The USI text as bytes, without going through `fmt` (hot paths such
+    /// as the game key).
+    pub(crate) fn usi_bytes(self, variant: Variant) -> arrayvec::ArrayVec<u8, 8> {
+        let mut out = arrayvec::ArrayVec::new();
+        let square = |out: &mut arrayvec::ArrayVec<u8, 8>, sq: Square| {
+            out.push(b'0' + sq.file());
+            out.push(sq.rank_char() as u8);
+        };
+        match self {
+            Move::Normal { from, to, promote } => {
+                square(&mut out, from);
+                square(&mut out, to);
+                if promote {
+                    out.push(b'+');
+                }
+            }
+            Move::Drop { role, to } => {
+                for &b in role.sfen(variant).as_bytes().iter().take(2) {
+                    out.push(b);
+                }
+                out.push(b'*');
+                square(&mut out, to);
+            }
+        }
+        out
+    }
+
     /// Parses USI text (`7g7f`, `8h2b+`, `P*5e`) for the given variant.
     /// Only syntax is checked; legality needs a position.
     pub fn from_usi(s: &str, variant: Variant) -> Option<Move> {
@@ -96,16 +123,8 @@ pub struct UsiDisplay(Move, Variant);
 
 impl fmt::Display for UsiDisplay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Move::Normal { from, to, promote } => {
-                write!(f, "{from}{to}")?;
-                if promote {
-                    f.write_str("+")?;
-                }
-                Ok(())
-            }
-            Move::Drop { role, to } => write!(f, "{}*{}", role.sfen(self.1), to),
-        }
+        let bytes = self.0.usi_bytes(self.1);
+        f.write_str(std::str::from_utf8(&bytes).map_err(|_| fmt::Error)?)
     }
 }
 

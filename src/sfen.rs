@@ -291,6 +291,28 @@ pub fn write_sfen(setup: &Setup) -> String {
     s
 }
 
+/// Writes a count in decimal (no `fmt` on this hot path).
+fn push_count(s: &mut String, n: u32) {
+    if n < 10 {
+        s.push(char::from(b'0' + n as u8));
+    } else {
+        let _ = write!(s, "{n}");
+    }
+}
+
+/// Writes a piece's SFEN letters (as [`Piece::sfen`]) without allocating.
+fn push_piece(s: &mut String, p: Piece, variant: crate::variant::Variant) {
+    let text = p.role.sfen(variant);
+    match p.color {
+        crate::color::Color::Black => s.push_str(text),
+        crate::color::Color::White => {
+            for c in text.chars() {
+                s.push(c.to_ascii_lowercase());
+            }
+        }
+    }
+}
+
 /// Writes only the board field.
 pub fn write_board(setup: &Setup, s: &mut String) {
     let rules = setup.variant.rules();
@@ -305,15 +327,15 @@ pub fn write_board(setup: &Setup, s: &mut String) {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {
-                        let _ = write!(s, "{empty}");
+                        push_count(s, empty);
                         empty = 0;
                     }
-                    s.push_str(&p.sfen(setup.variant));
+                    push_piece(s, p, setup.variant);
                 }
             }
         }
         if empty > 0 {
-            let _ = write!(s, "{empty}");
+            push_count(s, empty);
         }
     }
 }
@@ -327,9 +349,9 @@ pub fn write_hands(setup: &Setup, s: &mut String) {
     for c in Color::ALL {
         for (role, n) in setup.hands[c.index()].iter() {
             if n > 1 {
-                let _ = write!(s, "{n}");
+                push_count(s, u32::from(n));
             }
-            s.push_str(&Piece::new(c, role).sfen(setup.variant));
+            push_piece(s, Piece::new(c, role), setup.variant);
         }
     }
 }

@@ -143,6 +143,9 @@ fn offset(whole: &str, rest: &str) -> usize {
 
 /// Parses a move statement such as `+7776FU` or `-0055KA`.
 pub fn parse_move(s: &str) -> Result<CsaMove, SyntaxError> {
+    if let Some(m) = quick_move(s.as_bytes()) {
+        return Ok(m);
+    }
     let (rest, color) = sign(s).map_err(|_| SyntaxError::expected(s, 0, "`+` or `-`"))?;
     let (rest, (ff, fr)) = square_digits(rest).map_err(|_| {
         SyntaxError::expected(s, 1, "the origin square (two digits, `00` from hand)")
@@ -179,8 +182,59 @@ pub fn parse_move(s: &str) -> Result<CsaMove, SyntaxError> {
     })
 }
 
+/// The common well-formed move (`+7776FU`) read straight from its seven
+/// bytes; `None` sends anything else (and every error) to the grammar.
+#[inline]
+fn quick_move(b: &[u8]) -> Option<CsaMove> {
+    let &[sign, ff, fr, tf, tr, c1, c2] = b else {
+        return None;
+    };
+    let color = match sign {
+        b'+' => Color::Black,
+        b'-' => Color::White,
+        _ => return None,
+    };
+    let digit = |d: u8| d.is_ascii_digit().then(|| d - b'0');
+    let from = match (digit(ff)?, digit(fr)?) {
+        (0, 0) => None,
+        (f, r) => Some(Square::new(f, r)?),
+    };
+    let to = Square::new(digit(tf)?, digit(tr)?)?;
+    if !(c1.is_ascii_uppercase() && c2.is_ascii_uppercase()) {
+        return None;
+    }
+    let role = role_from_code(std::str::from_utf8(&b[5..]).ok()?)?;
+    Some(CsaMove {
+        color,
+        from,
+        to,
+        role,
+    })
+}
+
+/// `T` and whole seconds (up to 15 digits, so no overflow): the common
+/// time statement without the grammar.
+#[inline]
+fn quick_time(b: &[u8]) -> Option<u64> {
+    let digits = b.strip_prefix(b"T")?;
+    if digits.is_empty() || digits.len() > 15 {
+        return None;
+    }
+    let mut secs = 0u64;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        secs = secs * 10 + u64::from(d - b'0');
+    }
+    Some(secs * 1000)
+}
+
 /// Parses `T<seconds>[.<1–3 digits>]` into milliseconds.
 pub fn parse_time(s: &str) -> Result<(u64, bool), SyntaxError> {
+    if let Some(ms) = quick_time(s.as_bytes()) {
+        return Ok((ms, false));
+    }
     let r: Res<'_, (&str, Option<&str>)> = preceded(
         tag("T"),
         pair(digit1, opt(preceded(char('.'), recognize(digit1)))),

@@ -660,7 +660,12 @@ fn process_line<V: Visitor + ?Sized>(
         let raw = if bytes[i] == b'\'' {
             raw_full
         } else {
-            raw_full.trim_end_matches([' ', '\t'])
+            // Trailing blanks, on bytes (ASCII: the cut is a char boundary).
+            let kept = raw_full
+                .as_bytes()
+                .iter()
+                .rposition(|&c| c != b' ' && c != b'\t');
+            &raw_full[..kept.map_or(0, |k| k + 1)]
         };
         let loc = Location::new(line_no, cols.at(i));
         if !raw.is_empty() {

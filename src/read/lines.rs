@@ -52,7 +52,23 @@ pub struct LineReader<R> {
     peeked: bool,
     peeked_err: Option<LineError>,
     bytes_read: u64,
+    /// Bytes of the current line (and its break) still in the source's
+    /// buffer: they are consumed when the next line is read.
+    pending: usize,
+    /// The current line is the first `n` bytes of the source's buffer (it
+    /// was read there without a copy) rather than `text`.
+    borrowed: Option<usize>,
+    /// UTF-8 lines checked a block at a time: whole lines copied from the
+    /// source and validated at once, so that a line costs no decoding.
+    block: String,
+    /// Where the next line starts in `block`.
+    block_pos: usize,
+    /// The current line is `block[a..b]`.
+    block_line: Option<(usize, usize)>,
 }
+
+/// The most bytes taken into a block at a time.
+const BLOCK_MAX: usize = 256 << 10;
 
 /// The byte source of a [`LineReader`]: as is, or transcoded to UTF-8.
 enum Inner<R> {
@@ -216,6 +232,11 @@ impl<R: BufRead> LineReader<R> {
             peeked: false,
             peeked_err: None,
             bytes_read: bom as u64,
+            pending: 0,
+            borrowed: None,
+            block: String::new(),
+            block_pos: 0,
+            block_line: None,
         };
         Ok(reader)
     }
@@ -245,6 +266,78 @@ impl<R: BufRead> LineReader<R> {
     /// line again.
     pub fn unread(&mut self) {
         self.peeked = true;
+    }
+
+    /// Takes the whole lines at the start of the source's buffer (at most
+    /// [`BLOCK_MAX`] bytes) into `block` when they are valid UTF-8; leaves
+    /// `block` empty otherwise (no line break there, or a bad first line:
+    /// the line-by-line paths take over).
+    fn refill_block(&mut self) {
+        self.block.clear();
+        self.block_pos = 0;
+        if self.skip_lf {
+            match self.inner.fill_buf() {
+                Ok(buf) if !buf.is_empty() => {
+                    self.skip_lf = false;
+                    if buf[0] == b'\n' {
+                        self.inner.consume(1);
+                        self.bytes_read += 1;
+                    }
+                }
+                _ => return,
+            }
+        }
+        let Ok(buf) = self.inner.fill_buf() else {
+            return;
+        };
+        let window = &buf[..buf.len().min(BLOCK_MAX)];
+        let Some(last) = memchr::memrchr2(b'\n', b'\r', window) else {
+            return;
+        };
+        let whole = &window[..=last];
+        let valid = match std::str::from_utf8(whole) {
+            Ok(text) => text,
+            Err(e) => {
+                let good = &whole[..e.valid_up_to()];
+                match memchr::memrchr2(b'\n', b'\r', good) {
+                    Some(j) => std::str::from_utf8(&good[..=j]).unwrap_or(""),
+                    None => "",
+                }
+            }
+        };
+        self.block.push_str(valid);
+        let taken = valid.len();
+        self.inner.consume(taken);
+    }
+
+    /// Whether the next line ends inside the source's buffer: its length,
+    /// the bytes it takes with its break, and whether a CR ended the buffer
+    /// (an LF right after it belongs to this break). A leading LF owed to a
+    /// CR of the previous buffer is skipped first.
+    fn line_in_buffer(&mut self) -> Option<(usize, usize, bool)> {
+        if self.skip_lf {
+            let first = self.inner.fill_buf().ok()?.first().copied()?;
+            self.skip_lf = false;
+            if first == b'\n' {
+                self.inner.consume(1);
+                self.bytes_read += 1;
+            }
+        }
+        let buf = self.inner.fill_buf().ok()?;
+        let i = memchr::memchr2(b'\n', b'\r', buf)?;
+        if i > MAX_LINE_BYTES {
+            return None;
+        }
+        let mut consumed = i + 1;
+        let mut skip_lf = false;
+        if buf[i] == b'\r' {
+            match buf.get(consumed) {
+                Some(b'\n') => consumed += 1,
+                Some(_) => {}
+                None => skip_lf = true,
+            }
+        }
+        Some((i, consumed, skip_lf))
     }
 
     fn read_raw(&mut self) -> io::Result<bool> {
@@ -317,10 +410,90 @@ impl<R: BufRead> LineReader<R> {
     pub fn next_line(&mut self) -> Option<io::Result<Result<Line<'_>, (u32, LineError)>>> {
         if self.peeked {
             self.peeked = false;
+            if let Some((a, b)) = self.block_line {
+                return Some(Ok(Ok((self.line_no, &self.block[a..b]))));
+            }
+            if let Some(len) = self.borrowed {
+                // Still in the source's buffer (nothing was consumed since).
+                let text = match self.inner.fill_buf() {
+                    Ok(buf) => buf.get(..len).and_then(|b| std::str::from_utf8(b).ok()),
+                    Err(_) => None,
+                };
+                return Some(Ok(Ok((self.line_no, text.unwrap_or("")))));
+            }
             return Some(Ok(Ok((self.line_no, self.text.as_str()))));
         }
+        if self.pending > 0 {
+            self.inner.consume(std::mem::take(&mut self.pending));
+        }
+        self.borrowed = None;
+        self.block_line = None;
         if self.eof {
             return None;
+        }
+        if matches!(self.line_encoding, Encoding::Utf8 | Encoding::Utf8Bom) {
+            if self.block_pos >= self.block.len() {
+                self.refill_block();
+            }
+            if self.block_pos < self.block.len() {
+                let start = self.block_pos;
+                let bytes = &self.block.as_bytes()[start..];
+                let (end, next) = match memchr::memchr2(b'\n', b'\r', bytes) {
+                    Some(i) => {
+                        let mut next = start + i + 1;
+                        if bytes[i] == b'\r' {
+                            match self.block.as_bytes().get(next) {
+                                Some(b'\n') => next += 1,
+                                Some(_) => {}
+                                None => self.skip_lf = true,
+                            }
+                        }
+                        (start + i, next)
+                    }
+                    // A block ends with a line break; never reached.
+                    None => (self.block.len(), self.block.len()),
+                };
+                self.bytes_read += (next - start) as u64;
+                self.block_pos = next;
+                self.line_no += 1;
+                self.block_line = Some((start, end));
+                return Some(Ok(Ok((self.line_no, &self.block[start..end]))));
+            }
+        }
+        // The common case: the whole line and its break are in the source's
+        // buffer. It is decoded from there, without a copy.
+        if let Some((len, consumed, skip_lf)) = self.line_in_buffer() {
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) => {
+                    self.eof = true;
+                    return Some(Err(e));
+                }
+            };
+            let bytes = &buf[..len.min(buf.len())];
+            self.pending = consumed;
+            self.skip_lf = skip_lf;
+            self.bytes_read += consumed as u64;
+            self.line_no += 1;
+            if matches!(self.line_encoding, Encoding::Utf8 | Encoding::Utf8Bom) {
+                if let Ok(text) = std::str::from_utf8(bytes) {
+                    self.borrowed = Some(len);
+                    return Some(Ok(Ok((self.line_no, text))));
+                }
+            }
+            return match decode_into(self.line_encoding, bytes, self.lossy, &mut self.text) {
+                Ok(()) => Some(Ok(Ok((self.line_no, self.text.as_str())))),
+                Err(e) => {
+                    let _ = decode_into(self.line_encoding, bytes, true, &mut self.text);
+                    Some(Ok(Err((
+                        self.line_no,
+                        LineError::Encoding {
+                            column: e.column,
+                            bytes: e.bytes,
+                        },
+                    ))))
+                }
+            };
         }
         match self.read_raw() {
             Err(e) => {
@@ -363,7 +536,8 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
-    /// The text of the current line (lossily decoded if it had bad bytes).
+    /// The text of the current line after an error (lossily decoded if it
+    /// had bad bytes).
     pub fn current_text(&self) -> &str {
         &self.text
     }
@@ -385,4 +559,87 @@ pub fn read_to_string<R: Read>(
         let _ = decode_into(enc, body, true, &mut out);
     }
     Ok((out, enc, res))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines as the reader should give them: LF, CRLF and lone CR end a
+    /// line; `None` for a line that is not UTF-8.
+    fn oracle(bytes: &[u8]) -> Vec<Option<String>> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        let mut start = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'\n' || bytes[i] == b'\r' {
+                out.push(String::from_utf8(bytes[start..i].to_vec()).ok());
+                if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            i += 1;
+        }
+        if start < bytes.len() {
+            out.push(String::from_utf8(bytes[start..].to_vec()).ok());
+        }
+        out
+    }
+
+    fn read(bytes: &[u8], cap: usize, unread_every: usize) -> (Vec<Option<String>>, u64) {
+        let src = io::BufReader::with_capacity(cap, bytes);
+        let opts = DecodeOptions {
+            encoding: Some(Encoding::Utf8),
+            lossy: false,
+        };
+        let mut r = LineReader::new(src, &opts).unwrap();
+        let mut out = Vec::new();
+        let mut n = 0;
+        while let Some(line) = r.next_line() {
+            n += 1;
+            match line.unwrap() {
+                Ok((no, text)) => {
+                    assert_eq!(no as usize, out.len() + 1);
+                    let text = text.to_string();
+                    if unread_every > 0 && n % unread_every == 0 {
+                        r.unread();
+                        let again = r.next_line().unwrap().unwrap().unwrap();
+                        assert_eq!((again.0, again.1), (no, text.as_str()));
+                    }
+                    out.push(Some(text));
+                }
+                Err((no, LineError::Encoding { .. })) => {
+                    assert_eq!(no as usize, out.len() + 1);
+                    out.push(None);
+                }
+                Err((_, LineError::TooLong)) => panic!("too long"),
+            }
+        }
+        (out, r.bytes_read())
+    }
+
+    #[test]
+    fn lines_are_the_same_whatever_the_buffer_size() {
+        let mut long = "x".repeat(BLOCK_MAX + 17);
+        long.push_str("\r\nend");
+        let inputs: Vec<Vec<u8>> = vec![
+            b"+7776FU\nT1\r\n-3334FU\rT2\r\r\n\n%TORYO".to_vec(),
+            b"a\r\nb\r\nc\r\n".to_vec(),
+            b"\r\r\r\n\n\r".to_vec(),
+            b"ok\nbad \xff byte\r\nok again\n\xe3\x81\n\xe3\x81\x82\n".to_vec(),
+            long.into_bytes(),
+            Vec::new(),
+        ];
+        for bytes in &inputs {
+            let want = oracle(bytes);
+            for cap in [1, 2, 3, 5, 8, 64, 1 << 20] {
+                for unread_every in [0, 1, 3] {
+                    let (got, read) = read(bytes, cap, unread_every);
+                    assert_eq!(got, want, "cap {cap}, {:?}", String::from_utf8_lossy(bytes));
+                    assert_eq!(read, bytes.len() as u64, "bytes read, cap {cap}");
+                }
+            }
+        }
+    }
 }

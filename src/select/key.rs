@@ -39,7 +39,7 @@ use crate::moves::Move;
 use crate::setup::Setup;
 use crate::variant::Variant;
 use serde::{Serialize, Serializer};
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::str::FromStr;
 use xxhash_rust::xxh3::Xxh3Default;
 
@@ -146,12 +146,11 @@ impl KeyHasher {
         if self.closed {
             return;
         }
-        let mut text = arrayvec::ArrayString::<8>::new();
-        if self.moves > 0 {
-            text.push(' ');
-        }
-        let _ = write!(text, "{}", mv.usi(variant));
-        self.hash.update(text.as_bytes());
+        let usi = mv.usi_bytes(variant);
+        let mut text = [b' '; 9];
+        text[1..1 + usi.len()].copy_from_slice(&usi);
+        let skip = usize::from(self.moves == 0);
+        self.hash.update(&text[skip..1 + usi.len()]);
         self.moves += 1;
     }
 
