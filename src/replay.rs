@@ -255,33 +255,12 @@ impl Replay {
                 all_checks[made_by.index()] = false;
             }
         }
-        let rule = self.pos.rules().repetition;
         let perpetual = |c: Color| any[c.index()] && all_checks[c.index()];
-        if rule != RepetitionRule::Draw {
-            match (perpetual(Color::Black), perpetual(Color::White)) {
-                (true, false) => {
-                    return GameEnd {
-                        outcome: Outcome::win(Color::White),
-                        reason: EndReason::PerpetualCheck,
-                    }
-                }
-                (false, true) => {
-                    return GameEnd {
-                        outcome: Outcome::win(Color::Black),
-                        reason: EndReason::PerpetualCheck,
-                    }
-                }
-                _ => {}
-            }
-        }
-        let outcome = match rule {
-            RepetitionRule::SenteLosesUnlessPerpetualCheck => Outcome::win(Color::White),
-            _ => Outcome::Draw,
-        };
-        GameEnd {
-            outcome,
-            reason: EndReason::Repetition,
-        }
+        repetition_verdict(
+            self.pos.rules().repetition,
+            perpetual(Color::Black),
+            perpetual(Color::White),
+        )
     }
 
     /// The fourfold repetition that ended the game, if it happened.
@@ -477,33 +456,12 @@ impl PathHistory {
                 all_checks[made_by.index()] = false;
             }
         }
-        let rule = pos.rules().repetition;
         let perpetual = |c: Color| any[c.index()] && all_checks[c.index()];
-        if rule != RepetitionRule::Draw {
-            match (perpetual(Color::Black), perpetual(Color::White)) {
-                (true, false) => {
-                    return GameEnd {
-                        outcome: Outcome::win(Color::White),
-                        reason: EndReason::PerpetualCheck,
-                    }
-                }
-                (false, true) => {
-                    return GameEnd {
-                        outcome: Outcome::win(Color::Black),
-                        reason: EndReason::PerpetualCheck,
-                    }
-                }
-                _ => {}
-            }
-        }
-        let outcome = match rule {
-            RepetitionRule::SenteLosesUnlessPerpetualCheck => Outcome::win(Color::White),
-            _ => Outcome::Draw,
-        };
-        GameEnd {
-            outcome,
-            reason: EndReason::Repetition,
-        }
+        repetition_verdict(
+            pos.rules().repetition,
+            perpetual(Color::Black),
+            perpetual(Color::White),
+        )
     }
 
     /// The fourfold repetition that ended the current path, if any.
@@ -543,4 +501,39 @@ pub fn status_end(pos: &Position) -> Option<GameEnd> {
         ),
         reason,
     })
+}
+
+/// The end of a fourfold repetition: the side that gave check on every
+/// move of the cycle loses (unless repetition is always a draw), else the
+/// variant's rule decides (a draw, or sente loses in minishogi).
+fn repetition_verdict(
+    rule: RepetitionRule,
+    black_perpetual: bool,
+    white_perpetual: bool,
+) -> GameEnd {
+    if rule != RepetitionRule::Draw {
+        match (black_perpetual, white_perpetual) {
+            (true, false) => {
+                return GameEnd {
+                    outcome: Outcome::win(Color::White),
+                    reason: EndReason::PerpetualCheck,
+                }
+            }
+            (false, true) => {
+                return GameEnd {
+                    outcome: Outcome::win(Color::Black),
+                    reason: EndReason::PerpetualCheck,
+                }
+            }
+            _ => {}
+        }
+    }
+    let outcome = match rule {
+        RepetitionRule::SenteLosesUnlessPerpetualCheck => Outcome::win(Color::White),
+        _ => Outcome::Draw,
+    };
+    GameEnd {
+        outcome,
+        reason: EndReason::Repetition,
+    }
 }

@@ -526,17 +526,7 @@ impl Validator {
         if failed.is_some() || cut {
             // An illegal move that is an error: the stated result, where
             // there is one, is the record's own word.
-            if decided(claim.outcome) {
-                return GameResult {
-                    outcome: claim.outcome,
-                    winner: claim.outcome.winner(),
-                    reason: verdict
-                        .reason
-                        .or_else(|| claim.kind.as_ref().map(|k| k.reason_id().to_string())),
-                    terminal_text: verdict.text,
-                };
-            }
-            if decided(verdict.outcome) {
+            if !decided(claim.outcome) && decided(verdict.outcome) {
                 return verdict.result();
             }
             return GameResult {
