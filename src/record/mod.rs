@@ -385,27 +385,7 @@ impl TerminalKind {
     /// [`TerminalKind::Other`]), for comments and notation. Reports use
     /// [`TerminalKind::reason_id`].
     pub fn reason(&self) -> &str {
-        use TerminalKind::*;
-        match self {
-            Resign => "resign",
-            Abort => "abort",
-            Repetition => "repetition",
-            Impasse => "impasse",
-            DeclarationWin => "declaration",
-            DeclarationDraw => "declaration-draw",
-            TimeUp => "time-up",
-            IllegalLoss | IllegalWin | IllegalAction(_) => "illegal-move",
-            Checkmate => "checkmate",
-            NoMate => "no-mate",
-            MaxMoves => "max-moves",
-            Try => "try",
-            Sealed => "sealed",
-            Matta => "matta",
-            Error => "error",
-            DefaultWin | DefaultLoss => "default",
-            Draw => "draw",
-            Other(s) => s,
-        }
+        self.other_text().unwrap_or_else(|| self.reason_id())
     }
 }
 
