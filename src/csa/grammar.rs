@@ -8,12 +8,12 @@ use crate::color::Color;
 use crate::role::Role;
 use crate::square::Square;
 use arrayvec::ArrayVec;
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while_m_n};
-use nom::character::complete::{char, digit1, satisfy};
-use nom::combinator::{map, opt, recognize};
-use nom::sequence::{pair, preceded, tuple};
-use nom::IResult;
+use nom7::branch::alt;
+use nom7::bytes::complete::{tag, take_while_m_n};
+use nom7::character::complete::{char, digit1, satisfy};
+use nom7::combinator::{map, opt, recognize};
+use nom7::sequence::{pair, preceded, tuple};
+use nom7::IResult;
 
 /// A syntax problem inside one statement.
 #[derive(Clone, Debug, PartialEq, Eq)]

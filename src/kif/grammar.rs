@@ -6,12 +6,12 @@ use crate::ki2::notation::{Horizontal, RelativeMark, Vertical};
 use crate::record::MoveTime;
 use crate::role::Role;
 use crate::square::Square;
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while, take_while1};
-use nom::character::complete::char as ch;
-use nom::combinator::{map, map_res, opt};
-use nom::sequence::{delimited, preceded, tuple};
-use nom::IResult;
+use nom7::branch::alt;
+use nom7::bytes::complete::{tag, take_while, take_while1};
+use nom7::character::complete::char as ch;
+use nom7::combinator::{map, map_res, opt};
+use nom7::sequence::{delimited, preceded, tuple};
+use nom7::IResult;
 
 /// A syntax problem: byte offset into the line and a message saying what
 /// was expected and what was found.
@@ -123,9 +123,9 @@ pub fn side_mark(s: &str) -> IResult<&str, Color> {
 fn square(s: &str) -> IResult<&str, Square> {
     match parse_square(s) {
         Some((sq, n)) => Ok((&s[n..], sq)),
-        None => Err(nom::Err::Error(nom::error::Error::new(
+        None => Err(nom7::Err::Error(nom7::error::Error::new(
             s,
-            nom::error::ErrorKind::Tag,
+            nom7::error::ErrorKind::Tag,
         ))),
     }
 }
@@ -141,9 +141,9 @@ fn dest(s: &str) -> IResult<&str, Dest> {
 fn role(s: &str) -> IResult<&str, Role> {
     match parse_role(s) {
         Some((r, n)) => Ok((&s[n..], r)),
-        None => Err(nom::Err::Error(nom::error::Error::new(
+        None => Err(nom7::Err::Error(nom7::error::Error::new(
             s,
-            nom::error::ErrorKind::Tag,
+            nom7::error::ErrorKind::Tag,
         ))),
     }
 }
@@ -152,9 +152,9 @@ fn ascii_or_wide_digit(s: &str) -> IResult<&str, u8> {
     let c = s.chars().next();
     match c.and_then(crate::japanese::digit_value) {
         Some(v) => Ok((&s[c.map_or(0, |c| c.len_utf8())..], v)),
-        None => Err(nom::Err::Error(nom::error::Error::new(
+        None => Err(nom7::Err::Error(nom7::error::Error::new(
             s,
-            nom::error::ErrorKind::Digit,
+            nom7::error::ErrorKind::Digit,
         ))),
     }
 }
@@ -374,7 +374,7 @@ pub fn kif_line(line: &str) -> Result<KifLine<'_>, SyntaxError> {
         }
     }
     let (rest, _) = spaces(rest).unwrap_or((rest, ""));
-    let (rest, branch) = match preceded(spaces, ch::<&str, nom::error::Error<&str>>('+'))(rest) {
+    let (rest, branch) = match preceded(spaces, ch::<&str, nom7::error::Error<&str>>('+'))(rest) {
         Ok((r, _)) => (r, true),
         Err(_) => (rest, false),
     };
