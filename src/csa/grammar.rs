@@ -1,52 +1,49 @@
 //! CSA statement syntax: one statement (a line, or a comma-separated part of
 //! a line) becomes a [`Statement`] without looking at any position.
 //!
-//! Errors carry the byte offset of the bad token inside the statement; the
-//! reader turns it into a character column once, at the line boundary.
+//! The grammar is written as small nom 8 parsers over the statement's bytes
+//! (CSA is ASCII; other bytes only appear in comments and header values,
+//! which are handed back as text). Errors are the shared
+//! [`SyntaxError`](crate::read::syntax::SyntaxError): where the parser
+//! stopped and what it expected there. The reader turns one into a finding
+//! once, at the line ([`SyntaxError::offset_in`] for the place, [`message`]
+//! for the words).
 
 use crate::color::Color;
+use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
 use crate::role::Role;
 use crate::square::Square;
 use arrayvec::ArrayVec;
-use nom7::branch::alt;
-use nom7::bytes::complete::{tag, take_while_m_n};
-use nom7::character::complete::{char, digit1, satisfy};
-use nom7::combinator::{map, opt, recognize};
-use nom7::sequence::{pair, preceded, tuple};
-use nom7::IResult;
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till, take_while, take_while_m_n};
+use nom::character::complete::{char, digit1, one_of, satisfy};
+use nom::combinator::{cut, eof, map, map_opt, not, opt, peek, recognize, value};
+use nom::error::context;
+use nom::sequence::{preceded, terminated};
+use nom::Parser;
 
-/// A syntax problem inside one statement.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
-    /// Byte offset of the bad token within the statement.
-    pub offset: usize,
-    /// "expected …, found …".
-    pub message: String,
-}
+/// The input of the grammar: the bytes of one statement.
+type In<'a> = &'a [u8];
 
-impl SyntaxError {
-    fn new(offset: usize, message: impl Into<String>) -> SyntaxError {
-        SyntaxError {
-            offset,
-            message: message.into(),
-        }
-    }
+/// The grammar's error: the shared syntax error over the statement's bytes.
+pub type Error<'a> = SyntaxError<&'a [u8]>;
 
-    /// An error at `offset` saying what was expected and what is there.
-    fn expected(stmt: &str, offset: usize, what: &str) -> SyntaxError {
-        let found = found_at(stmt, offset);
-        SyntaxError::new(offset, format!("expected {what}, found {found}"))
-    }
-}
+/// How messages name the end of the input.
+pub const END: &str = "the end of the statement";
 
-/// A short quotation of the text at `offset` for messages.
-fn found_at(stmt: &str, offset: usize) -> String {
-    match stmt.get(offset..) {
-        Some("") | None => "the end of the statement".to_string(),
-        Some(rest) => {
-            let q: String = rest.chars().take(12).collect();
-            format!("`{q}`")
-        }
+/// Labels that are whole messages rather than the `expected …` part (they
+/// say what is wrong with a value that has the right shape).
+const TIME_TOO_LARGE: &str = "time too large";
+const TOO_MANY_REMOVED: &str = "too many pieces removed";
+const TOO_MANY_PLACED: &str = "too many placements on one line";
+
+/// The message of a grammar error: `expected …, found …` (quoting the
+/// statement from the error on, or naming [`END`]), or the whole message for
+/// the few labels that are one.
+pub fn message(e: &Error<'_>) -> String {
+    match e.expected {
+        TIME_TOO_LARGE | TOO_MANY_REMOVED | TOO_MANY_PLACED => e.expected.to_string(),
+        _ => e.message(END),
     }
 }
 
@@ -72,7 +69,7 @@ pub type Placement = (Option<Square>, Option<Role>);
 pub type Placements = ArrayVec<(usize, Placement), 96>;
 
 /// Pieces removed by a `PI` line, with the byte offset of each item.
-pub type Removals = ArrayVec<(usize, Square, Role), 40>;
+pub type Removals = ArrayVec<(usize, (Square, Role)), 40>;
 
 /// The nine cells of a board row, file 9 first.
 pub type Row = [Option<(Color, Role)>; 9];
@@ -109,27 +106,34 @@ pub enum Statement<'a> {
     Separator,
 }
 
-type Res<'a, T> = IResult<&'a str, T>;
+/// An error at `at` (a recoverable one: `alt` may still try another branch).
+fn fail<'a, O>(at: In<'a>, expected: &'static str) -> PResult<In<'a>, O> {
+    Err(nom::Err::Error(SyntaxError::new(at, expected)))
+}
 
-fn sign(i: &str) -> Res<'_, Color> {
+// ---------------------------------------------------------------- tokens
+
+/// `+` Black, `-` White.
+fn sign(i: In<'_>) -> PResult<In<'_>, Color> {
     alt((
-        map(char('+'), |_| Color::Black),
-        map(char('-'), |_| Color::White),
-    ))(i)
+        value(Color::Black, char('+')),
+        value(Color::White, char('-')),
+    ))
+    .parse(i)
 }
 
-fn digit(i: &str) -> Res<'_, u8> {
-    map(satisfy(|c| c.is_ascii_digit()), |c| c as u8 - b'0')(i)
+fn digit(i: In<'_>) -> PResult<In<'_>, u8> {
+    map(satisfy(|c| c.is_ascii_digit()), |c| c as u8 - b'0').parse(i)
 }
 
-/// Two digits: file and rank (either may be 0 here; callers check).
-fn square_digits(i: &str) -> Res<'_, (u8, u8)> {
-    pair(digit, digit)(i)
+/// Two digits: file and rank (either may be 0 here; the callers check).
+fn digits2(i: In<'_>) -> PResult<In<'_>, (u8, u8)> {
+    (digit, digit).parse(i)
 }
 
 /// A two-letter piece code (any two ASCII upper-case letters).
-fn piece_code(i: &str) -> Res<'_, &str> {
-    take_while_m_n(2, 2, |c: char| c.is_ascii_uppercase())(i)
+fn code(i: In<'_>) -> PResult<In<'_>, In<'_>> {
+    take_while_m_n(2, 2, |c: u8| c.is_ascii_uppercase()).parse(i)
 }
 
 /// The standard CSA piece codes (doubutsu codes are not accepted).
@@ -137,55 +141,93 @@ pub fn role_from_code(code: &str) -> Option<Role> {
     Role::from_csa(code).filter(|r| !matches!(r, Role::Giraffe | Role::Elephant))
 }
 
-fn offset(whole: &str, rest: &str) -> usize {
-    whole.len() - rest.len()
+fn role_from_bytes(code: &[u8]) -> Option<Role> {
+    std::str::from_utf8(code).ok().and_then(role_from_code)
+}
+
+/// A standard piece code.
+fn role(i: In<'_>) -> PResult<In<'_>, Role> {
+    map_opt(code, role_from_bytes).parse(i)
+}
+
+/// A piece code, as one token to a reader.
+fn piece(i: In<'_>) -> PResult<In<'_>, Role> {
+    expect("a piece code (FU, KY, … RY)", role).parse(i)
+}
+
+/// A square 11…99 from two digits.
+fn square(i: In<'_>) -> PResult<In<'_>, Square> {
+    map_opt(digits2, |(f, r)| Square::new(f, r)).parse(i)
+}
+
+/// `00` (the hand, `None`) or a square 11…99.
+fn square_or_hand(i: In<'_>) -> PResult<In<'_>, Option<Square>> {
+    map_opt(digits2, |d| match d {
+        (0, 0) => Some(None),
+        (f, r) => Square::new(f, r).map(Some),
+    })
+    .parse(i)
+}
+
+/// The end of the statement, named `what` when something else is there.
+fn end<'a>(what: &'static str) -> impl FnMut(In<'a>) -> PResult<In<'a>, In<'a>> {
+    expect(what, eof)
+}
+
+// ---------------------------------------------------------------- moves
+
+/// The origin: `00` for a drop, else a square 11…99.
+fn origin(i: In<'_>) -> PResult<In<'_>, Option<Square>> {
+    preceded(
+        peek(expect(
+            "the origin square (two digits, `00` from hand)",
+            digits2,
+        )),
+        expect("an origin square 11…99 or 00", square_or_hand),
+    )
+    .parse(i)
+}
+
+/// The destination square.
+fn destination(i: In<'_>) -> PResult<In<'_>, Square> {
+    preceded(
+        peek(expect("the destination square (two digits)", digits2)),
+        expect("a destination square 11…99", square),
+    )
+    .parse(i)
+}
+
+/// A whole move statement: `+7776FU`, `-0055KA`.
+pub fn csa_move(i: In<'_>) -> PResult<In<'_>, CsaMove> {
+    map(
+        (
+            expect("`+` or `-`", sign),
+            cut((origin, destination, piece, end("the end of the move"))),
+        ),
+        |(color, (from, to, role, _))| CsaMove {
+            color,
+            from,
+            to,
+            role,
+        },
+    )
+    .parse(i)
 }
 
 /// Parses a move statement such as `+7776FU` or `-0055KA`.
-pub fn parse_move(s: &str) -> Result<CsaMove, SyntaxError> {
-    if let Some(m) = quick_move(s.as_bytes()) {
+pub fn parse_move(s: &str) -> Result<CsaMove, Error<'_>> {
+    let b = s.as_bytes();
+    if let Some(m) = quick_move(b) {
         return Ok(m);
     }
-    let (rest, color) = sign(s).map_err(|_| SyntaxError::expected(s, 0, "`+` or `-`"))?;
-    let (rest, (ff, fr)) = square_digits(rest).map_err(|_| {
-        SyntaxError::expected(s, 1, "the origin square (two digits, `00` from hand)")
-    })?;
-    let from = match (ff, fr) {
-        (0, 0) => None,
-        (f, r) => match Square::new(f, r) {
-            Some(sq) => Some(sq),
-            None => return Err(SyntaxError::expected(s, 1, "an origin square 11…99 or 00")),
-        },
-    };
-    let to_at = offset(s, rest);
-    let (rest, (tf, tr)) = square_digits(rest)
-        .map_err(|_| SyntaxError::expected(s, to_at, "the destination square (two digits)"))?;
-    let to = Square::new(tf, tr)
-        .ok_or_else(|| SyntaxError::expected(s, to_at, "a destination square 11…99"))?;
-    let code_at = offset(s, rest);
-    let (rest, code) = piece_code(rest)
-        .map_err(|_| SyntaxError::expected(s, code_at, "a piece code (FU, KY, … RY)"))?;
-    let role = role_from_code(code)
-        .ok_or_else(|| SyntaxError::expected(s, code_at, "a piece code (FU, KY, … RY)"))?;
-    if !rest.is_empty() {
-        return Err(SyntaxError::expected(
-            s,
-            offset(s, rest),
-            "the end of the move",
-        ));
-    }
-    Ok(CsaMove {
-        color,
-        from,
-        to,
-        role,
-    })
+    csa_move(b).map(|(_, m)| m).map_err(|e| into_error(e, b))
 }
 
 /// The common well-formed move (`+7776FU`) read straight from its seven
-/// bytes; `None` sends anything else (and every error) to the grammar.
+/// bytes; `None` sends anything else (and every error) to the grammar,
+/// which is the reference (a test checks they agree).
 #[inline]
-fn quick_move(b: &[u8]) -> Option<CsaMove> {
+pub(crate) fn quick_move(b: &[u8]) -> Option<CsaMove> {
     let &[sign, ff, fr, tf, tr, c1, c2] = b else {
         return None;
     };
@@ -203,7 +245,7 @@ fn quick_move(b: &[u8]) -> Option<CsaMove> {
     if !(c1.is_ascii_uppercase() && c2.is_ascii_uppercase()) {
         return None;
     }
-    let role = role_from_code(std::str::from_utf8(&b[5..]).ok()?)?;
+    let role = role_from_bytes(&b[5..])?;
     Some(CsaMove {
         color,
         from,
@@ -212,10 +254,73 @@ fn quick_move(b: &[u8]) -> Option<CsaMove> {
     })
 }
 
+// ---------------------------------------------------------------- times
+
+/// Whole seconds as milliseconds, if they fit.
+fn whole_ms(digits: In<'_>) -> Option<u64> {
+    digits
+        .iter()
+        .try_fold(0u64, |ms, &d| {
+            ms.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        })?
+        .checked_mul(1000)
+}
+
+/// One to three decimals as milliseconds; a fourth is an error there.
+fn decimals(i: In<'_>) -> PResult<In<'_>, u64> {
+    map(
+        terminated(
+            take_while_m_n(1, 3, |c: u8| c.is_ascii_digit()),
+            expect("at most three decimals", not(digit)),
+        ),
+        |d: In<'_>| {
+            let v = d.iter().fold(0u64, |v, &c| v * 10 + u64::from(c - b'0'));
+            v * 10u64.pow(3 - d.len() as u32)
+        },
+    )
+    .parse(i)
+}
+
+/// The shape of a time after `T`: `<seconds>[.<digits>]` and nothing more.
+fn time_shape(i: In<'_>) -> PResult<In<'_>, ()> {
+    value(
+        (),
+        (
+            expect("seconds (digits) after `T`", digit1),
+            opt(preceded(char('.'), digit1)),
+            end("the end of the time"),
+        ),
+    )
+    .parse(i)
+}
+
+/// The value of a time of the right shape, in milliseconds.
+fn time_value(i: In<'_>) -> PResult<In<'_>, (u64, bool)> {
+    let (rest, (ms, frac)) = (
+        expect(TIME_TOO_LARGE, map_opt(digit1, whole_ms)),
+        opt(preceded(char('.'), cut(decimals))),
+    )
+        .parse(i)?;
+    match ms.checked_add(frac.unwrap_or(0)) {
+        Some(ms) => Ok((rest, (ms, frac.is_some()))),
+        None => fail(i, TIME_TOO_LARGE),
+    }
+}
+
+/// `T<seconds>[.<1–3 digits>]`: milliseconds, and whether a fraction was
+/// written.
+pub fn time(i: In<'_>) -> PResult<In<'_>, (u64, bool)> {
+    preceded(
+        expect("seconds (digits) after `T`", char('T')),
+        cut(preceded(peek(time_shape), time_value)),
+    )
+    .parse(i)
+}
+
 /// `T` and whole seconds (up to 15 digits, so no overflow): the common
-/// time statement without the grammar.
+/// time statement without the grammar (a test checks they agree).
 #[inline]
-fn quick_time(b: &[u8]) -> Option<u64> {
+pub(crate) fn quick_time(b: &[u8]) -> Option<u64> {
     let digits = b.strip_prefix(b"T")?;
     if digits.is_empty() || digits.len() > 15 {
         return None;
@@ -231,271 +336,292 @@ fn quick_time(b: &[u8]) -> Option<u64> {
 }
 
 /// Parses `T<seconds>[.<1–3 digits>]` into milliseconds.
-pub fn parse_time(s: &str) -> Result<(u64, bool), SyntaxError> {
-    if let Some(ms) = quick_time(s.as_bytes()) {
+pub fn parse_time(s: &str) -> Result<(u64, bool), Error<'_>> {
+    let b = s.as_bytes();
+    if let Some(ms) = quick_time(b) {
         return Ok((ms, false));
     }
-    let r: Res<'_, (&str, Option<&str>)> = preceded(
-        tag("T"),
-        pair(digit1, opt(preceded(char('.'), recognize(digit1)))),
-    )(s);
-    let (rest, (secs, frac)) =
-        r.map_err(|_| SyntaxError::expected(s, 1, "seconds (digits) after `T`"))?;
-    if !rest.is_empty() {
-        return Err(SyntaxError::expected(
-            s,
-            offset(s, rest),
-            "the end of the time",
-        ));
-    }
-    let too_big = || SyntaxError::new(1, "time too large");
-    let mut ms: u64 = 0;
-    for b in secs.bytes() {
-        ms = ms
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(u64::from(b - b'0')))
-            .ok_or_else(too_big)?;
-    }
-    ms = ms.checked_mul(1000).ok_or_else(too_big)?;
-    if let Some(f) = frac {
-        if f.len() > 3 {
-            let at = 1 + secs.len() + 1 + 3;
-            return Err(SyntaxError::expected(s, at, "at most three decimals"));
-        }
-        let mut v: u64 = 0;
-        for b in f.bytes() {
-            v = v * 10 + u64::from(b - b'0');
-        }
-        for _ in f.len()..3 {
-            v *= 10;
-        }
-        ms = ms.checked_add(v).ok_or_else(too_big)?;
-    }
-    Ok((ms, frac.is_some()))
+    time(b).map(|(_, t)| t).map_err(|e| into_error(e, b))
 }
 
-/// Parses the items of a `PI` line (after `PI`), `base` being their offset.
-fn parse_pi(s: &str, base: usize) -> Result<Removals, SyntaxError> {
-    let mut out = Removals::new();
-    let mut rest = &s[base..];
-    while !rest.is_empty() {
-        let at = offset(s, rest);
-        let r: Res<'_, ((u8, u8), &str)> = pair(square_digits, piece_code)(rest);
-        let (next, ((f, rk), code)) =
-            r.map_err(|_| SyntaxError::expected(s, at, "a square and piece like `82HI`"))?;
-        let sq =
-            Square::new(f, rk).ok_or_else(|| SyntaxError::expected(s, at, "a square 11…99"))?;
-        let role = role_from_code(code)
-            .ok_or_else(|| SyntaxError::expected(s, at + 2, "a piece code (FU, KY, … RY)"))?;
-        if out.try_push((at, sq, role)).is_err() {
-            return Err(SyntaxError::new(at, "too many pieces removed"));
-        }
-        rest = next;
-    }
-    Ok(out)
-}
+// ---------------------------------------------------------------- positions
 
-/// Reads a board row by the spec's fixed 3-character cells: a sign and a
-/// piece code, or anything else with a `*` in it for an empty cell. The last
-/// cell may lose its trailing space; only spaces may follow.
-fn parse_row_fixed(s: &str, base: usize) -> Option<Row> {
-    let b = s.as_bytes();
-    let mut cells = [None; 9];
-    for (n, cell) in cells.iter_mut().enumerate() {
-        let at = base + 3 * n;
-        let c = b.get(at..(at + 3).min(b.len()))?;
-        match c.first() {
-            Some(b'+') | Some(b'-') => {
-                let color = if c[0] == b'+' {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                *cell = Some((color, s.get(at + 1..at + 3).and_then(role_from_code)?));
+/// Items of a `PI` or `P±` line into a fixed-capacity list with the byte
+/// offset of each (`base` is the offset of the first). A loop rather than
+/// `many0`: the list is an `ArrayVec` (no allocation per line) and a full
+/// list is an error at the item that does not fit.
+fn items<'a, T, const N: usize>(
+    base: usize,
+    mut item: impl Parser<In<'a>, Output = T, Error = Error<'a>>,
+    too_many: &'static str,
+) -> impl FnMut(In<'a>) -> PResult<In<'a>, ArrayVec<(usize, T), N>> {
+    move |i: In<'a>| {
+        let mut out = ArrayVec::new();
+        let mut rest = i;
+        while !rest.is_empty() {
+            let at = base + (i.len() - rest.len());
+            let (next, v) = item.parse(rest)?;
+            if out.try_push((at, v)).is_err() {
+                return fail(rest, too_many);
             }
-            _ if c.contains(&b'*') => {}
-            _ => return None,
+            rest = next;
         }
-    }
-    if b.get(base + 27..)
-        .is_some_and(|rest| rest.iter().any(|&x| x != b' '))
-    {
-        return None;
-    }
-    Some(cells)
-}
-
-/// Parses one board row after `Pn`: by fixed 3-character cells when they
-/// fit, else as tokens (`*`, or a sign and a piece code, spaces between them
-/// ignored), which accepts cells collapsed by whitespace folding. The flag
-/// tells whether the fallback was needed.
-pub fn parse_row(s: &str, base: usize) -> Result<(Row, bool), SyntaxError> {
-    match parse_row_fixed(s, base) {
-        Some(cells) => Ok((cells, false)),
-        None => parse_row_tokens(s, base).map(|c| (c, true)),
+        Ok((rest, out))
     }
 }
 
-fn parse_row_tokens(s: &str, base: usize) -> Result<Row, SyntaxError> {
-    let mut cells = [None; 9];
-    let bytes = s.as_bytes();
-    let mut i = base;
-    let mut n = 0;
-    loop {
-        while i < bytes.len() && bytes[i] == b' ' {
-            i += 1;
-        }
-        if i >= bytes.len() {
-            break;
-        }
-        if n == 9 {
-            return Err(SyntaxError::expected(
-                s,
-                i,
-                "the end of the row after nine cells",
-            ));
-        }
-        match bytes[i] {
-            b'*' => {
-                i += 1;
-            }
-            b'+' | b'-' => {
-                let color = if bytes[i] == b'+' {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                let role = s
-                    .get(i + 1..i + 3)
-                    .and_then(role_from_code)
-                    .ok_or_else(|| {
-                        SyntaxError::expected(s, i + 1, "a piece code (FU, KY, … RY)")
-                    })?;
-                cells[n] = Some((color, role));
-                i += 3;
-            }
-            _ => {
-                return Err(SyntaxError::expected(
-                    s,
-                    i,
-                    "a cell (` * ` or a sign and a piece code)",
-                ))
-            }
-        }
-        n += 1;
-    }
-    if n < 9 {
-        return Err(SyntaxError::expected(s, s.len(), "nine cells"));
-    }
-    Ok(cells)
+/// One item of `PI`: a square and the piece removed from it (`82HI`).
+fn removal(i: In<'_>) -> PResult<In<'_>, (Square, Role)> {
+    preceded(
+        peek(expect("a square and piece like `82HI`", (digits2, code))),
+        (expect("a square 11…99", square), piece),
+    )
+    .parse(i)
 }
 
-/// Parses the items of a `P+`/`P-` line after the sign.
-fn parse_place(s: &str, base: usize) -> Result<Placements, SyntaxError> {
-    let mut out = Placements::new();
-    let mut rest = &s[base..];
-    while !rest.is_empty() {
-        let at = offset(s, rest);
-        let r: Res<'_, ((u8, u8), &str)> = pair(square_digits, piece_code)(rest);
-        let (next, ((f, rk), code)) = r.map_err(|_| {
-            SyntaxError::expected(s, at, "a square and piece like `55KA`, `00FU` or `00AL`")
-        })?;
-        let sq = match (f, rk) {
-            (0, 0) => None,
-            _ => Some(Square::new(f, rk).ok_or_else(|| SyntaxError::expected(s, at, "a square"))?),
-        };
-        let role = if code == "AL" && sq.is_none() {
-            None
+/// One item of `P+`/`P-`: a square (`00` the hand) and a piece; `00AL`
+/// (`None`) is every piece left.
+fn placement(i: In<'_>) -> PResult<In<'_>, Placement> {
+    const CODE: &str = "a piece code (FU, KY, … RY) or `AL`";
+    let (rest, sq) = preceded(
+        peek(expect(
+            "a square and piece like `55KA`, `00FU` or `00AL`",
+            (digits2, code),
+        )),
+        expect("a square", square_or_hand),
+    )
+    .parse(i)?;
+    let (rest, role) = match sq {
+        None => expect(CODE, alt((value(None, tag("AL")), map(role, Some)))).parse(rest)?,
+        Some(_) => expect(CODE, map(role, Some)).parse(rest)?,
+    };
+    Ok((rest, (sq, role)))
+}
+
+/// A cell of the spec's fixed layout: a sign and a piece code, or up to
+/// three bytes with a `*` in them (the last cell may lose its spaces).
+fn fixed_cell(i: In<'_>) -> PResult<In<'_>, Option<(Color, Role)>> {
+    alt((
+        map((sign, role), Some),
+        value(
+            None,
+            preceded(not(sign), peek_star(take_while_m_n(1, 3, |_: u8| true))),
+        ),
+    ))
+    .parse(i)
+}
+
+/// `p`, if what it took holds a `*`.
+fn peek_star<'a>(
+    mut p: impl Parser<In<'a>, Output = In<'a>, Error = Error<'a>>,
+) -> impl FnMut(In<'a>) -> PResult<In<'a>, In<'a>> {
+    move |i: In<'a>| {
+        let (rest, cell) = p.parse(i)?;
+        if cell.contains(&b'*') {
+            Ok((rest, cell))
         } else {
-            Some(role_from_code(code).ok_or_else(|| {
-                SyntaxError::expected(s, at + 2, "a piece code (FU, KY, … RY) or `AL`")
-            })?)
-        };
-        if out.try_push((at, (sq, role))).is_err() {
-            return Err(SyntaxError::new(at, "too many placements on one line"));
+            fail(i, "a cell")
         }
-        rest = next;
     }
-    Ok(out)
 }
 
-/// Classifies one statement (already trimmed at the end, non-empty).
-pub fn parse_statement(s: &str) -> Result<Statement<'_>, SyntaxError> {
-    let first = s.as_bytes().first().copied().unwrap_or(b' ');
-    match first {
-        b'\'' => {
-            let text = &s[1..];
-            Ok(match text.strip_prefix("CSA encoding=") {
-                Some(enc) => Statement::Encoding(enc),
-                None => Statement::Comment(text),
-            })
-        }
-        b'V' => Ok(Statement::Version(&s[1..])),
-        b'N' => {
-            let r: Res<'_, Color> = preceded(char('N'), sign)(s);
-            match r {
-                Ok((rest, c)) => Ok(Statement::Name(c, rest)),
-                Err(_) => Err(SyntaxError::expected(s, 1, "`+` or `-` after `N`")),
-            }
-        }
-        b'$' => match s.find(':') {
-            Some(i) if i > 1 => Ok(Statement::Info(&s[1..i], &s[i + 1..])),
-            Some(_) => Err(SyntaxError::expected(s, 1, "a key after `$`")),
-            None => Err(SyntaxError::expected(s, s.len(), "`:` after the key")),
-        },
-        b'P' => {
-            let r: Res<'_, char> = preceded(
-                char('P'),
-                satisfy(|c| matches!(c, 'I' | '+' | '-' | '1'..='9')),
-            )(s);
-            match r {
-                Ok((_, 'I')) => Ok(Statement::Pi(Box::new(parse_pi(s, 2)?))),
-                Ok((_, '+')) => Ok(Statement::Place(Color::Black, Box::new(parse_place(s, 2)?))),
-                Ok((_, '-')) => Ok(Statement::Place(Color::White, Box::new(parse_place(s, 2)?))),
-                Ok((_, d)) => {
-                    let (cells, loose) = parse_row(s, 2)?;
-                    Ok(Statement::Row(d as u8 - b'0', cells, loose))
-                }
-                Err(_) => Err(SyntaxError::expected(
-                    s,
-                    1,
-                    "`I`, a rank 1…9, `+` or `-` after `P`",
-                )),
-            }
-        }
-        b'+' | b'-' => {
-            if s.len() == 1 {
-                Ok(Statement::Turn(if first == b'+' {
-                    Color::Black
-                } else {
-                    Color::White
-                }))
-            } else {
-                Ok(Statement::Move(parse_move(s)?))
-            }
-        }
-        b'%' => {
-            let r: Res<'_, &str> = preceded(
-                char('%'),
-                recognize(tuple((
-                    opt(satisfy(|c| c == '+' || c == '-')),
-                    take_while_m_n(1, 64, |c: char| c.is_ascii_uppercase() || c == '_'),
-                ))),
-            )(s);
-            match r {
-                Ok(("", name)) => Ok(Statement::Special(name)),
-                Ok((rest, _)) => Err(SyntaxError::expected(
-                    s,
-                    offset(s, rest),
-                    "the end of the special",
-                )),
-                Err(_) => Err(SyntaxError::expected(s, 1, "a special name after `%`")),
-            }
-        }
-        b'T' => parse_time(s).map(|(ms, frac)| Statement::Time(ms, frac)),
-        b'/' if s.len() == 1 => Ok(Statement::Separator),
-        _ => Err(SyntaxError::expected(s, 0, "a CSA statement")),
+/// Nine cells of the fixed layout, then only spaces.
+fn fixed_row(i: In<'_>) -> PResult<In<'_>, Row> {
+    let mut cells = [None; 9];
+    let mut rest = i;
+    for cell in cells.iter_mut() {
+        let (next, c) = fixed_cell(rest)?;
+        *cell = c;
+        rest = next;
     }
+    let (rest, _) = (take_while(|c| c == b' '), eof).parse(rest)?;
+    Ok((rest, cells))
+}
+
+fn spaces(i: In<'_>) -> PResult<In<'_>, In<'_>> {
+    take_while(|c| c == b' ').parse(i)
+}
+
+/// A cell read as a token: `*`, or a sign and a piece code.
+fn loose_cell(i: In<'_>) -> PResult<In<'_>, Option<(Color, Role)>> {
+    let (i, _) = spaces(i)?;
+    if i.is_empty() {
+        return fail(i, "nine cells");
+    }
+    context(
+        "a cell (` * ` or a sign and a piece code)",
+        alt((value(None, char('*')), map((sign, cut(piece)), Some))),
+    )
+    .parse(i)
+}
+
+/// Nine cells as tokens (spaces between them ignored), then the end.
+fn loose_row(i: In<'_>) -> PResult<In<'_>, Row> {
+    let mut cells = [None; 9];
+    let mut rest = i;
+    for cell in cells.iter_mut() {
+        let (next, c) = loose_cell(rest)?;
+        *cell = c;
+        rest = next;
+    }
+    let (rest, _) = preceded(spaces, end("the end of the row after nine cells")).parse(rest)?;
+    Ok((rest, cells))
+}
+
+/// One board row after `Pn`: by fixed 3-character cells when they fit, else
+/// as tokens, which accepts cells collapsed by whitespace folding (the flag
+/// tells whether the fallback was needed). Errors are the token reading's.
+fn row(i: In<'_>) -> PResult<In<'_>, (Row, bool)> {
+    alt((
+        map(fixed_row, |r| (r, false)),
+        cut(map(loose_row, |r| (r, true))),
+    ))
+    .parse(i)
+}
+
+/// Parses one board row of statement `s` from byte `base` (after `Pn`).
+pub fn parse_row(s: &str, base: usize) -> Result<(Row, bool), Error<'_>> {
+    let b = s.as_bytes();
+    let i = b.get(base..).unwrap_or_default();
+    row(i).map(|(_, r)| r).map_err(|e| into_error(e, i))
+}
+
+// ---------------------------------------------------------------- statements
+
+/// `%NAME`, `%+ILLEGAL_ACTION`: the name.
+fn special(i: In<'_>) -> PResult<In<'_>, In<'_>> {
+    preceded(
+        char('%'),
+        cut(terminated(
+            expect(
+                "a special name after `%`",
+                recognize((
+                    opt(one_of("+-")),
+                    take_while_m_n(1, 64, |c: u8| c.is_ascii_uppercase() || c == b'_'),
+                )),
+            ),
+            end("the end of the special"),
+        )),
+    )
+    .parse(i)
+}
+
+/// `$KEY:value`: the key and the value (the first `:` ends the key).
+fn info(i: In<'_>) -> PResult<In<'_>, (In<'_>, In<'_>)> {
+    let (rest, (key, _)) = preceded(
+        char('$'),
+        cut((
+            take_till(|c| c == b':'),
+            expect("`:` after the key", char(':')),
+        )),
+    )
+    .parse(i)?;
+    if key.is_empty() {
+        return Err(nom::Err::Failure(SyntaxError::new(
+            &i[1..],
+            "a key after `$`",
+        )));
+    }
+    Ok((&rest[rest.len()..], (key, rest)))
+}
+
+/// `N+name` / `N-name`.
+fn name(i: In<'_>) -> PResult<In<'_>, (Color, In<'_>)> {
+    preceded(char('N'), cut((expect("`+` or `-` after `N`", sign), rest))).parse(i)
+}
+
+/// The rest of the statement.
+fn rest(i: In<'_>) -> PResult<In<'_>, In<'_>> {
+    Ok((&i[i.len()..], i))
+}
+
+/// What follows `P`: `I`, a rank, `+` or `-`.
+fn p_kind(i: In<'_>) -> PResult<In<'_>, u8> {
+    preceded(
+        char('P'),
+        cut(expect(
+            "`I`, a rank 1…9, `+` or `-` after `P`",
+            map(satisfy(|c| matches!(c, 'I' | '+' | '-' | '1'..='9')), |c| {
+                c as u8
+            }),
+        )),
+    )
+    .parse(i)
+}
+
+/// A `P` statement after its kind byte was read.
+fn position_statement(kind: u8, i: In<'_>) -> PResult<In<'_>, Statement<'static>> {
+    match kind {
+        b'I' => map(items(2, removal, TOO_MANY_REMOVED), |v| {
+            Statement::Pi(Box::new(v))
+        })
+        .parse(i),
+        b'+' | b'-' => {
+            let color = if kind == b'+' {
+                Color::Black
+            } else {
+                Color::White
+            };
+            map(items(2, placement, TOO_MANY_PLACED), move |v| {
+                Statement::Place(color, Box::new(v))
+            })
+            .parse(i)
+        }
+        d => map(row, move |(cells, loose)| {
+            Statement::Row(d - b'0', cells, loose)
+        })
+        .parse(i),
+    }
+}
+
+/// The text of `s` that `part` (a slice of `s`'s bytes cut at ASCII
+/// delimiters, so at character boundaries) covers.
+fn text<'a>(s: &'a str, part: &[u8]) -> &'a str {
+    let start = part.as_ptr() as usize - s.as_ptr() as usize;
+    s.get(start..start + part.len()).unwrap_or_default()
+}
+
+/// Classifies one statement (already trimmed at the end, non-empty). The
+/// kind of a statement is told by its first byte, so a `match` on it picks
+/// the one parser to run (an `alt` would try them in turn).
+pub fn parse_statement(s: &str) -> Result<Statement<'_>, Error<'_>> {
+    let b = s.as_bytes();
+    let r: PResult<In<'_>, Statement<'_>> = match b.first().copied().unwrap_or(b' ') {
+        b'\'' => {
+            let t = &s[1..];
+            Ok((
+                &b[b.len()..],
+                match t.strip_prefix("CSA encoding=") {
+                    Some(enc) => Statement::Encoding(enc),
+                    None => Statement::Comment(t),
+                },
+            ))
+        }
+        b'V' => Ok((&b[b.len()..], Statement::Version(&s[1..]))),
+        b'N' => name(b).map(|(r, (c, n))| (r, Statement::Name(c, text(s, n)))),
+        b'$' => info(b).map(|(r, (k, v))| (r, Statement::Info(text(s, k), text(s, v)))),
+        b'P' => p_kind(b).and_then(|(r, kind)| position_statement(kind, r)),
+        b'+' | b'-' if b.len() == 1 => Ok((
+            &b[1..],
+            Statement::Turn(if b[0] == b'+' {
+                Color::Black
+            } else {
+                Color::White
+            }),
+        )),
+        b'+' | b'-' => match quick_move(b) {
+            Some(m) => Ok((&b[b.len()..], Statement::Move(m))),
+            None => csa_move(b).map(|(r, m)| (r, Statement::Move(m))),
+        },
+        b'%' => special(b).map(|(r, n)| (r, Statement::Special(text(s, n)))),
+        b'T' => match quick_time(b) {
+            Some(ms) => Ok((&b[b.len()..], Statement::Time(ms, false))),
+            None => time(b).map(|(r, (ms, f))| (r, Statement::Time(ms, f))),
+        },
+        b'/' if b.len() == 1 => Ok((&b[1..], Statement::Separator)),
+        _ => fail(b, "a CSA statement"),
+    };
+    r.map(|(_, st)| st).map_err(|e| into_error(e, b))
 }
 
 /// Whether a statement starting with this byte runs to the end of the line
@@ -508,6 +634,11 @@ pub fn runs_to_end_of_line(first: u8) -> bool {
 mod tests {
     use super::*;
 
+    fn err(s: &str) -> (usize, String) {
+        let e = parse_statement(s).unwrap_err();
+        (e.offset_in(&s.as_bytes()), message(&e))
+    }
+
     #[test]
     fn moves() {
         let m = parse_move("+7776FU").unwrap();
@@ -517,10 +648,36 @@ mod tests {
         assert_eq!(m.role, Role::Pawn);
         let d = parse_move("-0055KA").unwrap();
         assert_eq!(d.from, None);
-        assert_eq!(parse_move("+7776XX").unwrap_err().offset, 5);
-        assert_eq!(parse_move("+7706FU").unwrap_err().offset, 3);
-        assert_eq!(parse_move("+77a6FU").unwrap_err().offset, 3);
-        assert_eq!(parse_move("+7776FUx").unwrap_err().offset, 7);
+        let off = |s: &str| parse_move(s).unwrap_err().offset_in(&s.as_bytes());
+        assert_eq!(off("+7776XX"), 5);
+        assert_eq!(off("+7706FU"), 3);
+        assert_eq!(off("+77a6FU"), 3);
+        assert_eq!(off("+7776FUx"), 7);
+        assert_eq!(
+            err("+7776FUx"),
+            (7, "expected the end of the move, found `x`".into())
+        );
+        assert_eq!(
+            err("+7x"),
+            (
+                1,
+                "expected the origin square (two digits, `00` from hand), found `7x`".into()
+            )
+        );
+        assert_eq!(
+            err("+7076FU"),
+            (
+                1,
+                "expected an origin square 11…99 or 00, found `7076FU`".into()
+            )
+        );
+        assert_eq!(
+            err("+7776"),
+            (
+                5,
+                "expected a piece code (FU, KY, … RY), found the end of the statement".into()
+            )
+        );
     }
 
     #[test]
@@ -531,6 +688,25 @@ mod tests {
         assert!(parse_time("T6.1234").is_err());
         assert!(parse_time("T").is_err());
         assert!(parse_time("T99999999999999999999999").is_err());
+        assert_eq!(
+            err("T99999999999999999999999"),
+            (1, "time too large".into())
+        );
+        assert_eq!(
+            err("T6.1234"),
+            (6, "expected at most three decimals, found `4`".into())
+        );
+        assert_eq!(
+            err("T1."),
+            (2, "expected the end of the time, found `.`".into())
+        );
+        assert_eq!(
+            err("T"),
+            (
+                1,
+                "expected seconds (digits) after `T`, found the end of the statement".into()
+            )
+        );
     }
 
     #[test]
@@ -551,6 +727,24 @@ mod tests {
             (r, false)
         );
         assert!(parse_row("P2 * -HI", 2).is_err());
+        assert_eq!(
+            err("P2 * -HI"),
+            (
+                8,
+                "expected nine cells, found the end of the statement".into()
+            )
+        );
+        assert_eq!(
+            err("P2 * -HX"),
+            (6, "expected a piece code (FU, KY, … RY), found `HX`".into())
+        );
+        assert_eq!(
+            err("P2 * * * * * * * * * *"),
+            (
+                21,
+                "expected the end of the row after nine cells, found `*`".into()
+            )
+        );
     }
 
     #[test]
@@ -565,9 +759,131 @@ mod tests {
             Statement::Info("EVENT", "a:b")
         );
         assert_eq!(
+            parse_statement("$イベント:名人戦").unwrap(),
+            Statement::Info("イベント", "名人戦")
+        );
+        assert_eq!(
+            parse_statement("N-後手").unwrap(),
+            Statement::Name(Color::White, "後手")
+        );
+        assert_eq!(
             parse_statement("'**30").unwrap(),
             Statement::Comment("**30")
         );
         assert!(matches!(parse_statement("PI82HI22KA").unwrap(), Statement::Pi(v) if v.len() == 2));
+        assert!(
+            matches!(parse_statement("P+00AL").unwrap(), Statement::Place(Color::Black, v) if v[0] == (2, (None, None)))
+        );
+        assert_eq!(
+            err("$:x"),
+            (1, "expected a key after `$`, found `:x`".into())
+        );
+        assert_eq!(
+            err("$"),
+            (
+                1,
+                "expected `:` after the key, found the end of the statement".into()
+            )
+        );
+        assert_eq!(
+            err("%+"),
+            (1, "expected a special name after `%`, found `+`".into())
+        );
+        assert_eq!(
+            err("%TORYO x"),
+            (6, "expected the end of the special, found ` x`".into())
+        );
+        assert_eq!(
+            err("PX"),
+            (
+                1,
+                "expected `I`, a rank 1…9, `+` or `-` after `P`, found `X`".into()
+            )
+        );
+        assert_eq!(
+            err("N"),
+            (
+                1,
+                "expected `+` or `-` after `N`, found the end of the statement".into()
+            )
+        );
+        assert_eq!(err("x"), (0, "expected a CSA statement, found `x`".into()));
+        assert_eq!(
+            err("/x"),
+            (0, "expected a CSA statement, found `/x`".into())
+        );
+        assert_eq!(
+            err("PI82HX"),
+            (4, "expected a piece code (FU, KY, … RY), found `HX`".into())
+        );
+        assert_eq!(
+            err("PI8"),
+            (
+                2,
+                "expected a square and piece like `82HI`, found `8`".into()
+            )
+        );
+        assert_eq!(
+            err("P+55AL"),
+            (
+                4,
+                "expected a piece code (FU, KY, … RY) or `AL`, found `AL`".into()
+            )
+        );
+        assert_eq!(err("P+50FU"), (2, "expected a square, found `50FU`".into()));
+        let many = format!("P+{}", "00FU".repeat(97));
+        assert_eq!(
+            err(&many),
+            (2 + 96 * 4, "too many placements on one line".into())
+        );
+        let many = format!("PI{}", "82HI".repeat(41));
+        assert_eq!(err(&many), (2 + 40 * 4, "too many pieces removed".into()));
+    }
+
+    /// Every seven-byte statement over an alphabet around the move syntax:
+    /// the fast path, when it answers, agrees with the grammar, and it
+    /// answers for every well-formed move.
+    #[test]
+    fn quick_move_agrees_with_the_grammar() {
+        let signs = [b'+', b'-', b'x'];
+        let digits: Vec<u8> = (b'0'..=b'9').chain([b'a']).collect();
+        let mut codes: Vec<[u8; 2]> = [
+            "FU", "KY", "KE", "GI", "KI", "KA", "HI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
+            "KR", "ZO", "XX", "Fu", "F1",
+        ]
+        .iter()
+        .map(|c| [c.as_bytes()[0], c.as_bytes()[1]])
+        .collect();
+        codes.push([0xe6, 0xad]);
+        let mut n = 0;
+        for &s in &signs {
+            for &a in &digits {
+                for &b in &digits {
+                    for &c in &digits {
+                        for &d in &digits {
+                            for code in &codes {
+                                let m = [s, a, b, c, d, code[0], code[1]];
+                                let grammar = csa_move(&m).ok().map(|(_, m)| m);
+                                assert_eq!(quick_move(&m).or(grammar), grammar, "{m:?}");
+                                assert_eq!(quick_move(&m), grammar, "{m:?}");
+                                n += usize::from(grammar.is_some());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(n > 100_000);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn quick_time_agrees_with_the_grammar(s in "T[0-9]{0,22}(\\.[0-9]{0,4})?x?") {
+            let grammar = time(s.as_bytes()).ok().map(|(_, t)| t);
+            if let Some(ms) = quick_time(s.as_bytes()) {
+                proptest::prop_assert_eq!(grammar, Some((ms, false)));
+            }
+            proptest::prop_assert_eq!(parse_time(&s).ok(), grammar);
+        }
     }
 }

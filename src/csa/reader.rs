@@ -1,7 +1,9 @@
 //! The CSA reader: a syntax-only state machine over [`Statement`]s that
 //! sends events to a [`Visitor`]; games are separated by `/` lines.
 
-use super::grammar::{parse_statement, runs_to_end_of_line, CsaMove, Statement, SyntaxError};
+use super::grammar::{
+    self, parse_statement, quick_move, quick_time, runs_to_end_of_line, CsaMove, Statement,
+};
 use crate::color::Color;
 use crate::handicap::Handicap;
 use crate::read::lines::LineError;
@@ -418,7 +420,7 @@ impl State {
                     self.board_given = true;
                     self.setup.board = even_setup().board;
                     self.boxed = [0; 8];
-                    for &(at, sq, role) in removals.iter() {
+                    for &(at, (sq, role)) in removals.iter() {
                         match self.setup.board[sq.index()] {
                             Some(p) if p.role == role => self.place(sq, None),
                             _ => self.finding(
@@ -629,6 +631,24 @@ fn process_line<V: Visitor + ?Sized>(
     start: usize,
 ) -> LineEnd {
     let bytes = line.as_bytes();
+    if start == 0 {
+        // The common lines, a whole-line move (`+7776FU`) or whole seconds
+        // (`T12`), go straight to the state machine: no statement split, no
+        // column count, no `Statement`. Anything else (and every error) takes
+        // the grammar below, which reads these lines the same way (the fast
+        // parsers are checked against the grammar in its tests).
+        let at = || Location::new(line_no, 1);
+        if let Some(m) = quick_move(bytes) {
+            b.content(out);
+            b.play(out, m, line, at());
+            return LineEnd::Done;
+        }
+        if let Some(ms) = quick_time(bytes) {
+            b.content(out);
+            b.time(out, ms, false, at());
+            return LineEnd::Done;
+        }
+    }
     let mut cols = crate::read::Columns::new(line);
     let mut i = start;
     while i < bytes.len() {
@@ -672,7 +692,10 @@ fn process_line<V: Visitor + ?Sized>(
             match parse_statement(raw) {
                 Ok(Statement::Separator) => return LineEnd::Separator(next, loc),
                 Ok(st) => b.statement(out, st, raw, loc),
-                Err(SyntaxError { offset, message }) => {
+                Err(e) => {
+                    // The one conversion of the grammar's error: its place
+                    // (a byte offset in the statement, as a column) and words.
+                    let offset = e.offset_in(&raw.as_bytes());
                     b.content(out);
                     if raw.starts_with(['+', '-']) && raw.len() > 1 {
                         // A broken move: later moves cannot be placed.
@@ -687,7 +710,11 @@ fn process_line<V: Visitor + ?Sized>(
                     let col = cols.at(i + offset);
                     b.finding(
                         out,
-                        Finding::error(Rule::Syntax, Location::new(line_no, col), message),
+                        Finding::error(
+                            Rule::Syntax,
+                            Location::new(line_no, col),
+                            grammar::message(&e),
+                        ),
                     );
                 }
             }
