@@ -811,3 +811,29 @@ impl<R: BufRead> CsaReader<R> {
         out.finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::read::{Format, Game, ReadOptions, Reader};
+
+    fn games(text: &str) -> Vec<Game> {
+        Reader::with_options(text.as_bytes(), Some(Format::Csa), &ReadOptions::default())
+            .unwrap()
+            .into_games()
+            .collect()
+    }
+
+    /// Whole-line moves and times take the reader's byte path; with a
+    /// trailing blank they take the statement grammar. Same games.
+    #[test]
+    fn the_line_fast_path_reads_like_the_grammar() {
+        let fast = "V2.2\nPI\n+\n+7776FU\nT12\n-3334FU\nT3\n+8822UM\n%TORYO\n";
+        let slow = fast.replace("FU\n", "FU \n").replace("UM\n", "UM\t\n");
+        let slow = slow.replace("T12\n", "T12 \n");
+        let (a, b) = (games(fast), games(&slow));
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].record, b[0].record);
+        assert_eq!(a[0].findings, b[0].findings);
+        assert_eq!(a[0].record.main.moves.len(), 3);
+    }
+}

@@ -110,6 +110,11 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
+/// `s` from its first non-blank character.
+fn skip_blanks(s: &str) -> &str {
+    grammar::blanks(s).map_or(s, |(rest, _)| rest)
+}
+
 /// Sends the game of one line (not blank, not a comment).
 fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
     let mut cols = Columns::new(text);
@@ -158,9 +163,7 @@ fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
         },
     };
     out.start(&start);
-    let Ok((word, ())) = grammar::blanks(rest).map(|(w, _)| (w, ())) else {
-        return;
-    };
+    let word = skip_blanks(rest);
     if word.is_empty() {
         return;
     }
@@ -184,9 +187,7 @@ fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
     let mut ply = 0u32;
     let mut ended: Option<&str> = None;
     loop {
-        let Ok((next, _)) = grammar::blanks(rest) else {
-            return;
-        };
+        let next = skip_blanks(rest);
         if next.is_empty() {
             return;
         }
