@@ -1,27 +1,25 @@
 //! The per-line grammar of KIF and KI2 move text: syntax only, no position.
+//!
+//! Small named nom 8 parsers over one line, failing with the shared
+//! [`SyntaxError`] (what was expected, where). The lexicon (numerals,
+//! squares, piece names, side marks, move words) is made of parsers too:
+//! [`word_of`] reads one word of a table. [`message`] turns an error into
+//! the finding's text, once, in the reader.
 
 use crate::color::Color;
-use crate::japanese::{is_space, parse_role, parse_square};
+use crate::japanese::{digit_value, is_space, kanji_value};
 use crate::ki2::notation::{Horizontal, RelativeMark, Vertical};
+use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
 use crate::record::MoveTime;
 use crate::role::Role;
 use crate::square::Square;
-use nom7::branch::alt;
-use nom7::bytes::complete::{tag, take_while, take_while1};
-use nom7::character::complete::char as ch;
-use nom7::combinator::{map, map_res, opt};
-use nom7::sequence::{delimited, preceded, tuple};
-use nom7::IResult;
-
-/// A syntax problem: byte offset into the line and a message saying what
-/// was expected and what was found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
-    /// Byte offset of the problem in the line.
-    pub offset: usize,
-    /// What was expected, what was found.
-    pub message: String,
-}
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till, take_till1, take_while, take_while1};
+use nom::character::complete::{anychar, char as ch, digit1};
+use nom::combinator::{cut, map, map_opt, opt, peek, recognize, rest, value, verify};
+use nom::multi::fold_many0;
+use nom::sequence::{delimited, preceded, terminated};
+use nom::Parser;
 
 /// The destination of a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,218 +88,274 @@ pub struct KifLine<'a> {
     pub trailing: Option<usize>,
 }
 
-fn spaces(s: &str) -> IResult<&str, &str> {
-    take_while(is_space)(s)
-}
+// What the grammar expects, as the findings say it.
+const A_MOVE_NUMBER: &str = "a move number";
+const A_SQUARE: &str = "a square like `７六` or `同`";
+const A_PIECE: &str = "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)";
+const A_MOVE_OR_TERMINAL: &str = "a move or a terminal word";
+const A_TIME: &str = "a time like `( 0:12/00:01:05)`";
+const A_TIME_CLOSE: &str = "`)` closing the time";
+const A_SIDE_MARK: &str = "▲ or △ starting a move";
+const A_KI2_SUFFIX: &str = "右 左 直 上 寄 引 成 不成 打 or the next move";
+const A_MOVE_AFTER_MARK: &str = "a move after the side mark";
+const A_DIGIT: &str = "a digit 1 to 9";
 
-fn number(s: &str) -> IResult<&str, u32> {
-    map_res(
-        take_while1(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c)),
-        |d: &str| {
-            d.chars()
-                .map(|c| {
-                    if c.is_ascii_digit() {
-                        c
-                    } else {
-                        char::from(b'0' + (c as u32 - '０' as u32) as u8)
-                    }
-                })
-                .collect::<String>()
-                .parse::<u32>()
+/// The finding's message for a grammar error: `expected …, found `…``
+/// quoting the character found (the whole `(…)` for a time), or just
+/// `expected …` where the place says enough.
+pub fn message(e: &SyntaxError<&str>) -> String {
+    match e.expected {
+        A_MOVE_NUMBER | A_TIME_CLOSE | A_MOVE_AFTER_MARK => format!("expected {}", e.expected),
+        A_TIME => {
+            let q = e.at.find(')').map_or(e.at, |c| &e.at[..=c]);
+            format!("expected {}, found `{q}`", e.expected)
+        }
+        _ => match e.at.chars().next() {
+            Some(c) => format!("expected {}, found `{c}`", e.expected),
+            None => format!("expected {}, found `end of line`", e.expected),
         },
-    )(s)
-}
-
-/// The side mark ▲△ (and ☗☖ ▼▽).
-pub fn side_mark(s: &str) -> IResult<&str, Color> {
-    alt((
-        map(alt((tag("▲"), tag("☗"), tag("▼"))), |_| Color::Black),
-        map(alt((tag("△"), tag("☖"), tag("▽"))), |_| Color::White),
-    ))(s)
-}
-
-fn square(s: &str) -> IResult<&str, Square> {
-    match parse_square(s) {
-        Some((sq, n)) => Ok((&s[n..], sq)),
-        None => Err(nom7::Err::Error(nom7::error::Error::new(
-            s,
-            nom7::error::ErrorKind::Tag,
-        ))),
     }
-}
-
-fn dest(s: &str) -> IResult<&str, Dest> {
-    alt((
-        map(square, Dest::Square),
-        // 同 with U+3000, ASCII space(s) or nothing; a square may follow.
-        map(tuple((tag("同"), spaces, opt(square))), |_| Dest::Same),
-    ))(s)
-}
-
-fn role(s: &str) -> IResult<&str, Role> {
-    match parse_role(s) {
-        Some((r, n)) => Ok((&s[n..], r)),
-        None => Err(nom7::Err::Error(nom7::error::Error::new(
-            s,
-            nom7::error::ErrorKind::Tag,
-        ))),
-    }
-}
-
-fn ascii_or_wide_digit(s: &str) -> IResult<&str, u8> {
-    let c = s.chars().next();
-    match c.and_then(crate::japanese::digit_value) {
-        Some(v) => Ok((&s[c.map_or(0, |c| c.len_utf8())..], v)),
-        None => Err(nom7::Err::Error(nom7::error::Error::new(
-            s,
-            nom7::error::ErrorKind::Digit,
-        ))),
-    }
-}
-
-fn origin(s: &str) -> IResult<&str, Square> {
-    map_res(
-        delimited(
-            ch('('),
-            tuple((ascii_or_wide_digit, ascii_or_wide_digit)),
-            ch(')'),
-        ),
-        |(f, r)| Square::new(f, r).ok_or(()),
-    )(s)
 }
 
 /// Byte offset of `rest` (a subslice of `line`) in `line`.
-fn off(line: &str, rest: &str) -> usize {
+pub fn offset(line: &str, rest: &str) -> usize {
     (rest.as_ptr() as usize)
         .saturating_sub(line.as_ptr() as usize)
         .min(line.len())
 }
 
-/// Parses a destination and piece, then promotion/origin (KIF) or relative
+/// One word of `table` at the start of the input (the first that matches,
+/// so longer words go first), with its value.
+pub fn word_of<'a, T: Copy>(
+    expected: &'static str,
+    table: &'static [(&'static str, T)],
+) -> impl Fn(&'a str) -> PResult<&'a str, T> {
+    move |i: &'a str| {
+        // A table lookup: an `alt` of 25 `tag`s would say the same, slower.
+        match table.iter().find(|(w, _)| i.starts_with(w)) {
+            Some(&(w, v)) => Ok((&i[w.len()..], v)),
+            None => Err(nom::Err::Error(SyntaxError::new(i, expected))),
+        }
+    }
+}
+
+/// Spaces KIF/KI2 files use (ASCII space, tab, U+3000), possibly none.
+pub fn spaces(i: &str) -> PResult<&str, &str> {
+    take_while(is_space).parse(i)
+}
+
+/// A move number, ASCII or full-width digits (`12`, `１２`).
+fn number(i: &str) -> PResult<&str, u32> {
+    let digits = take_while1(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c));
+    let value = |d: &str| {
+        d.chars().try_fold(0u32, |n, c| {
+            let v = c.to_digit(10).unwrap_or_else(|| c as u32 - '０' as u32);
+            n.checked_mul(10)?.checked_add(v)
+        })
+    };
+    expect(A_MOVE_NUMBER, map_opt(digits, value)).parse(i)
+}
+
+/// The side mark ▲△ (and ☗☖ ▼▽).
+pub fn side_mark(i: &str) -> PResult<&str, Color> {
+    alt((
+        value(Color::Black, alt((tag("▲"), tag("☗"), tag("▼")))),
+        value(Color::White, alt((tag("△"), tag("☖"), tag("▽")))),
+    ))
+    .parse(i)
+}
+
+/// Whether `c` starts a KI2 move (a side mark).
+fn is_side_mark(c: char) -> bool {
+    matches!(c, '▲' | '△' | '☗' | '☖' | '▼' | '▽')
+}
+
+/// A file digit: full-width `１`..`９` or ASCII `1`..`9`.
+fn file_digit(i: &str) -> PResult<&str, u8> {
+    expect(A_DIGIT, map_opt(anychar, digit_value)).parse(i)
+}
+
+/// A rank: kanji `一`..`九` (or a digit, tolerated).
+fn rank_numeral(i: &str) -> PResult<&str, u8> {
+    expect(A_DIGIT, map_opt(anychar, kanji_value)).parse(i)
+}
+
+/// A square `７六` (also `7六`, `７6`).
+pub fn square(i: &str) -> PResult<&str, Square> {
+    expect(
+        A_SQUARE,
+        map_opt((file_digit, rank_numeral), |(f, r)| Square::new(f, r)),
+    )
+    .parse(i)
+}
+
+/// The destination: a square, or `同` (with U+3000, ASCII space(s) or
+/// nothing after it; a square may follow).
+fn dest(i: &str) -> PResult<&str, Dest> {
+    expect(
+        A_SQUARE,
+        alt((
+            map(square, Dest::Square),
+            value(Dest::Same, (tag("同"), spaces, opt(square))),
+        )),
+    )
+    .parse(i)
+}
+
+/// Piece names accepted in moves, longest first (so `成銀` wins over `成`).
+const ROLE_NAMES: &[(&str, Role)] = &[
+    ("ライオン", Role::King),
+    ("にわとり", Role::ProPawn),
+    ("ひよこ", Role::Pawn),
+    ("きりん", Role::Giraffe),
+    ("ぞう", Role::Elephant),
+    ("成銀", Role::ProSilver),
+    ("成桂", Role::ProKnight),
+    ("成香", Role::ProLance),
+    ("成歩", Role::ProPawn),
+    ("歩", Role::Pawn),
+    ("香", Role::Lance),
+    ("桂", Role::Knight),
+    ("銀", Role::Silver),
+    ("金", Role::Gold),
+    ("角", Role::Bishop),
+    ("飛", Role::Rook),
+    ("玉", Role::King),
+    ("王", Role::King),
+    ("と", Role::ProPawn),
+    ("全", Role::ProSilver),
+    ("圭", Role::ProKnight),
+    ("杏", Role::ProLance),
+    ("馬", Role::Horse),
+    ("龍", Role::Dragon),
+    ("竜", Role::Dragon),
+];
+
+/// A piece name (`歩`, `成銀`, `全`, `竜`, `王`, doubutsu `ひよこ`, …).
+pub fn role(i: &str) -> PResult<&str, Role> {
+    word_of(A_PIECE, ROLE_NAMES).parse(i)
+}
+
+/// A KIF origin `(77)` (ASCII or full-width digits).
+fn origin(i: &str) -> PResult<&str, Square> {
+    map_opt(
+        delimited(ch('('), (file_digit, file_digit), ch(')')),
+        |(f, r)| Square::new(f, r),
+    )
+    .parse(i)
+}
+
+/// What may follow the piece, in any order and repeated (the last wins).
+#[derive(Clone, Copy)]
+enum Suffix {
+    Promote,
+    NoPromote,
+    Drop,
+    Horizontal(Horizontal),
+    Vertical(Vertical),
+    Origin(Square),
+}
+
+/// Move words after the piece (成 不成 生 打 右 左 直 上 行 寄 引) with their
+/// meaning.
+const SUFFIX_WORDS: &[(&str, Suffix)] = &[
+    ("不成", Suffix::NoPromote),
+    ("生", Suffix::NoPromote),
+    ("成", Suffix::Promote),
+    ("打", Suffix::Drop),
+    ("右", Suffix::Horizontal(Horizontal::Right)),
+    ("左", Suffix::Horizontal(Horizontal::Left)),
+    ("直", Suffix::Horizontal(Horizontal::Straight)),
+    ("上", Suffix::Vertical(Vertical::Up)),
+    ("行", Suffix::Vertical(Vertical::Up)),
+    ("寄", Suffix::Vertical(Vertical::Sideways)),
+    ("引", Suffix::Vertical(Vertical::Down)),
+];
+
+fn suffix(i: &str) -> PResult<&str, Suffix> {
+    alt((
+        word_of(A_KI2_SUFFIX, SUFFIX_WORDS),
+        map(origin, Suffix::Origin),
+    ))
+    .parse(i)
+}
+
+impl MoveText {
+    fn with(mut self, s: Suffix) -> MoveText {
+        match s {
+            Suffix::Promote => self.promote = Some(true),
+            Suffix::NoPromote => {
+                self.promote = Some(false);
+                self.wrote_funari = true;
+            }
+            Suffix::Drop => {
+                self.origin = Origin::Drop;
+                self.mark.drop = true;
+            }
+            Suffix::Horizontal(h) => self.mark.horizontal = Some(h),
+            Suffix::Vertical(v) => self.mark.vertical = Some(v),
+            Suffix::Origin(sq) => self.origin = Origin::Square(sq),
+        }
+        self
+    }
+}
+
+/// A move: destination and piece, then promotion/origin (KIF) or relative
 /// marks (KI2) in any order.
-pub fn move_text<'a>(line: &str, start: &'a str) -> Result<(MoveText, &'a str), SyntaxError> {
-    let (rest, d) = dest(start).map_err(|_| SyntaxError {
-        offset: off(line, start),
-        message: format!(
-            "expected a square like `７六` or `同`, found `{}`",
-            start
-                .chars()
-                .next()
-                .map_or(String::from("end of line"), |c| c.to_string())
-        ),
-    })?;
-    let (mut rest, r) =
-        role(rest).map_err(|_| SyntaxError {
-            offset: off(line, rest),
-            message: format!(
-            "expected a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍), found `{}`",
-            rest.chars().next().map_or(String::from("end of line"), |c| c.to_string())
-        ),
-        })?;
-    let mut mt = MoveText {
-        dest: d,
-        role: r,
+pub fn move_text(i: &str) -> PResult<&str, MoveText> {
+    let (i, (dest, role)) = (dest, role).parse(i)?;
+    let mt = MoveText {
+        dest,
+        role,
         promote: None,
         origin: Origin::None,
         mark: RelativeMark::NONE,
         wrote_funari: false,
     };
-    loop {
-        if let Some(r) = rest.strip_prefix("不成") {
-            mt.promote = Some(false);
-            mt.wrote_funari = true;
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('生') {
-            mt.promote = Some(false);
-            mt.wrote_funari = true;
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('成') {
-            mt.promote = Some(true);
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('打') {
-            mt.origin = Origin::Drop;
-            mt.mark.drop = true;
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('右') {
-            mt.mark.horizontal = Some(Horizontal::Right);
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('左') {
-            mt.mark.horizontal = Some(Horizontal::Left);
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('直') {
-            mt.mark.horizontal = Some(Horizontal::Straight);
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('上').or_else(|| rest.strip_prefix('行')) {
-            mt.vertical_set(Vertical::Up);
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('寄') {
-            mt.vertical_set(Vertical::Sideways);
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix('引') {
-            mt.vertical_set(Vertical::Down);
-            rest = r;
-        } else if let Ok((r, sq)) = origin(rest) {
-            mt.origin = Origin::Square(sq);
-            rest = r;
-        } else {
-            break;
-        }
-    }
-    Ok((mt, rest))
+    fold_many0(suffix, move || mt, MoveText::with).parse(i)
 }
 
-impl MoveText {
-    fn vertical_set(&mut self, v: Vertical) {
-        self.mark.vertical = Some(v);
-    }
+/// One field of a time: digits (an explicit `+` tolerated).
+fn time_field(i: &str) -> PResult<&str, u64> {
+    map_opt(
+        delimited(spaces, preceded(opt(ch('+')), digit1), spaces),
+        |d: &str| d.parse::<u64>().ok(),
+    )
+    .parse(i)
 }
 
-fn time_fields(s: &str) -> Option<Vec<u64>> {
-    let t = s.trim_matches(is_space);
-    if t.is_empty() {
-        return Some(Vec::new());
-    }
-    t.split(':')
-        .map(|p| p.trim_matches(is_space).parse::<u64>().ok())
-        .collect()
-}
-
-fn to_ms(fields: &[u64]) -> Option<u64> {
-    let secs = match fields {
-        [] => return None,
-        [s] => *s,
-        [m, s] => m.checked_mul(60)?.checked_add(*s)?,
-        [h, m, s] => h
-            .checked_mul(3600)?
-            .checked_add(m.checked_mul(60)?)?
-            .checked_add(*s)?,
-        _ => return None,
+/// `s`, `m:s` or `h:m:s` in milliseconds; nothing (spaces) is `None`.
+fn clock(i: &str) -> PResult<&str, Option<u64>> {
+    let colon = || preceded(ch(':'), time_field);
+    let fields = (time_field, opt(colon()), opt(colon()));
+    let to_ms = |(a, b, c): (u64, Option<u64>, Option<u64>)| {
+        let secs = match (b, c) {
+            (None, _) => a,
+            (Some(s), None) => a.checked_mul(60)?.checked_add(s)?,
+            (Some(m), Some(s)) => a
+                .checked_mul(3600)?
+                .checked_add(m.checked_mul(60)?)?
+                .checked_add(s)?,
+        };
+        secs.checked_mul(1000)
     };
-    secs.checked_mul(1000)
+    alt((map(map_opt(fields, to_ms), Some), value(None, spaces))).parse(i)
 }
 
-/// Parses the inside of a KIF time `( 0:12/00:01:05)` (without the
-/// parentheses); tolerates spaces, `00:01 / 00:00:01`, a missing total
-/// (`0:5/`) and an hour field in the spent part.
-pub fn parse_time(inner: &str) -> Option<MoveTime> {
-    let (a, b) = match inner.split_once('/') {
-        Some((a, b)) => (a, b),
-        None => (inner, ""),
+/// A KIF time `( 0:12/00:01:05)`; tolerates spaces, `00:01 / 00:00:01`, a
+/// missing total (`0:5/`) and an hour field in the spent part.
+pub fn time(i: &str) -> PResult<&str, MoveTime> {
+    peek(expect(
+        A_TIME_CLOSE,
+        (ch('('), take_till(|c| c == ')'), ch(')')),
+    ))
+    .parse(i)?;
+    let inner = (clock, opt(preceded(ch('/'), clock)));
+    let mt = |(spent_ms, total): (Option<u64>, Option<Option<u64>>)| MoveTime {
+        spent_ms,
+        total_ms: total.flatten(),
     };
-    let a = time_fields(a)?;
-    let b = time_fields(b)?;
-    if a.len() > 3 || b.len() > 3 {
-        return None;
-    }
-    let spent = to_ms(&a);
-    let total = to_ms(&b);
-    if !a.is_empty() && spent.is_none() || !b.is_empty() && total.is_none() {
-        return None;
-    }
-    Some(MoveTime {
-        spent_ms: spent,
-        total_ms: total,
-    })
+    expect(A_TIME, map(delimited(ch('('), inner, ch(')')), mt)).parse(i)
 }
 
 /// Whether a line is a KIF move line (`^\s*\d+`).
@@ -312,84 +366,67 @@ pub fn is_move_line(line: &str) -> bool {
         .is_some_and(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
 }
 
+/// A word of a KIF terminal line: up to a space, `(` or `+`.
+fn word(i: &str) -> PResult<&str, &str> {
+    take_till1(|c: char| is_space(c) || c == '(' || c == '+').parse(i)
+}
+
+/// A terminal word as written, with the side first as Shogi Club 24 writes
+/// it (`先手 反則負け`).
+fn terminal(i: &str) -> PResult<&str, &str> {
+    let side = alt((tag("先手"), tag("下手"), tag("後手"), tag("上手")));
+    expect(
+        A_MOVE_OR_TERMINAL,
+        alt((recognize((side, take_while1(is_space), word)), word)),
+    )
+    .parse(i)
+}
+
+/// The body of a KIF move line: a move when it starts with a destination,
+/// else a terminal word.
+fn kif_body(i: &str) -> PResult<&str, Body<'_>> {
+    alt((
+        preceded(peek(dest), cut(map(move_text, Body::Move))),
+        map(terminal, Body::Terminal),
+    ))
+    .parse(i)
+}
+
 /// Parses a KIF move line (`   1 ７六歩(77)   ( 0:01/00:00:01)+`).
-pub fn kif_line(line: &str) -> Result<KifLine<'_>, SyntaxError> {
-    let (rest, _) = spaces(line).unwrap_or((line, ""));
-    let (rest, n) = number(rest).map_err(|_| SyntaxError {
-        offset: off(line, rest),
-        message: "expected a move number".to_string(),
-    })?;
-    let (rest, _) = spaces(rest).unwrap_or((rest, ""));
-    let (rest, mark) = opt(side_mark)(rest).unwrap_or((rest, None));
-    let body_offset = off(line, rest);
-    let (body, after) = if rest.starts_with('同') || parse_square(rest).is_some() {
-        let (mt, after) = move_text(line, rest)?;
-        (Body::Move(mt), after)
-    } else {
-        let word_end = |t: &str| {
-            t.find(|c: char| is_space(c) || c == '(' || c == '+')
-                .unwrap_or(t.len())
-        };
-        let mut end = word_end(rest);
-        // Shogi Club 24 names the side first: `  93 先手 反則負け`.
-        if crate::japanese::side_word(&rest[..end]).is_some_and(|(_, n)| n == end) {
-            let after = rest[end..].trim_start_matches(is_space);
-            let next = word_end(after);
-            if next > 0 && after.len() < rest.len() - end {
-                end = rest.len() - after.len() + next;
-            }
-        }
-        if end == 0 {
-            return Err(SyntaxError {
-                offset: body_offset,
-                message: format!(
-                    "expected a move or a terminal word, found `{}`",
-                    rest.chars()
-                        .next()
-                        .map_or(String::from("end of line"), |c| c.to_string())
-                ),
-            });
-        }
-        (Body::Terminal(&rest[..end]), &rest[end..])
-    };
-    let written = &line[body_offset..off(line, after)];
-    let (mut rest, _) = spaces(after).unwrap_or((after, ""));
-    let mut time = None;
-    if rest.starts_with('(') {
-        match rest.find(')') {
-            Some(close) => {
-                let inner = &rest[1..close];
-                time = Some(parse_time(inner).ok_or_else(|| SyntaxError {
-                    offset: off(line, rest),
-                    message: format!("expected a time like `( 0:12/00:01:05)`, found `({inner})`"),
-                })?);
-                rest = &rest[close + 1..];
-            }
-            None => {
-                return Err(SyntaxError {
-                    offset: off(line, rest),
-                    message: "expected `)` closing the time".to_string(),
-                })
-            }
-        }
-    }
-    let (rest, _) = spaces(rest).unwrap_or((rest, ""));
-    let (rest, branch) = match preceded(spaces, ch::<&str, nom7::error::Error<&str>>('+'))(rest) {
-        Ok((r, _)) => (r, true),
-        Err(_) => (rest, false),
-    };
-    let (rest, _) = spaces(rest).unwrap_or((rest, ""));
-    let trailing = (!rest.is_empty()).then(|| off(line, rest));
-    Ok(KifLine {
-        number: n,
-        mark,
-        body_offset,
-        written,
-        body,
-        time,
-        branch,
-        trailing,
-    })
+pub fn kif_line(line: &str) -> Result<KifLine<'_>, SyntaxError<&str>> {
+    kif_line_parts(line)
+        .map(|(_, l)| l)
+        .map_err(|e| into_error(e, line))
+}
+
+fn kif_line_parts(line: &str) -> PResult<&str, KifLine<'_>> {
+    let (i, (_, number, _, mark)) = (spaces, number, spaces, opt(side_mark)).parse(line)?;
+    let body_offset = offset(line, i);
+    let (after, body) = kif_body(i)?;
+    let written = &i[..i.len() - after.len()];
+    let (i, (_, time, _, branch, _, trailing)) = (
+        spaces,
+        opt(preceded(peek(ch('(')), cut(time))),
+        spaces,
+        opt(preceded(spaces, ch('+'))),
+        spaces,
+        rest,
+    )
+        .parse(after)?;
+    let _ = i;
+    Ok((
+        "",
+        KifLine {
+            number,
+            mark,
+            body_offset,
+            written,
+            body,
+            time,
+            branch: branch.is_some(),
+            trailing: (!trailing.is_empty()).then(|| offset(line, trailing)),
+        },
+    ))
 }
 
 /// One KI2 move token (between side marks).
@@ -410,79 +447,87 @@ pub fn is_ki2_move_line(line: &str) -> bool {
     side_mark(line.trim_start_matches(is_space)).is_ok()
 }
 
+/// The body of a KI2 token (the text up to the next side mark, trailing
+/// spaces trimmed): a move and nothing after it, or a terminal word.
+fn ki2_body(i: &str) -> PResult<&str, Body<'_>> {
+    let the_end = expect(A_KI2_SUFFIX, nom::combinator::eof);
+    let word = verify(preceded(spaces, rest), |w: &str| !w.is_empty());
+    alt((
+        preceded(
+            peek(dest),
+            cut(terminated(map(move_text, Body::Move), the_end)),
+        ),
+        expect(A_MOVE_AFTER_MARK, map(word, Body::Terminal)),
+    ))
+    .parse(i)
+}
+
+/// One KI2 token: a side mark and what follows up to the next mark; the
+/// body is parsed on its own slice (so the token's end is where a move
+/// must end).
+fn ki2_token(i: &str) -> PResult<&str, (Color, &str, Body<'_>)> {
+    let (after_mark, color) = expect(A_SIDE_MARK, side_mark).parse(i)?;
+    let (next, token) = take_till(is_side_mark).parse(after_mark)?;
+    let body_text = token.trim_end_matches(is_space);
+    let (_, body) = ki2_body(body_text)?;
+    let written = &i[..i.len() - after_mark.len() + body_text.len()];
+    let (next, _) = spaces(next)?;
+    Ok((next, (color, written, body)))
+}
+
+/// The tokens of a KI2 move line, in order; an error ends them.
+pub struct Ki2Tokens<'a> {
+    line: &'a str,
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Ki2Tokens<'a> {
+    type Item = Result<Ki2Token<'a>, SyntaxError<&'a str>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let start = self.rest;
+        match ki2_token(start) {
+            Ok((next, (color, written, body))) => {
+                self.rest = next;
+                Some(Ok(Ki2Token {
+                    offset: offset(self.line, start),
+                    color,
+                    written,
+                    body,
+                }))
+            }
+            Err(e) => {
+                self.rest = "";
+                Some(Err(into_error(e, start)))
+            }
+        }
+    }
+}
+
+/// The tokens of a KI2 move line (`▲７六歩    △３四歩`), without
+/// allocating.
+pub fn ki2_tokens(line: &str) -> Ki2Tokens<'_> {
+    Ki2Tokens {
+        line,
+        rest: line.trim_start_matches(is_space),
+    }
+}
+
 /// Splits a KI2 move line into tokens and parses each. Stops at the first
 /// error, returning the tokens before it and the error.
-pub fn ki2_line(line: &str) -> (Vec<Ki2Token<'_>>, Option<SyntaxError>) {
+pub fn ki2_line(line: &str) -> (Vec<Ki2Token<'_>>, Option<SyntaxError<&str>>) {
     let mut out = Vec::new();
-    let mut rest = line.trim_start_matches(is_space);
-    while !rest.is_empty() {
-        let start = off(line, rest);
-        let (after_mark, color) = match side_mark(rest) {
-            Ok(x) => x,
-            Err(_) => {
-                return (
-                    out,
-                    Some(SyntaxError {
-                        offset: start,
-                        message: format!(
-                            "expected ▲ or △ starting a move, found `{}`",
-                            rest.chars().next().unwrap_or(' ')
-                        ),
-                    }),
-                )
-            }
-        };
-        // The token runs to the next mark.
-        let end = after_mark
-            .char_indices()
-            .find(|&(_, c)| matches!(c, '▲' | '△' | '☗' | '☖' | '▼' | '▽'))
-            .map_or(after_mark.len(), |(i, _)| i);
-        let token = &after_mark[..end];
-        let body_text = token.trim_end_matches(is_space);
-        let written = &line[start..off(line, after_mark) + body_text.len()];
-        let body = if body_text.starts_with('同') || parse_square(body_text).is_some() {
-            match move_text(line, body_text) {
-                Ok((mt, r)) => {
-                    if !r.is_empty() {
-                        return (
-                            out,
-                            Some(SyntaxError {
-                                offset: off(line, r),
-                                message: format!(
-                                    "expected 右 左 直 上 寄 引 成 不成 打 or the next move, found `{}`",
-                                    r.chars().next().unwrap_or(' ')
-                                ),
-                            }),
-                        );
-                    }
-                    Body::Move(mt)
-                }
-                Err(e) => return (out, Some(e)),
-            }
-        } else {
-            let w = body_text.trim_start_matches(is_space);
-            if w.is_empty() {
-                return (
-                    out,
-                    Some(SyntaxError {
-                        offset: off(line, after_mark),
-                        message: "expected a move after the side mark".to_string(),
-                    }),
-                );
-            }
-            Body::Terminal(w)
-        };
-        out.push(Ki2Token {
-            offset: start,
-            color,
-            written,
-            body,
-        });
-        rest = after_mark[end..].trim_start_matches(is_space);
+    for t in ki2_tokens(line) {
+        match t {
+            Ok(t) => out.push(t),
+            Err(e) => return (out, Some(e)),
+        }
     }
     (out, None)
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,11 +2,12 @@
 //! diagram, moves, comments, 変化 blocks and the まで line. Syntax only: it
 //! sends events to a [`Visitor`]; moves are resolved by whoever needs them.
 
-use super::grammar::{self, Body, Dest, MoveText, Origin, SyntaxError};
+use super::grammar::{self, Body, Dest, MoveText, Origin};
 use crate::color::Color;
 use crate::handicap::Handicap;
 use crate::japanese::{self, BoardBuilder};
 use crate::read::sink::Sink;
+use crate::read::syntax::SyntaxError;
 use crate::read::{
     empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
 };
@@ -109,12 +110,12 @@ impl State {
         out: &mut Sink<V>,
         line_no: u32,
         line: &str,
-        e: SyntaxError,
+        e: SyntaxError<&str>,
     ) {
         out.finding(Finding::error(
             Rule::Syntax,
-            Location::new(line_no, column(line, e.offset)),
-            e.message,
+            Location::new(line_no, column(line, grammar::offset(line, e.at))),
+            grammar::message(&e),
         ));
     }
 
@@ -523,14 +524,13 @@ impl State {
             self.content = true;
             match r {
                 Ok((c, h)) => self.board.set_hand(c, h),
-                Err(off) => self.syntax(
+                Err(off) => self.finding(
                     out,
-                    line_no,
-                    line,
-                    SyntaxError {
-                        offset: lead + off,
-                        message: "expected a piece name in the hand".to_string(),
-                    },
+                    Finding::error(
+                        Rule::Syntax,
+                        Location::new(line_no, column(line, lead + off)),
+                        "expected a piece name in the hand",
+                    ),
                 ),
             }
             return;
@@ -839,9 +839,16 @@ impl State {
         if self.skipping {
             return;
         }
-        let (tokens, err) = grammar::ki2_line(line);
         let mut cols = crate::read::Columns::new(line);
-        for tok in tokens {
+        for tok in grammar::ki2_tokens(line) {
+            let tok = match tok {
+                Ok(tok) => tok,
+                Err(e) => {
+                    self.syntax(out, line_no, line, e);
+                    self.stop();
+                    return;
+                }
+            };
             let loc = Location::new(line_no, cols.at(tok.offset));
             let top = *self.top();
             if top.stopped {
@@ -890,24 +897,16 @@ impl State {
                         self.set_terminal(out, k, None, loc);
                     }
                     None => {
-                        self.syntax(
-                            out,
-                            line_no,
-                            line,
-                            SyntaxError {
-                                offset: tok.offset,
-                                message: format!("expected a move, found `{w}`"),
-                            },
-                        );
+                        out.finding(Finding::error(
+                            Rule::Syntax,
+                            loc,
+                            format!("expected a move, found `{w}`"),
+                        ));
                         self.stop();
                         return;
                     }
                 },
             }
-        }
-        if let Some(e) = err {
-            self.syntax(out, line_no, line, e);
-            self.stop();
         }
     }
 
