@@ -39,7 +39,7 @@ fn reads_as_header(key: &str, line: &str) -> bool {
             .next()
             .is_none_or(|c| japanese::digit_value(c).is_none())
         && !crate::kif::grammar::is_move_line(line)
-        && !crate::kif::grammar::is_ki2_move_line(line)
+        && !crate::japanese::moves::is_ki2_move_line(line)
 }
 
 /// Header lines, the start position (手合割 or a board diagram) and the
