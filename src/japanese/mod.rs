@@ -2,7 +2,7 @@
 //! ([`lexicon`]: numerals, piece names, move words, terminal words, header
 //! keys), the relative marks of KI2 ([`marks`]), the move grammar both
 //! formats read ([`moves`]), board diagrams ([`bod`]), the `まで` summary
-//! ([`summary`]), the line reader both formats share ([`reader`]).
+//! ([`summary`]), the line reader both formats share ([`reader`]) and what both writers share ([`writer`]).
 //!
 //! `kif` and `ki2` both depend on this module; neither depends on the
 //! other.
@@ -13,6 +13,7 @@ pub mod marks;
 pub mod moves;
 pub(crate) mod reader;
 pub mod summary;
+pub(crate) mod writer;
 
 pub use bod::*;
 pub use lexicon::*;
