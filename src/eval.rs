@@ -34,7 +34,7 @@
 //! ```
 
 use crate::csa::grammar::parse_move as parse_csa_move;
-use crate::kif::grammar::{ki2_line, Body};
+use crate::ki2::grammar::{ki2_line, Body};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::read::resolve::RawMove;

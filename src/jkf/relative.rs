@@ -5,7 +5,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
-use crate::ki2::notation::{filter_candidates, Horizontal, RelativeMark, Vertical};
+use crate::japanese::marks::{filter_candidates, Horizontal, RelativeMark, Vertical};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::role::Role;

@@ -1,6 +1,8 @@
 //! KI2 records (no origin squares, relative marks): reader and writer.
 
+pub mod grammar;
 pub mod notation;
+pub(crate) mod reader;
 pub(crate) mod writer;
 
 pub use notation::{
@@ -8,7 +10,6 @@ pub use notation::{
 };
 pub use writer::{move_text, write};
 
-use crate::kif::reader;
 use crate::read::{Encoding, Game, LineReader, ReadOptions};
 use std::io::BufRead;
 
@@ -32,7 +33,7 @@ impl<R: BufRead> Reader<R> {
             return None;
         }
         self.done = true;
-        Some(reader::read_game(&mut self.lines, reader::Flavor::Ki2, v).0)
+        Some(crate::japanese::reader::read_game::<reader::Ki2, _, _>(&mut self.lines, v).0)
     }
 }
 

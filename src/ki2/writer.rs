@@ -3,10 +3,10 @@
 use super::notation::{can_promote, relative_mark};
 use super::WriteOptions;
 use crate::color::Color;
-use crate::japanese::{self, display_width};
-use crate::kif::writer::{
+use crate::japanese::writer::{
     fouler, moving_role, positions, summary_line, write_comments, write_head,
 };
+use crate::japanese::{self, display_width};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::read::Encoding;

@@ -54,7 +54,8 @@ impl<R: BufRead> Reader<R> {
             return None;
         }
         self.done = true;
-        let (out, producer) = reader::read_game(&mut self.lines, reader::Flavor::Kif, v);
+        let (out, producer) =
+            crate::japanese::reader::read_game::<reader::Kif, _, _>(&mut self.lines, v);
         self.producer = producer;
         Some(out)
     }

@@ -1,0 +1,102 @@
+//! Japanese notation shared by KIF and KI2: the vocabulary
+//! ([`lexicon`]: numerals, piece names, move words, terminal words, header
+//! keys), the relative marks of KI2 ([`marks`]), the move grammar both
+//! formats read ([`moves`]), board diagrams ([`bod`]), the `まで` summary
+//! ([`summary`]), the line reader both formats share ([`reader`]) and what both writers share ([`writer`]).
+//!
+//! `kif` and `ki2` both depend on this module; neither depends on the
+//! other.
+
+pub mod bod;
+pub mod lexicon;
+pub mod marks;
+pub mod moves;
+pub(crate) mod reader;
+pub mod summary;
+pub(crate) mod writer;
+
+pub use bod::*;
+pub use lexicon::*;
+pub use summary::*;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::color::Color;
+    use crate::record::{Outcome, TerminalKind};
+    use crate::role::Role;
+    use crate::variant::Variant;
+
+    #[test]
+    fn digits_and_squares() {
+        assert_eq!(digit_value('１'), Some(1));
+        assert_eq!(digit_value('９'), Some(9));
+        assert_eq!(digit_value('7'), Some(7));
+        assert_eq!(digit_value('0'), None);
+        let (sq, n) = parse_square("７六歩").unwrap();
+        assert_eq!((sq.file(), sq.rank(), n), (7, 6, 6));
+        let mut s = String::new();
+        push_square(sq, &mut s);
+        assert_eq!(s, "７六");
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("十八"), Some((18, 6)));
+        assert_eq!(parse_count("十"), Some((10, 3)));
+        assert_eq!(parse_count("二十"), Some((20, 6)));
+        assert_eq!(parse_count("三十二　"), Some((32, 9)));
+        for n in 1..=255u8 {
+            let mut s = String::new();
+            count_kanji(n, &mut s);
+            assert_eq!(parse_count(&s), Some((n, s.len())), "{s}");
+        }
+        assert_eq!(parse_count("三"), Some((3, 3)));
+        assert_eq!(parse_count("12"), Some((12, 2)));
+        let mut s = String::new();
+        count_kanji(15, &mut s);
+        assert_eq!(s, "十五");
+    }
+
+    #[test]
+    fn hands() {
+        let (c, h) = parse_hand_line("後手の持駒：飛　金四　銀四　桂二　香二　歩十五　")
+            .unwrap()
+            .unwrap();
+        assert_eq!(c, Color::White);
+        assert_eq!(h.count(Role::Pawn), 15);
+        assert_eq!(h.count(Role::Gold), 4);
+        let (_, h) = parse_hand_line("上手の持駒：飛角金").unwrap().unwrap();
+        assert_eq!(h.count(Role::Bishop), 1);
+        let (_, h) = parse_hand_line("先手の持駒：なし").unwrap().unwrap();
+        assert!(h.is_empty());
+        let mut s = String::new();
+        write_hand_line(
+            Color::White,
+            &parse_hand_line("後手の持駒：歩十五 飛").unwrap().unwrap().1,
+            false,
+            Variant::Standard,
+            &mut s,
+        );
+        assert_eq!(s, "後手の持駒：飛　歩十五　");
+    }
+
+    #[test]
+    fn summaries() {
+        let s = parse_summary("まで76手で先手の勝ち").unwrap();
+        assert_eq!(
+            (s.plies, s.outcome, s.kind),
+            (Some(76), Outcome::SenteWin, None)
+        );
+        let s = parse_summary("まで11手詰").unwrap();
+        assert!(s.mated);
+        let s = parse_summary("まで3手で時間切れにより先手の勝ち").unwrap();
+        assert_eq!(s.kind, Some(TerminalKind::TimeUp));
+        let s = parse_summary("まで3手で後手の反則勝ち").unwrap();
+        assert_eq!(s.outcome, Outcome::GoteWin);
+        assert_eq!(
+            parse_summary("まで3手で千日手").unwrap().outcome,
+            Outcome::Draw
+        );
+    }
+}
