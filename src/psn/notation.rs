@@ -143,7 +143,7 @@ fn letter_role(letter: char, promoted: bool, variant: Variant) -> Option<Role> {
 
 /// The grammar of one move, as small nom parsers. Each returns the shared
 /// [`SyntaxError`]: where it stopped and what it expected there.
-pub mod grammar {
+pub(crate) mod grammar {
     use super::{letter_role, Promotion, PsnMove};
     use crate::read::syntax::{expect, PResult};
     use crate::role::Role;

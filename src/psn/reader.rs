@@ -1,6 +1,9 @@
-//! The PSN reader: a line scanner that turns tags, move text, comments,
-//! variations, times and results into events, one game at a time. Syntax
-//! only: moves are resolved by whoever needs them.
+//! The PSN reader: it drives the token grammar (`super::grammar`) and the
+//! move grammar (`super::notation::grammar`) over each line and turns tags,
+//! move text, comments, variations, times and results into events, one game
+//! at a time. A grammar's error becomes a finding once, here, with the
+//! character column of the place it names. Syntax only: moves are resolved
+//! by whoever needs them.
 
 use super::grammar::{self, Token};
 use super::notation;
@@ -598,10 +601,8 @@ impl GameState {
             }
         }
         loop {
-            rest = match grammar::space(rest) {
-                Ok((r, _)) => r,
-                Err(_) => rest,
-            };
+            // `space` cannot fail (it takes zero or more).
+            rest = grammar::space(rest).map_or(rest, |(r, _)| r);
             if rest.is_empty() {
                 return Control::Continue;
             }
