@@ -21,8 +21,11 @@ use crate::record::{MoveTime, Outcome, TerminalKind};
 use nom::branch::alt;
 use nom::bytes::complete::{is_not, tag, tag_no_case, take_till1, take_until, take_while};
 use nom::bytes::complete::{take_while1, take_while_m_n};
-use nom::character::complete::{char, digit0, digit1, one_of};
-use nom::combinator::{all_consuming, cut, eof, map, map_res, opt, recognize, rest, value, verify};
+use nom::character::complete::{alpha1, char, digit0, digit1, one_of};
+use nom::combinator::{
+    all_consuming, cut, eof, map, map_opt, map_res, opt, recognize, rest, value, verify,
+};
+use nom::error::context;
 use nom::multi::{fold_many0, fold_many_m_n};
 use nom::sequence::{delimited, preceded, terminated};
 use nom::Parser;
@@ -143,19 +146,19 @@ pub fn word(i: &str) -> PResult<&str, &str> {
 
 /// One token of move text (white space before it already skipped). A time
 /// is tried before `(`: a parenthesis that does not hold a time opens a
-/// variation.
+/// variation. The first character picks the parser (a `match` rather than
+/// an `alt`: words, by far the most tokens, would otherwise fail through
+/// seven parsers first).
 pub fn token(i: &str) -> PResult<&str, Token<'_>> {
-    alt((
-        comment,
-        value(Token::StrayBrace, char('}')),
-        line_comment,
-        map(time, Token::Time),
-        value(Token::Open, char('(')),
-        value(Token::Close, char(')')),
-        nag,
-        map(word, Token::Word),
-    ))
-    .parse(i)
+    match i.as_bytes().first() {
+        Some(b'{') => comment(i),
+        Some(b'}') => value(Token::StrayBrace, char('}')).parse(i),
+        Some(b';') => line_comment(i),
+        Some(b'(') => alt((map(time, Token::Time), value(Token::Open, char('(')))).parse(i),
+        Some(b')') => value(Token::Close, char(')')).parse(i),
+        Some(b'$') => nag(i),
+        _ => map(word, Token::Word).parse(i),
+    }
 }
 
 /// A whole word that is a result: `1-0`, `0-1`, `1/2-1/2` (`½-½`), or `*`
@@ -175,46 +178,50 @@ pub fn move_number(i: &str) -> PResult<&str, &str> {
     recognize((digit1, take_while1(|c| c == '.'))).parse(i)
 }
 
-/// The whole word is `w`, in any ASCII case.
-fn whole_no_case<'a>(
-    w: &'static str,
-) -> impl Parser<&'a str, Output = &'a str, Error = crate::read::syntax::SyntaxError<&'a str>> {
-    terminated(tag_no_case(w), eof)
+/// The terminal words of Shogidokoro and PSN2, matched in any ASCII case.
+const TERMINALS: [(&str, TerminalKind); 12] = [
+    ("resigns", TerminalKind::Resign),
+    ("resign", TerminalKind::Resign),
+    ("interrupt", TerminalKind::Abort),
+    ("mate", TerminalKind::Checkmate),
+    ("sennichite", TerminalKind::Repetition),
+    ("repetitiondraw", TerminalKind::Repetition),
+    ("jishogi", TerminalKind::Impasse),
+    ("timeup", TerminalKind::TimeUp),
+    ("repetitionwin", TerminalKind::IllegalWin),
+    ("maxmovesdraw", TerminalKind::MaxMoves),
+    ("declarationwin", TerminalKind::DeclarationWin),
+    ("tryrulewin", TerminalKind::Try),
+];
+
+/// A whole word of ASCII letters.
+fn letters(i: &str) -> PResult<&str, &str> {
+    all_consuming(alpha1).parse(i)
 }
 
 /// A terminal word of Shogidokoro or PSN2, in any case (`Resigns`,
-/// `Sennichite`, `TimeUp`, …).
+/// `Sennichite`, `TimeUp`, …). The word is taken first and looked up in
+/// one table: a move (`P-7f`) stops at its second character, where twelve
+/// keyword parsers would each compare it.
 pub fn terminal(i: &str) -> PResult<&str, TerminalKind> {
-    alt((
-        value(
-            TerminalKind::Resign,
-            alt((whole_no_case("resigns"), whole_no_case("resign"))),
-        ),
-        value(TerminalKind::Abort, whole_no_case("interrupt")),
-        value(TerminalKind::Checkmate, whole_no_case("mate")),
-        value(
-            TerminalKind::Repetition,
-            alt((whole_no_case("sennichite"), whole_no_case("repetitiondraw"))),
-        ),
-        value(TerminalKind::Impasse, whole_no_case("jishogi")),
-        value(TerminalKind::TimeUp, whole_no_case("timeup")),
-        value(TerminalKind::IllegalWin, whole_no_case("repetitionwin")),
-        value(TerminalKind::MaxMoves, whole_no_case("maxmovesdraw")),
-        value(
-            TerminalKind::DeclarationWin,
-            whole_no_case("declarationwin"),
-        ),
-        value(TerminalKind::Try, whole_no_case("tryrulewin")),
-    ))
+    context(
+        "a terminal word",
+        map_opt(letters, |w: &str| {
+            TERMINALS
+                .iter()
+                .find(|(t, _)| t.eq_ignore_ascii_case(w))
+                .map(|(_, k)| k.clone())
+        }),
+    )
     .parse(i)
 }
 
-/// A whole word that writes a null move: `--`, `0000`, `pass`.
+/// A whole word that writes a null move: `--`, `0000`, `pass` (any case).
 pub fn null_move(i: &str) -> PResult<&str, &str> {
     alt((
         terminated(tag("--"), eof),
         terminated(tag("0000"), eof),
-        whole_no_case("pass"),
+        verify(letters, |w: &str| w.eq_ignore_ascii_case("pass")),
     ))
     .parse(i)
 }
