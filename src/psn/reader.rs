@@ -741,19 +741,6 @@ impl GameState {
         let loc = Location::new(no, cols.at(start));
         self.movetext = true;
         self.begin();
-        if let Ok((_, kind)) = grammar::terminal(tok) {
-            self.add_terminal(kind, loc);
-            return;
-        }
-        if grammar::null_move(tok).is_ok() {
-            self.error(
-                Rule::Syntax,
-                loc,
-                format!("expected a move, found the null move `{tok}`"),
-            );
-            self.top().dead = true;
-            return;
-        }
         let variant = self.variant;
         match notation::grammar::psn_move(variant)(tok) {
             Ok((rest, m)) => {
@@ -783,6 +770,23 @@ impl GameState {
                 self.add_move(RawMove::Psn(m), &tok[..n], loc);
             }
             Err(e) => {
+                // Terminal words and null moves are tried after the move
+                // (most words are moves): no terminal word or null move
+                // reads as a move, since none has `-`, `x`, `*` or a digit
+                // after its first letter.
+                if let Ok((_, kind)) = grammar::terminal(tok) {
+                    self.add_terminal(kind, loc);
+                    return;
+                }
+                if grammar::null_move(tok).is_ok() {
+                    self.error(
+                        Rule::Syntax,
+                        loc,
+                        format!("expected a move, found the null move `{tok}`"),
+                    );
+                    self.top().dead = true;
+                    return;
+                }
                 // PSN2 writes USI moves.
                 let clean = tok.trim_end_matches(['!', '?']);
                 if let Some(mv) = Move::from_usi(clean, variant) {
