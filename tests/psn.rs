@@ -544,3 +544,127 @@ fn corpus() {
     println!("PSN corpus: {clean} valid files read clean, {refused} invalid files refused");
     assert!(clean >= 13 && refused >= 6);
 }
+
+/// The roles a variant's records can name: its pieces and their promoted
+/// forms.
+fn roles_of(v: Variant) -> Vec<kifu::Role> {
+    let rules = v.rules();
+    let mut roles = Vec::new();
+    for &(r, _) in rules.set {
+        roles.push(r);
+        if rules.can_promote(r) {
+            roles.push(r.promoted().unwrap());
+        }
+    }
+    roles
+}
+
+/// Every move the writer can write (`PsnMove::display`, which the writer
+/// uses, for every role, square pair, capture flag and promotion suffix of
+/// every variant) parses back to itself.
+#[test]
+fn written_moves_parse_back_exhaustively() {
+    use kifu::psn::Promotion;
+    let mut n = 0u32;
+    for v in Variant::ALL {
+        let board: Vec<kifu::Square> = kifu::Square::all()
+            .filter(|s| v.rules().board.contains(*s))
+            .collect();
+        let roles = roles_of(v);
+        let mut check = |m: PsnMove| {
+            let text = m.display(v).to_string();
+            assert_eq!(PsnMove::parse(&text, v), Ok(m), "{v:?} {text}");
+            assert_eq!(
+                PsnMove::parse_prefix(&format!("{text}!? x"), v),
+                Ok((m, text.len())),
+                "{v:?} {text}"
+            );
+            n += 1;
+        };
+        for &role in &roles {
+            for &to in &board {
+                check(PsnMove::Drop { role, to });
+                let origins = std::iter::once(None).chain(board.iter().copied().map(Some));
+                for from in origins {
+                    for capture in [false, true] {
+                        for promotion in [Promotion::None, Promotion::Promote, Promotion::Decline] {
+                            check(PsnMove::Normal {
+                                role,
+                                from,
+                                capture,
+                                to,
+                                promotion,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(n > 500_000, "{n} moves");
+}
+
+/// A bad move says where it went wrong and what was expected there.
+#[test]
+fn move_errors_name_the_place_and_the_expectation() {
+    for (text, offset, message) in [
+        ("", 0, "expected a piece letter, found the end of the move"),
+        ("+", 1, "expected a piece letter, found the end of the move"),
+        ("Q-7f", 0, "expected a piece letter"),
+        ("+G-5h", 1, "expected a piece letter"),
+        (
+            "P",
+            1,
+            "expected an origin square, `-`, `x` or `*`, found the end of the move",
+        ),
+        ("P0-7f", 1, "expected an origin square, `-`, `x` or `*`"),
+        (
+            "P-",
+            2,
+            "expected a file digit 1-9, found the end of the move",
+        ),
+        (
+            "P-7",
+            3,
+            "expected a rank letter a-i, found the end of the move",
+        ),
+        ("P-7j", 3, "expected a rank letter a-i"),
+        ("P7g7f", 3, "expected `-` or `x`"),
+        ("P7j-7f", 2, "expected a rank letter a-i"),
+        (
+            "P*",
+            2,
+            "expected a file digit 1-9, found the end of the move",
+        ),
+        ("P-7f+x", 5, "expected the end of the move"),
+    ] {
+        let e = PsnMove::parse(text, Variant::Standard).unwrap_err();
+        assert_eq!((e.offset, e.message.as_str()), (offset, message), "{text}");
+    }
+}
+
+/// The reader reports a bad move at the character where it went wrong,
+/// with the grammar's expectation.
+#[test]
+fn bad_move_findings() {
+    let g = &read("[Event \"é\"]\n1. P-7f 2. P-3j\n".as_bytes())[0];
+    assert_eq!(
+        errors(g),
+        ["2:15: syntax (expected a move, found `P-3j` (expected a rank letter a-i))"]
+    );
+    let g = &read("1. P-7f 2. P-3d!x\n".as_bytes())[0];
+    assert_eq!(
+        errors(g),
+        ["1:16: syntax (expected a move, found `P-3d!x`)"]
+    );
+    let g = &read("[Sente \"A\"] [Gote \n".as_bytes())[0];
+    assert_eq!(
+        errors(g),
+        ["1:19: syntax (expected `\"` to start the value of tag `Gote`, found the end of the line)"]
+    );
+    let g = &read("Variation: x\n".as_bytes())[0];
+    assert_eq!(
+        errors(g),
+        ["1:1: syntax (expected a move number after `Variation:`, found `x`)"]
+    );
+}

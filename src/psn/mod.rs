@@ -20,6 +20,7 @@
 //! assert!(out.text.contains("3.Bx2b+"));
 //! ```
 
+mod grammar;
 pub mod notation;
 mod reader;
 mod writer;

@@ -17,9 +17,13 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::read::syntax::{expect, into_error, SyntaxError};
 use crate::role::Role;
 use crate::square::Square;
 use crate::variant::Variant;
+use nom::combinator::{all_consuming, eof};
+use nom::sequence::terminated;
+use nom::Parser;
 use std::fmt;
 use std::str::FromStr;
 
@@ -62,10 +66,31 @@ pub enum PsnMove {
 /// Why a move text is not international notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParsePsnError {
-    /// 0-based character offset of the problem within the text.
+    /// 0-based byte offset of the problem within the text (a character
+    /// offset when the text is ASCII, as a move is).
     pub offset: usize,
     /// What was expected and found.
     pub message: String,
+}
+
+impl ParsePsnError {
+    /// The error of the move grammar on `text`, converted once.
+    fn new(text: &str, e: SyntaxError<&str>) -> ParsePsnError {
+        ParsePsnError {
+            offset: e.offset_in(&text),
+            message: describe(&e),
+        }
+    }
+}
+
+/// The words of a move grammar's error: what it expected, and what it found
+/// when the move ended too early (otherwise the offset shows the place).
+pub(crate) fn describe(e: &SyntaxError<&str>) -> String {
+    if e.at.is_empty() {
+        e.message("the end of the move")
+    } else {
+        format!("expected {}", e.expected)
+    }
 }
 
 impl fmt::Display for ParsePsnError {
@@ -104,32 +129,157 @@ impl fmt::Display for ResolveError {
 
 impl std::error::Error for ResolveError {}
 
-fn err(offset: usize, message: impl Into<String>) -> ParsePsnError {
-    ParsePsnError {
-        offset,
-        message: message.into(),
+/// The role a piece letter names: SFEN letters for `variant` (with a `+`
+/// before them for a promoted piece), and 81Dojo's single letters `D`
+/// (dragon), `H` (horse) and `T` (tokin) outside doubutsu.
+fn letter_role(letter: char, promoted: bool, variant: Variant) -> Option<Role> {
+    match (variant, letter.to_ascii_uppercase(), promoted) {
+        (Variant::Standard | Variant::Minishogi, 'D', false) => Some(Role::Dragon),
+        (Variant::Standard | Variant::Minishogi, 'H', false) => Some(Role::Horse),
+        (Variant::Standard | Variant::Minishogi, 'T', false) => Some(Role::ProPawn),
+        (_, c, _) => Role::from_sfen_char(c, promoted, variant),
     }
 }
 
-/// Parses a square `7f` or `76` at the start of `b`.
-fn parse_square(b: &[u8], at: usize) -> Result<Square, ParsePsnError> {
-    let file = match b.get(at) {
-        Some(c @ b'1'..=b'9') => c - b'0',
-        Some(_) => return Err(err(at, "expected a file digit 1-9")),
-        None => return Err(err(at, "expected a square, found the end of the move")),
-    };
-    let rank = match b.get(at + 1) {
-        Some(c @ b'a'..=b'i') => c - b'a' + 1,
-        Some(c @ b'1'..=b'9') => c - b'0',
-        Some(_) => return Err(err(at + 1, "expected a rank letter a-i")),
-        None => {
-            return Err(err(
-                at + 1,
-                "expected a rank letter, found the end of the move",
-            ))
+/// The grammar of one move, as small nom parsers. Each returns the shared
+/// [`SyntaxError`]: where it stopped and what it expected there.
+pub(crate) mod grammar {
+    use super::{letter_role, Promotion, PsnMove};
+    use crate::read::syntax::{expect, PResult};
+    use crate::role::Role;
+    use crate::square::Square;
+    use crate::variant::Variant;
+    use nom::branch::alt;
+    use nom::character::complete::{char, one_of, satisfy};
+    use nom::combinator::{cut, fail, map, map_opt, opt, value};
+    use nom::error::context;
+    use nom::sequence::preceded;
+    use nom::Parser;
+
+    /// `+` before a piece letter: the piece is promoted.
+    pub fn promoted_mark(i: &str) -> PResult<&str, bool> {
+        map(opt(char('+')), |p| p.is_some()).parse(i)
+    }
+
+    /// A piece: an optional `+` and a letter of `variant` (`P`, `+S`, `D`).
+    pub fn piece(variant: Variant) -> impl Fn(&str) -> PResult<&str, Role> {
+        move |i| {
+            let (i, promoted) = promoted_mark(i)?;
+            expect(
+                "a piece letter",
+                map_opt(satisfy(|c| c.is_ascii_alphabetic()), move |c| {
+                    letter_role(c, promoted, variant)
+                }),
+            )
+            .parse(i)
         }
-    };
-    Square::new(file, rank).ok_or_else(|| err(at, "no such square"))
+    }
+
+    /// A file digit `1`..`9`.
+    pub fn file(i: &str) -> PResult<&str, u8> {
+        expect(
+            "a file digit 1-9",
+            map(satisfy(|c| matches!(c, '1'..='9')), |c| c as u8 - b'0'),
+        )
+        .parse(i)
+    }
+
+    /// A rank: a letter `a`..`i` or a digit `1`..`9`.
+    pub fn rank(i: &str) -> PResult<&str, u8> {
+        expect(
+            "a rank letter a-i",
+            map(satisfy(|c| matches!(c, 'a'..='i' | '1'..='9')), |c| {
+                if c.is_ascii_digit() {
+                    c as u8 - b'0'
+                } else {
+                    c as u8 - b'a' + 1
+                }
+            }),
+        )
+        .parse(i)
+    }
+
+    /// A square `7f` or `76`; once the file digit is read, the rank must
+    /// follow.
+    pub fn square(i: &str) -> PResult<&str, Square> {
+        context(
+            "a square",
+            map_opt((file, cut(rank)), |(f, r)| Square::new(f, r)),
+        )
+        .parse(i)
+    }
+
+    /// `*` (also read: `'`, `@`) between a dropped piece and its square.
+    pub fn drop_mark(i: &str) -> PResult<&str, char> {
+        one_of("*'@").parse(i)
+    }
+
+    /// `-` (a move) or `x` (a capture).
+    pub fn capture_mark(i: &str) -> PResult<&str, bool> {
+        context(
+            "`-` or `x`",
+            alt((value(false, char('-')), value(true, one_of("xX")))),
+        )
+        .parse(i)
+    }
+
+    /// What may follow the destination: `+` (promotes), `=` (declines) or
+    /// nothing.
+    pub fn promotion(i: &str) -> PResult<&str, Promotion> {
+        map(opt(one_of("+=")), |c| match c {
+            Some('+') => Promotion::Promote,
+            Some(_) => Promotion::Decline,
+            None => Promotion::None,
+        })
+        .parse(i)
+    }
+
+    /// The part of a move after the piece: `*2c`, `5d-5c=`, `x4c+`.
+    fn after_piece(role: Role) -> impl Fn(&str) -> PResult<&str, PsnMove> {
+        move |i| {
+            let drop = map(preceded(drop_mark, cut(square)), |to| PsnMove::Drop {
+                role,
+                to,
+            });
+            let from_origin = map(
+                (square, cut(capture_mark), cut(square), promotion),
+                |(from, capture, to, promotion)| PsnMove::Normal {
+                    role,
+                    from: Some(from),
+                    capture,
+                    to,
+                    promotion,
+                },
+            );
+            let bare = map(
+                (capture_mark, cut(square), promotion),
+                |(capture, to, promotion)| PsnMove::Normal {
+                    role,
+                    from: None,
+                    capture,
+                    to,
+                    promotion,
+                },
+            );
+            // The last branch names the whole choice when none started.
+            alt((
+                drop,
+                from_origin,
+                bare,
+                context("an origin square, `-`, `x` or `*`", fail()),
+            ))
+            .parse(i)
+        }
+    }
+
+    /// A move in international notation for `variant`; what follows it is
+    /// left to the caller.
+    pub fn psn_move(variant: Variant) -> impl Fn(&str) -> PResult<&str, PsnMove> {
+        move |i| {
+            let (i, role) = piece(variant)(i)?;
+            after_piece(role)(i)
+        }
+    }
 }
 
 impl PsnMove {
@@ -138,89 +288,22 @@ impl PsnMove {
     /// number of bytes (all ASCII) it used; the caller decides what may
     /// follow.
     pub fn parse_prefix(text: &str, variant: Variant) -> Result<(PsnMove, usize), ParsePsnError> {
-        let b = text.as_bytes();
-        let mut i = 0;
-        let promoted = b.first() == Some(&b'+');
-        if promoted {
-            i += 1;
+        match grammar::psn_move(variant)(text) {
+            Ok((rest, m)) => Ok((m, text.len() - rest.len())),
+            Err(e) => Err(ParsePsnError::new(text, into_error(e, text))),
         }
-        let letter = match b.get(i) {
-            Some(c) if c.is_ascii_alphabetic() => c.to_ascii_uppercase() as char,
-            Some(_) => return Err(err(i, "expected a piece letter")),
-            None => return Err(err(i, "expected a piece letter, found the end of the move")),
-        };
-        let role = match (variant, letter, promoted) {
-            // 81Dojo-style single letters for promoted pieces.
-            (Variant::Standard | Variant::Minishogi, 'D', false) => Some(Role::Dragon),
-            (Variant::Standard | Variant::Minishogi, 'H', false) => Some(Role::Horse),
-            (Variant::Standard | Variant::Minishogi, 'T', false) => Some(Role::ProPawn),
-            _ => Role::from_sfen_char(letter, promoted, variant),
-        }
-        .ok_or_else(|| err(i, format!("`{}` is not a piece", &text[..i + 1])))?;
-        i += 1;
-        match b.get(i) {
-            Some(b'*' | b'\'' | b'@') => {
-                let to = parse_square(b, i + 1)?;
-                return Ok((PsnMove::Drop { role, to }, i + 3));
-            }
-            Some(b'-' | b'x' | b'X') => {}
-            Some(b'1'..=b'9') => {}
-            Some(_) => return Err(err(i, "expected an origin square, `-`, `x` or `*`")),
-            None => {
-                return Err(err(
-                    i,
-                    "expected `-`, `x` or `*`, found the end of the move",
-                ))
-            }
-        }
-        let from = if b[i].is_ascii_digit() {
-            let sq = parse_square(b, i)?;
-            i += 2;
-            Some(sq)
-        } else {
-            None
-        };
-        let capture = match b.get(i) {
-            Some(b'-') => false,
-            Some(b'x' | b'X') => true,
-            Some(_) => return Err(err(i, "expected `-` or `x`")),
-            None => return Err(err(i, "expected `-` or `x`, found the end of the move")),
-        };
-        let to = parse_square(b, i + 1)?;
-        i += 3;
-        let promotion = match b.get(i) {
-            Some(b'+') => {
-                i += 1;
-                Promotion::Promote
-            }
-            Some(b'=') => {
-                i += 1;
-                Promotion::Decline
-            }
-            _ => Promotion::None,
-        };
-        Ok((
-            PsnMove::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            },
-            i,
-        ))
     }
 
     /// Parses a whole move text (nothing may follow) for `variant`.
     pub fn parse(text: &str, variant: Variant) -> Result<PsnMove, ParsePsnError> {
-        let (m, n) = PsnMove::parse_prefix(text, variant)?;
-        if n != text.len() {
-            return Err(err(
-                n,
-                format!("unexpected `{}` after the move", &text[n..]),
-            ));
+        let whole = terminated(
+            grammar::psn_move(variant),
+            expect("the end of the move", eof),
+        );
+        match all_consuming(whole).parse(text) {
+            Ok((_, m)) => Ok(m),
+            Err(e) => Err(ParsePsnError::new(text, into_error(e, text))),
         }
-        Ok(m)
     }
 
     /// The role as written.

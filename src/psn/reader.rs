@@ -1,11 +1,16 @@
-//! The PSN reader: a line scanner that turns tags, move text, comments,
-//! variations, times and results into events, one game at a time. Syntax
-//! only: moves are resolved by whoever needs them.
+//! The PSN reader: it drives the token grammar (`super::grammar`) and the
+//! move grammar (`super::notation::grammar`) over each line and turns tags,
+//! move text, comments, variations, times and results into events, one game
+//! at a time. A grammar's error becomes a finding once, here, with the
+//! character column of the place it names. Syntax only: moves are resolved
+//! by whoever needs them.
 
-use super::notation::PsnMove;
+use super::grammar::{self, Token};
+use super::notation;
 use crate::handicap::Handicap;
 use crate::moves::Move;
 use crate::read::sink::Sink;
+use crate::read::syntax::into_error;
 use crate::read::{
     empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
     ReadOptions, RecordBuilder, Rule, Visitor,
@@ -151,80 +156,6 @@ impl<'a> Cols<'a> {
         }
         self.col
     }
-}
-
-fn is_delim(b: u8) -> bool {
-    b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b';')
-}
-
-/// A terminal word of Shogidokoro or PSN2 (case-insensitive).
-pub(crate) fn terminal_word(tok: &str) -> Option<TerminalKind> {
-    let t = tok.to_ascii_lowercase();
-    Some(match t.as_str() {
-        "resigns" | "resign" => TerminalKind::Resign,
-        "interrupt" => TerminalKind::Abort,
-        "mate" => TerminalKind::Checkmate,
-        "sennichite" | "repetitiondraw" => TerminalKind::Repetition,
-        "jishogi" => TerminalKind::Impasse,
-        "timeup" => TerminalKind::TimeUp,
-        "repetitionwin" => TerminalKind::IllegalWin,
-        "maxmovesdraw" => TerminalKind::MaxMoves,
-        "declarationwin" => TerminalKind::DeclarationWin,
-        "tryrulewin" => TerminalKind::Try,
-        _ => return None,
-    })
-}
-
-fn result_outcome(tok: &str) -> Option<Option<Outcome>> {
-    match tok {
-        "1-0" => Some(Some(Outcome::SenteWin)),
-        "0-1" => Some(Some(Outcome::GoteWin)),
-        "1/2-1/2" | "½-½" => Some(Some(Outcome::Draw)),
-        "*" => Some(None),
-        _ => None,
-    }
-}
-
-/// Parses `m:ss`, `mm:ss` or `h:mm:ss` into milliseconds.
-fn parse_clock(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let mut total: u64 = 0;
-    let mut parts = 0;
-    for p in s.split(':') {
-        if p.is_empty() || p.len() > 6 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        total = total.checked_mul(60)?.checked_add(p.parse::<u64>().ok()?)?;
-        parts += 1;
-    }
-    if !(2..=3).contains(&parts) {
-        return None;
-    }
-    total.checked_mul(1000)
-}
-
-/// A time in parentheses at the start of `s`: `(00:03 / 00:00:03)` or
-/// `(00:00:03)`; returns the time and the bytes used.
-fn parse_time(s: &str) -> Option<(MoveTime, usize)> {
-    let rest = s.strip_prefix('(')?;
-    let close = rest.find(')')?;
-    let inner = &rest[..close];
-    let mut parts = inner.split('/');
-    let spent = parse_clock(parts.next()?)?;
-    let total = match parts.next() {
-        Some(p) => Some(parse_clock(p)?),
-        None => None,
-    };
-    if parts.next().is_some() {
-        return None;
-    }
-    Some((
-        MoveTime {
-            spent_ms: Some(spent),
-            total_ms: total,
-        },
-        close + 2,
-    ))
 }
 
 impl GameState {
@@ -532,9 +463,9 @@ impl GameState {
             "opening" => HeaderKey::Opening,
             "title" => HeaderKey::Title,
             "result" => {
-                match result_outcome(value.trim()) {
-                    Some(o) => self.set_claim(value.trim(), o, value_loc, true),
-                    None => {
+                match grammar::result(value.trim()) {
+                    Ok((_, o)) => self.set_claim(value.trim(), o, value_loc, true),
+                    Err(_) => {
                         self.warn(
                             Rule::Dialect,
                             value_loc,
@@ -610,28 +541,24 @@ impl GameState {
 
     /// Scans one line. Returns whether the line belongs to the next game.
     fn line(&mut self, no: u32, text: &str) -> Control {
-        let b = text.as_bytes();
         let mut cols = Cols::new(text);
-        let mut i = 0;
-        // Inside a multi-line comment.
+        let mut rest = text;
         if let Some(c) = self.comment.as_mut() {
-            match text.find('}') {
-                Some(end) => {
-                    let seg = &text[..end];
-                    if !seg.trim().is_empty() {
-                        c.entries.push(seg.to_string());
-                    }
-                    let c = self.comment.take().expect("some");
-                    for e in c.entries {
-                        self.add_comment(e, c.start);
-                    }
-                    i = end + 1;
-                }
-                None => {
-                    c.entries.push(text.to_string());
-                    return Control::Continue;
-                }
+            // Inside a comment begun on an earlier line.
+            // `comment_rest` cannot fail: its last branch takes the line.
+            let (after, (seg, closed)) = grammar::comment_rest(text).unwrap_or(("", (text, false)));
+            if !closed {
+                c.entries.push(seg.to_string());
+                return Control::Continue;
             }
+            if !seg.trim().is_empty() {
+                c.entries.push(seg.to_string());
+            }
+            let c = self.comment.take().expect("some");
+            for e in c.entries {
+                self.add_comment(e, c.start);
+            }
+            rest = after;
         } else {
             let t = text.trim_start();
             if t.is_empty() {
@@ -642,208 +569,155 @@ impl GameState {
                     return Control::EndBeforeLine;
                 }
                 match self.tags(no, text, &mut cols) {
-                    Some(rest) => i = rest,
+                    Some(after) => rest = after,
                     None => return Control::Continue,
                 }
             } else if self.result_seen && !t.starts_with('{') && !t.starts_with(';') {
                 return Control::EndBeforeLine;
-            } else if t.len() >= 10 && t.as_bytes()[..10].eq_ignore_ascii_case(b"variation:") {
-                let lead = text.len() - t.len();
-                let num = t[10..].trim();
-                let loc = Location::new(no, cols.at(lead));
-                self.content = true;
-                self.movetext = true;
-                match num.parse::<u32>() {
-                    Ok(n) if n >= 1 => self.variation_block(n, loc),
-                    _ => self.error(
-                        Rule::Syntax,
-                        loc,
-                        format!("expected a move number after `Variation:`, found `{num}`"),
-                    ),
+            } else {
+                match grammar::variation_line(t) {
+                    Ok((_, n)) => {
+                        let loc = Location::new(no, cols.at(text.len() - t.len()));
+                        self.content = true;
+                        self.movetext = true;
+                        self.variation_block(n, loc);
+                        return Control::Continue;
+                    }
+                    Err(nom::Err::Failure(e)) => {
+                        // `Variation:` and no number: reported at the keyword.
+                        let loc = Location::new(no, cols.at(text.len() - t.len()));
+                        self.content = true;
+                        self.movetext = true;
+                        self.error(
+                            Rule::Syntax,
+                            loc,
+                            format!("expected {}, found `{}`", e.expected, e.at.trim_end()),
+                        );
+                        return Control::Continue;
+                    }
+                    // Not a `Variation:` line: move text.
+                    Err(_) => {}
                 }
-                return Control::Continue;
             }
         }
-        while i < b.len() {
-            let c = b[i];
-            if c.is_ascii_whitespace() {
-                i += 1;
-                continue;
+        loop {
+            // `space` cannot fail (it takes zero or more).
+            rest = grammar::space(rest).map_or(rest, |(r, _)| r);
+            if rest.is_empty() {
+                return Control::Continue;
             }
-            let loc = Location::new(no, cols.at(i));
-            match c {
-                b'{' => {
+            let at = text.len() - rest.len();
+            let loc = Location::new(no, cols.at(at));
+            let (after, tok) = match grammar::token(rest) {
+                Ok(ok) => ok,
+                Err(e) => {
+                    // Not reached: a word takes any character but a
+                    // delimiter, and every delimiter is a token.
+                    let e = into_error(e, rest);
+                    let loc = Location::new(no, cols.at(text.len() - e.at.len()));
+                    self.error(Rule::Syntax, loc, e.message("the end of the line"));
+                    return Control::Continue;
+                }
+            };
+            rest = after;
+            match tok {
+                Token::Comment(body) => {
                     self.content = true;
-                    match text[i + 1..].find('}') {
-                        Some(end) => {
-                            let body = text[i + 1..i + 1 + end].trim();
-                            if !body.is_empty() {
-                                self.add_comment(body.to_string(), loc);
-                            }
-                            i += end + 2;
-                        }
-                        None => {
-                            let seg = &text[i + 1..];
-                            let mut entries = Vec::new();
-                            if !seg.trim().is_empty() {
-                                entries.push(seg.to_string());
-                            }
-                            self.comment = Some(Comment {
-                                start: loc,
-                                entries,
-                            });
-                            return Control::Continue;
-                        }
+                    let body = body.trim();
+                    if !body.is_empty() {
+                        self.add_comment(body.to_string(), loc);
                     }
                 }
-                b'}' => {
-                    self.error(Rule::Syntax, loc, "unmatched `}`");
-                    i += 1;
+                Token::OpenComment(seg) => {
+                    self.content = true;
+                    let mut entries = Vec::new();
+                    if !seg.trim().is_empty() {
+                        entries.push(seg.to_string());
+                    }
+                    self.comment = Some(Comment {
+                        start: loc,
+                        entries,
+                    });
+                    return Control::Continue;
                 }
-                b';' => {
-                    let body = text[i + 1..].trim();
+                Token::StrayBrace => self.error(Rule::Syntax, loc, "unmatched `}`"),
+                Token::LineComment(body) => {
+                    let body = body.trim();
                     if !body.is_empty() {
                         self.add_comment(body.to_string(), loc);
                     }
                     return Control::Continue;
                 }
-                b'(' => {
+                Token::Time(t) => {
                     self.content = true;
-                    if let Some((t, n)) = parse_time(&text[i..]) {
-                        self.add_time(t, loc);
-                        i += n;
-                    } else {
-                        self.movetext = true;
-                        self.open_paren(loc);
-                        i += 1;
-                    }
+                    self.add_time(t, loc);
                 }
-                b')' => {
-                    self.close_paren(loc);
-                    i += 1;
+                Token::Open => {
+                    self.content = true;
+                    self.movetext = true;
+                    self.open_paren(loc);
                 }
-                b'$' => {
-                    // NAG: `$2`.
-                    i += 1;
-                    while i < b.len() && b[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                }
-                _ => {
-                    let start = i;
-                    while i < b.len() && !is_delim(b[i]) {
-                        i += 1;
-                    }
-                    // `i` may stop inside a multibyte char only at ASCII
-                    // delimiters, which are char boundaries.
-                    let tok = &text[start..i];
-                    self.token(tok, start, no, &mut cols);
-                }
+                Token::Close => self.close_paren(loc),
+                Token::Nag(_) => {}
+                Token::Word(w) => self.word(w, at, no, &mut cols),
             }
         }
-        Control::Continue
     }
 
-    /// Parses tag pairs at the start of a line; returns the byte offset of
-    /// anything after them, or `None` when the line is done.
-    fn tags(&mut self, no: u32, text: &str, cols: &mut Cols) -> Option<usize> {
-        let b = text.as_bytes();
-        let mut i = 0;
+    /// Reads the tag pairs at the start of a line; returns what follows
+    /// them, or `None` when the line is done.
+    fn tags<'t>(&mut self, no: u32, text: &'t str, cols: &mut Cols) -> Option<&'t str> {
+        let mut rest = text;
         loop {
-            while i < b.len() && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if i >= b.len() {
+            rest = grammar::space(rest).map_or(rest, |(r, _)| r);
+            if rest.is_empty() {
                 return None;
             }
-            if b[i] != b'[' {
-                return Some(i);
+            if !rest.starts_with('[') {
+                return Some(rest);
             }
-            let open = Location::new(no, cols.at(i));
-            i += 1;
-            let name_start = i;
-            while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'"' && b[i] != b']' {
-                i += 1;
-            }
-            let name = &text[name_start..i];
-            while i < b.len() && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if name.is_empty() || b.get(i) != Some(&b'"') {
-                let loc = Location::new(no, cols.at(i.min(b.len())));
-                let found = text[i.min(b.len())..]
-                    .chars()
-                    .next()
-                    .map_or("the end of the line".to_string(), |c| format!("`{c}`"));
-                self.error(
-                    Rule::Syntax,
-                    if name.is_empty() {
-                        Location::new(no, cols.at(name_start))
-                    } else {
-                        loc
-                    },
-                    if name.is_empty() {
-                        "expected a tag name after `[`".to_string()
-                    } else {
-                        format!("expected `\"` to start the value of tag `{name}`, found {found}")
-                    },
-                );
-                let _ = open;
-                return None;
-            }
-            i += 1;
-            let value_loc = Location::new(no, cols.at(i));
-            let mut value = String::new();
-            let mut closed = false;
-            while i < b.len() {
-                match b[i] {
-                    b'\\' if matches!(b.get(i + 1), Some(b'"' | b'\\')) => {
-                        value.push(b[i + 1] as char);
-                        i += 2;
-                    }
-                    b'"' => {
-                        closed = true;
-                        i += 1;
-                        break;
-                    }
-                    _ => {
-                        let ch = text[i..].chars().next().expect("in bounds");
-                        value.push(ch);
-                        i += ch.len_utf8();
-                    }
+            let open = Location::new(no, cols.at(text.len() - rest.len()));
+            let (after, name) = match grammar::tag_open(rest) {
+                Ok(ok) => ok,
+                Err(e) => {
+                    let e = into_error(e, rest);
+                    let loc = Location::new(no, cols.at(text.len() - e.at.len()));
+                    self.error(Rule::Syntax, loc, e.message("the end of the line"));
+                    return None;
+                }
+            };
+            let body_at = text.len() - after.len();
+            match grammar::tag_body(after) {
+                Ok((after, (value_at, value))) => {
+                    let value_loc = Location::new(no, cols.at(body_at + value_at));
+                    rest = after;
+                    self.tag(name, value, open, value_loc);
+                }
+                Err(e) => {
+                    let e = into_error(e, after);
+                    let loc = Location::new(no, cols.at(text.len() - e.at.len()));
+                    self.error(
+                        Rule::Syntax,
+                        loc,
+                        format!(
+                            "expected {} `{name}`, found {}",
+                            e.expected,
+                            e.at.chars()
+                                .next()
+                                .map_or("the end of the line".into(), |c| format!("`{c}`"))
+                        ),
+                    );
+                    return None;
                 }
             }
-            if !closed {
-                let loc = Location::new(no, cols.at(b.len()));
-                self.error(
-                    Rule::Syntax,
-                    loc,
-                    format!("expected `\"` to close the value of tag `{name}`, found the end of the line"),
-                );
-                return None;
-            }
-            while i < b.len() && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if b.get(i) != Some(&b']') {
-                let loc = Location::new(no, cols.at(i));
-                self.error(
-                    Rule::Syntax,
-                    loc,
-                    format!("expected `]` to close tag `{name}`"),
-                );
-                return None;
-            }
-            i += 1;
-            let name = name.to_string();
-            self.tag(&name, value, open, value_loc);
         }
     }
 
-    fn token(&mut self, tok: &str, start: usize, no: u32, cols: &mut Cols) {
+    /// A word of move text starting at byte `start` of the line.
+    fn word(&mut self, tok: &str, start: usize, no: u32, cols: &mut Cols) {
         self.content = true;
         let loc = Location::new(no, cols.at(start));
-        if let Some(o) = result_outcome(tok) {
+        if let Ok((_, o)) = grammar::result(tok) {
             self.begin();
             self.movetext = true;
             self.set_claim(tok, o, loc, false);
@@ -859,66 +733,75 @@ impl GameState {
             return;
         }
         // Move numbers: `12.`, `12...`, `12.P7g-7f`.
-        let digits = tok.bytes().take_while(|b| b.is_ascii_digit()).count();
-        let mut tok = tok;
-        let mut start = start;
-        if digits > 0 && tok.as_bytes().get(digits) == Some(&b'.') {
-            let dots = tok[digits..].bytes().take_while(|&b| b == b'.').count();
-            tok = &tok[digits + dots..];
-            start += digits + dots;
-            if tok.is_empty() {
-                return;
-            }
-        }
+        let (tok, start) = match grammar::move_number(tok) {
+            Ok(("", _)) => return,
+            Ok((rest, _)) => (rest, start + tok.len() - rest.len()),
+            Err(_) => (tok, start),
+        };
         let loc = Location::new(no, cols.at(start));
         self.movetext = true;
         self.begin();
-        if let Some(kind) = terminal_word(tok) {
-            self.add_terminal(kind, loc);
-            return;
-        }
-        if tok == "--" || tok == "0000" || tok.eq_ignore_ascii_case("pass") {
-            self.error(
-                Rule::Syntax,
-                loc,
-                format!("expected a move, found the null move `{tok}`"),
-            );
-            self.top().dead = true;
-            return;
-        }
         let variant = self.variant;
-        match PsnMove::parse_prefix(tok, variant) {
-            Ok((m, n)) => {
-                let rest = &tok[n..];
-                if !rest.is_empty() && !rest.bytes().all(|b| b == b'!' || b == b'?') {
-                    if rest.bytes().all(|b| b.is_ascii_punctuation()) {
+        match notation::grammar::psn_move(variant)(tok) {
+            Ok((rest, m)) => {
+                let n = tok.len() - rest.len();
+                match grammar::annotation(rest) {
+                    Ok(_) if rest.bytes().all(|b| b == b'!' || b == b'?') => {}
+                    Ok(_) => {
                         let l = Location::new(no, cols.at(start + n));
                         self.warn(
                             Rule::Dialect,
                             l,
                             format!("ignored the annotation `{rest}` after the move"),
                         );
-                    } else {
-                        let l = Location::new(no, cols.at(start + n));
-                        self.error(Rule::Syntax, l, format!("expected a move, found `{tok}`"));
+                    }
+                    Err(e) => {
+                        let e = into_error(e, rest);
+                        let l = Location::new(no, cols.at(start + tok.len() - e.at.len()));
+                        self.error(
+                            Rule::Syntax,
+                            l,
+                            format!("expected {}, found `{tok}`", e.expected),
+                        );
                         self.top().dead = true;
                         return;
                     }
                 }
-                let written = &tok[..n];
-                self.add_move(RawMove::Psn(m), written, loc);
+                self.add_move(RawMove::Psn(m), &tok[..n], loc);
             }
             Err(e) => {
+                // Terminal words and null moves are tried after the move
+                // (most words are moves): no terminal word or null move
+                // reads as a move, since none has `-`, `x`, `*` or a digit
+                // after its first letter.
+                if let Ok((_, kind)) = grammar::terminal(tok) {
+                    self.add_terminal(kind, loc);
+                    return;
+                }
+                if grammar::null_move(tok).is_ok() {
+                    self.error(
+                        Rule::Syntax,
+                        loc,
+                        format!("expected a move, found the null move `{tok}`"),
+                    );
+                    self.top().dead = true;
+                    return;
+                }
+                // PSN2 writes USI moves.
                 let clean = tok.trim_end_matches(['!', '?']);
                 if let Some(mv) = Move::from_usi(clean, variant) {
                     self.add_move(RawMove::Usi(mv), clean, loc);
                     return;
                 }
-                let l = Location::new(no, cols.at(start + e.offset.min(tok.len())));
+                let e = into_error(e, tok);
+                let l = Location::new(no, cols.at(start + tok.len() - e.at.len()));
                 self.error(
                     Rule::Syntax,
                     l,
-                    format!("expected a move, found `{tok}` ({e})"),
+                    format!(
+                        "expected a move, found `{tok}` ({})",
+                        notation::describe(&e)
+                    ),
                 );
                 self.top().dead = true;
             }
