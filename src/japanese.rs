@@ -4,13 +4,13 @@
 //!
 //! Everything here is pure text ↔ vocabulary; nothing holds a position.
 
-use crate::color::Color;
-use crate::hand::Hand;
 use crate::record::{HeaderKey, Outcome, TerminalKind};
-use crate::role::{Piece, Role};
-use crate::setup::Setup;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::hand::Hand;
+use crate::rules::role::{Piece, Role};
+use crate::rules::setup::Setup;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 
 /// Full-width digits `１`..`９` (index 0 = `１`).
 pub const ZENKAKU_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];

@@ -4,9 +4,9 @@
 //! Errors carry the byte offset of the bad token inside the statement; the
 //! reader turns it into a character column once, at the line boundary.
 
-use crate::color::Color;
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 use arrayvec::ArrayVec;
 use nom7::branch::alt;
 use nom7::bytes::complete::{tag, take_while_m_n};

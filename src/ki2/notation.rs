@@ -1,11 +1,11 @@
 //! KI2 relative marks (右 左 直 / 上 寄 引 / 打): writing them by the JSA rules
 //! and resolving them back to a move.
 
-use crate::color::Color;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 use std::fmt;
 
 /// Where the moving piece stands relative to the other candidates

@@ -1,11 +1,11 @@
 //! The per-line grammar of KIF and KI2 move text: syntax only, no position.
 
-use crate::color::Color;
 use crate::japanese::{is_space, parse_role, parse_square};
 use crate::ki2::notation::{Horizontal, RelativeMark, Vertical};
 use crate::record::MoveTime;
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 use nom7::branch::alt;
 use nom7::bytes::complete::{tag, take_while, take_while1};
 use nom7::character::complete::char as ch;

@@ -3,15 +3,15 @@
 //! sends events to a [`Visitor`]; moves are resolved by whoever needs them.
 
 use super::grammar::{self, Body, Dest, MoveText, Origin, SyntaxError};
-use crate::color::Color;
-use crate::handicap::Handicap;
 use crate::japanese::{self, BoardBuilder};
 use crate::read::sink::Sink;
 use crate::read::{
     empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
 };
 use crate::record::{self, HeaderKey, Location, Outcome, ResultClaim, Start, TerminalKind};
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::handicap::Handicap;
+use crate::rules::variant::Variant;
 use std::io::BufRead;
 
 /// Which of the two formats is being read.

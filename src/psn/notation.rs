@@ -13,13 +13,13 @@
 //! assert_eq!(PsnMove::from_move(&pos, m).to_string(), "P-7f");
 //! ```
 
-use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::role::Role;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
 

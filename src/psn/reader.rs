@@ -3,8 +3,6 @@
 //! only: moves are resolved by whoever needs them.
 
 use super::notation::PsnMove;
-use crate::handicap::Handicap;
-use crate::moves::Move;
 use crate::read::sink::Sink;
 use crate::read::{
     empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
@@ -13,8 +11,10 @@ use crate::read::{
 use crate::record::{
     written, HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind, Written,
 };
-use crate::sfen::{parse_sfen, SfenError};
-use crate::variant::Variant;
+use crate::rules::handicap::Handicap;
+use crate::rules::moves::Move;
+use crate::rules::sfen::{parse_sfen, SfenError};
+use crate::rules::variant::Variant;
 use std::io::BufRead;
 
 /// Reads PSN / PSN2 games from a line stream.

@@ -16,16 +16,16 @@
 //! assert_eq!(out.text, "position startpos moves 7g7f 3c3d\n");
 //! ```
 
-use crate::handicap::Handicap;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::read::sink::Sink;
 use crate::read::{
     empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
     ReadOptions, RecordBuilder, Rule, Visitor,
 };
 use crate::record::{Line, Location, Record, Start, TerminalKind};
-use crate::sfen::{parse_sfen, write_sfen, SfenError};
+use crate::rules::handicap::Handicap;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::sfen::{parse_sfen, write_sfen, SfenError};
 use crate::write::{Output, WriteError};
 use std::io::BufRead;
 
