@@ -102,11 +102,11 @@ pub mod strictness;
 pub mod validate;
 
 pub mod convert;
+pub mod date;
 pub mod diagram;
 pub mod eval;
 pub mod write;
 
-mod date;
 // Private once the KIF/KI2 grammar work lands (its `まで` summary test in
 // tests/fouls.rs then moves inside the module).
 #[doc(hidden)]
