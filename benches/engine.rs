@@ -266,7 +266,7 @@ fn disagreements(set: &[Move], ours: &[bool], theirs: &[bool]) -> Vec<String> {
 /// lookups against haitaka's (magic bitboards for rook and bishop, the
 /// Qugiy trick for the lance). Both must give the same sets first.
 fn sliders(c: &mut Criterion) {
-    use kifu::attacks::{bishop_attacks, lance_attacks, rook_attacks};
+    use kifu::rules::attacks::{bishop_attacks, lance_attacks, rook_attacks};
     let mut g = c.benchmark_group("slider_attacks");
     g.sample_size(20);
     g.warm_up_time(Duration::from_millis(300));

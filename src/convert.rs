@@ -200,7 +200,7 @@ fn strip_csa_preamble(text: &str) -> &str {
 pub fn encode_output(text: &str, encoding: Encoding) -> Result<Vec<u8>, WriteError> {
     encode(text, encoding).map_err(|c| {
         WriteError::new(format!(
-            "the character {c:?} (U+{:04X}) cannot be written in {}; use --encoding utf-8",
+            "the character {c:?} (U+{:04X}) cannot be written in {}",
             c as u32,
             encoding.name()
         ))

@@ -35,12 +35,12 @@
 
 use crate::csa::grammar::parse_move as parse_csa_move;
 use crate::ki2::grammar::{ki2_line, Body};
-use crate::moves::Move;
-use crate::position::Position;
 use crate::read::resolve::RawMove;
 use crate::record::{Line, Record};
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use crate::write::Dropped;
 use std::borrow::Cow;
 use std::fmt;

@@ -2,13 +2,13 @@
 //! validated (so invalid games still give a row up to the first illegal
 //! move).
 
-use crate::color::Color;
-use crate::handicap::Handicap;
 use crate::psn::PsnMove;
 use crate::read::{Encoding, Finding, Flow, Format, Game, MoveEvent, Severity, Visitor};
 use crate::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
+use crate::rules::color::Color;
+use crate::rules::handicap::Handicap;
+use crate::rules::variant::Variant;
 use crate::validate::{ValidateOptions, Validator};
-use crate::variant::Variant;
 use serde::Serialize;
 
 /// Settings for the tables.
@@ -210,12 +210,12 @@ pub struct StatsCollector {
     last_main: Option<Color>,
     totals: [Option<u64>; 2],
     cumulative: [u64; 2],
-    prev_to: Option<crate::square::Square>,
+    prev_to: Option<crate::rules::square::Square>,
     opening_plies: usize,
     moves: Vec<MoveRow>,
     /// The last main-line move row, the position after it and its
     /// comments so far (for the `eval` and `pv` columns).
-    pending_eval: Option<(usize, crate::position::Position, Vec<String>)>,
+    pending_eval: Option<(usize, crate::rules::position::Position, Vec<String>)>,
 }
 
 impl StatsCollector {
@@ -257,7 +257,7 @@ impl StatsCollector {
     }
 
     /// Counts what the move just sent to the validator did.
-    fn count(&mut self, main: bool, before: Option<crate::position::Position>) {
+    fn count(&mut self, main: bool, before: Option<crate::rules::position::Position>) {
         self.last_main = None;
         let Some(p) = self.validator.last_played().copied().filter(|_| main) else {
             return;
@@ -291,7 +291,7 @@ impl StatsCollector {
             let _ = write!(self.row.opening_usi, "{}", p.mv.usi(v));
         }
         if let Some(pos) = before {
-            let piece = crate::role::Piece::new(p.color, p.role)
+            let piece = crate::rules::role::Piece::new(p.color, p.role)
                 .sfen(v)
                 .to_ascii_uppercase();
             self.moves.push(MoveRow {

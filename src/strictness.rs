@@ -49,14 +49,16 @@ pub enum StrictnessError {
 impl fmt::Display for StrictnessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StrictnessError::Unknown(u) => write!(f, "{u} (and `{WARNINGS}` for --deny)"),
+            StrictnessError::Unknown(u) => write!(f, "{u} (and `{WARNINGS}` to deny)"),
             StrictnessError::Conflict(r) => {
                 write!(f, "rule `{r}` is both denied and allowed; give one")
             }
-            StrictnessError::AllowWarnings => write!(
-                f,
-                "`{WARNINGS}` can only be denied; allow the rules one by one (--allow time --allow dialect)"
-            ),
+            StrictnessError::AllowWarnings => {
+                write!(
+                    f,
+                    "`{WARNINGS}` can only be denied; allow the rules one by one"
+                )
+            }
         }
     }
 }

@@ -2,18 +2,18 @@
 //! the reader reads it, against the rules, and reports each finding with its
 //! location, ply, move and position.
 
-use crate::color::Color;
-use crate::handicap::Handicap;
-use crate::moves::Move;
-use crate::position::{IllegalMove, Position};
 use crate::read::resolve::{LineCursor, Resolved};
 use crate::read::{visitor, Finding, Flow, Game, MoveEvent, Rule, Severity, Visitor, CONTINUE};
 use crate::record::{
     HeaderKey, Location, MoveTime, Outcome, Record, ResultClaim, Start, TerminalKind,
 };
-use crate::replay::{Declaration, EndReason, GameEnd, ImpasseRule, PathHistory};
+use crate::rules::color::Color;
+use crate::rules::handicap::Handicap;
+use crate::rules::moves::Move;
+use crate::rules::position::{IllegalMove, Position};
+use crate::rules::replay::{Declaration, EndReason, GameEnd, ImpasseRule, PathHistory};
+use crate::rules::setup::{SetupError, Waivers};
 use crate::select::{GameKey, KeyHasher};
-use crate::setup::{SetupError, Waivers};
 use serde::Serialize;
 
 /// Validation settings.
@@ -95,9 +95,9 @@ pub struct Played {
     /// Who moved.
     pub color: Color,
     /// The moving role before the move.
-    pub role: crate::role::Role,
+    pub role: crate::rules::role::Role,
     /// The captured role, if any.
-    pub captured: Option<crate::role::Role>,
+    pub captured: Option<crate::rules::role::Role>,
     /// Whether it gave check.
     pub check: bool,
 }
@@ -281,7 +281,7 @@ impl Validator {
         if let Some(e) = self.history.repetition() {
             return Some(e);
         }
-        crate::replay::status_end(pos)
+        crate::rules::replay::status_end(pos)
     }
 
     fn time_check(&mut self, t: MoveTime) {
@@ -834,7 +834,9 @@ impl Visitor for Validator {
             self.cursor.play(r.mv);
             return CONTINUE;
         }
-        let role = pos.moving_role(r.mv).unwrap_or(crate::role::Role::Pawn);
+        let role = pos
+            .moving_role(r.mv)
+            .unwrap_or(crate::rules::role::Role::Pawn);
         let captured = pos.captured(r.mv).map(|p| p.role);
         self.cursor.play(r.mv);
         let after = &self.cursor.top().pos;

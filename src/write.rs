@@ -366,19 +366,19 @@ pub(crate) fn restates_start(
         return false;
     }
     let setup = &record.start.setup;
-    let same = |s: &crate::setup::Setup| {
+    let same = |s: &crate::rules::setup::Setup| {
         s.variant == setup.variant
             && s.board == setup.board
             && s.hands == setup.hands
             && s.turn == setup.turn
     };
-    if let Some(h) = crate::handicap::Handicap::from_name(value) {
+    if let Some(h) = crate::rules::handicap::Handicap::from_name(value) {
         return same(&h.setup());
     }
     let v = crate::japanese::trim(value);
     let variant = match v {
-        "5五将棋" | "５五将棋" => crate::variant::Variant::Minishogi,
-        "どうぶつしょうぎ" => crate::variant::Variant::Doubutsu,
+        "5五将棋" | "５五将棋" => crate::rules::variant::Variant::Minishogi,
+        "どうぶつしょうぎ" => crate::rules::variant::Variant::Doubutsu,
         _ => return false,
     };
     same(&crate::record::Start::variant(variant).setup)
@@ -387,7 +387,7 @@ pub(crate) fn restates_start(
 /// The side to move after the main line, and the number of the last
 /// main-line move counted from the game's first move (what a `まで` line
 /// states).
-pub(crate) fn main_end(record: &crate::record::Record) -> (crate::color::Color, u32) {
+pub(crate) fn main_end(record: &crate::record::Record) -> (crate::rules::color::Color, u32) {
     let n = record.main.moves.len() as u32;
     let turn = record.start.setup.turn;
     let to_move = if n.is_multiple_of(2) { turn } else { !turn };
@@ -400,7 +400,7 @@ pub(crate) fn main_end(record: &crate::record::Record) -> (crate::color::Color, 
 /// the side to move makes true (a winner who is to move, with no reason).
 pub(crate) fn claim_terminal(
     claim: &crate::record::ResultClaim,
-    to_move: crate::color::Color,
+    to_move: crate::rules::color::Color,
 ) -> Option<crate::record::TerminalKind> {
     use crate::record::{Outcome, TerminalKind};
     let kind = match &claim.kind {
@@ -480,7 +480,7 @@ pub(crate) fn claim_carried(
 pub(crate) fn same_kind(
     claimed: &crate::record::TerminalKind,
     written: &crate::record::TerminalKind,
-    to_move: crate::color::Color,
+    to_move: crate::rules::color::Color,
 ) -> bool {
     use crate::record::TerminalKind;
     claimed == written

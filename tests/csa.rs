@@ -351,7 +351,7 @@ $START_TIME:2024/05/05 15:05:40\n$TIME:900+0+5\nPI\n+\n+7776FU,T3\n\
 #[test]
 fn writer_positions_terminals_and_drops() {
     use kifu::record::{HeaderKey, Start, Terminal};
-    use kifu::sfen::parse_sfen;
+    use kifu::rules::parse_sfen;
     // A tsume-like position: board rows and hand lines.
     let setup = parse_sfen("7kl/9/6G2/9/9/9/9/9/9 b G2r 1", None).unwrap();
     let mut r = Record {

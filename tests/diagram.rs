@@ -121,7 +121,7 @@ fn svg_of_drops_promotions_and_full_hands() {
     ];
     for (sfen, usi) in cases {
         // Drawing does not judge: any setup is drawn as it is.
-        let setup = kifu::sfen::parse_sfen(sfen, None).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        let setup = kifu::rules::parse_sfen(sfen, None).unwrap_or_else(|e| panic!("{sfen}: {e}"));
         let mut pos = Position::from_setup_unchecked(&setup);
         let mv = Move::from_usi(usi, pos.variant()).unwrap();
         pos.play_unchecked(mv);

@@ -64,7 +64,7 @@ fn shape(rec: &Record) -> Vec<Option<Shape<String>>> {
                 (
                     e.score,
                     e.pv.iter()
-                        .map(|m| m.usi(kifu::variant::Variant::Standard).to_string())
+                        .map(|m| m.usi(kifu::rules::Variant::Standard).to_string())
                         .collect(),
                     e.nodes,
                 )

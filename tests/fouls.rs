@@ -75,7 +75,7 @@ fn shogi_club_24_foul_win_with_named_winner() {
     let r = report("fouls/sc24-foul-win.kif");
     assert_eq!(result(&r), "sente_win illegal-move");
     assert_eq!(findings(&r, true), ["foul warning 12:3"]);
-    assert_eq!(r.result.winner, Some(kifu::color::Color::Black));
+    assert_eq!(r.result.winner, Some(kifu::rules::Color::Black));
 }
 
 #[test]

@@ -28,7 +28,7 @@ fn corpus_expectations_ki2() {
 }
 
 use kifu::ki2::{self, relative_mark, resolve, Horizontal, RelativeMark, ResolveError, Vertical};
-use kifu::sfen::parse_sfen;
+use kifu::rules::parse_sfen;
 use kifu::{Move, Position, Square, Variant};
 
 fn pos(sfen: &str) -> Position {

@@ -2,7 +2,7 @@
 //! the tool and version of every number is in its `tool` column and in
 //! fixtures/perft/README.md). No expected count comes from kifu itself.
 
-use kifu::sfen::parse_sfen;
+use kifu::rules::parse_sfen;
 use kifu::{Position, Variant, Waivers};
 
 #[test]

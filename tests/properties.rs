@@ -143,7 +143,7 @@ proptest! {
     fn sfen_round_trip(seed in any::<u64>(), plies in 0usize..200) {
         for v in Variant::ALL {
             let pos = *walk(v, seed, plies).last().unwrap();
-            let setup = kifu::sfen::parse_sfen(&pos.sfen(), Some(v)).unwrap();
+            let setup = kifu::rules::parse_sfen(&pos.sfen(), Some(v)).unwrap();
             let back = Position::from_setup(setup, kifu::Waivers::TSUME).unwrap();
             prop_assert_eq!(back, pos);
         }

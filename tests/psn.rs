@@ -68,7 +68,7 @@ fn check_expect(g: &Game, lines: &[&str], what: &str) {
                 Some(v),
                 "{what}: result"
             ),
-            "sfen" => assert_eq!(kifu::sfen::write_sfen(&r.start.setup), v, "{what}: sfen"),
+            "sfen" => assert_eq!(kifu::rules::write_sfen(&r.start.setup), v, "{what}: sfen"),
             "header" => {
                 let (key, val) = v.split_once(' ').unwrap();
                 let found = r.header.entries.iter().any(|(k, x)| {

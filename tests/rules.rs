@@ -2,8 +2,8 @@
 //! and entering-king declarations, each row checked by an independent engine
 //! (see fixtures/rules/README.md).
 
-use kifu::replay::{Declaration, ImpasseRule, Replay};
-use kifu::sfen::parse_sfen;
+use kifu::rules::parse_sfen;
+use kifu::rules::{Declaration, ImpasseRule, Replay};
 use kifu::{Color, Move, Position, Variant, Waivers};
 
 fn rows(name: &str) -> Vec<Vec<String>> {
@@ -91,15 +91,15 @@ fn game_endings() {
             None => "ongoing:none".to_string(),
             Some(end) => {
                 let kind = match end.reason {
-                    kifu::replay::EndReason::Checkmate => "checkmate",
-                    kifu::replay::EndReason::NoLegalMoves => "stalemate",
-                    kifu::replay::EndReason::Repetition => match end.outcome {
+                    kifu::rules::EndReason::Checkmate => "checkmate",
+                    kifu::rules::EndReason::NoLegalMoves => "stalemate",
+                    kifu::rules::EndReason::Repetition => match end.outcome {
                         kifu::record::Outcome::Draw => "repetition-draw",
                         _ => "repetition-loss",
                     },
-                    kifu::replay::EndReason::PerpetualCheck => "perpetual-check",
-                    kifu::replay::EndReason::KingCapture => "lion-capture",
-                    kifu::replay::EndReason::Try => "try-win",
+                    kifu::rules::EndReason::PerpetualCheck => "perpetual-check",
+                    kifu::rules::EndReason::KingCapture => "lion-capture",
+                    kifu::rules::EndReason::Try => "try-win",
                 };
                 let who = match end.outcome.winner() {
                     Some(Color::Black) => "sente",

@@ -1,7 +1,7 @@
 //! SFEN and USI: round trips for every variant and clear errors for
 //! malformed input.
 
-use kifu::sfen::{parse_sfen, write_sfen};
+use kifu::rules::{parse_sfen, write_sfen};
 use kifu::{Handicap, Move, Position, SfenError, Variant};
 
 #[test]

@@ -4,7 +4,7 @@
 //! of each variant's board (9×9, 5×5, 3×4), where the result is masked to
 //! the board as the rules engine does.
 
-use kifu::attacks::{
+use kifu::rules::attacks::{
     attacks, bishop_attacks, bishop_pseudo_attacks, lance_attacks, lance_pseudo_attacks,
     rook_attacks, rook_pseudo_attacks,
 };

@@ -91,7 +91,7 @@ fn check_ok_file(what: &str, bytes: &[u8], expect: &str) {
                     .collect();
                 assert_eq!(got.join(" "), v, "{what}");
             }
-            "sfen" => assert_eq!(kifu::sfen::write_sfen(&games[0].record.start.setup), v),
+            "sfen" => assert_eq!(kifu::rules::write_sfen(&games[0].record.start.setup), v),
             "warning" => assert!(games
                 .iter()
                 .flat_map(|g| &g.findings)

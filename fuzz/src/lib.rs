@@ -137,8 +137,8 @@ pub fn roundtrip_game(g: &Game, format: Format) -> Result<(), String> {
     if (s1.variant, s1.board, s1.hands, s1.turn) != (s2.variant, s2.board, s2.hands, s2.turn) {
         return Err(format!(
             "start {} then {}:\n{}",
-            kifu::sfen::write_sfen(s1),
-            kifu::sfen::write_sfen(s2),
+            kifu::rules::write_sfen(s1),
+            kifu::rules::write_sfen(s2),
             out.text
         ));
     }
@@ -174,11 +174,11 @@ pub fn sfen_target(data: &[u8]) {
         Some(Variant::Doubutsu),
     ];
     for hint in hints {
-        let Ok(setup) = kifu::sfen::parse_sfen(text, hint) else {
+        let Ok(setup) = kifu::rules::parse_sfen(text, hint) else {
             continue;
         };
-        let written = kifu::sfen::write_sfen(&setup);
-        let back = kifu::sfen::parse_sfen(&written, Some(setup.variant))
+        let written = kifu::rules::write_sfen(&setup);
+        let back = kifu::rules::parse_sfen(&written, Some(setup.variant))
             .unwrap_or_else(|e| panic!("{written:?} (from {text:?}) does not parse: {e:?}"));
         assert_eq!(back, setup, "{written:?} from {text:?}");
         // The unchecked position must never break anything.
@@ -268,7 +268,7 @@ pub fn check_invariants(pos: &Position, pieces: u32) {
         pos.sfen()
     );
     let sfen = pos.sfen();
-    let parsed = kifu::sfen::parse_sfen(&sfen, Some(pos.variant()))
+    let parsed = kifu::rules::parse_sfen(&sfen, Some(pos.variant()))
         .unwrap_or_else(|e| panic!("own sfen {sfen:?} does not parse: {e:?}"));
     assert_eq!(parsed, setup, "sfen round trip of {sfen}");
     assert_eq!(
@@ -284,7 +284,7 @@ pub fn check_invariants(pos: &Position, pieces: u32) {
 
 /// `replay`: bytes become moves. The first byte picks the start (variant,
 /// handicap); then each op byte is either an index among the legal moves
-/// (played through [`kifu::replay::Replay`]), a raw board move or a raw
+/// (played through [`kifu::rules::Replay`]), a raw board move or a raw
 /// drop (checked: the checker and the generator must agree, and only a
 /// legal one is played). Invariants are checked after every move.
 pub fn replay_target(data: &[u8]) {
@@ -295,7 +295,7 @@ pub fn replay_target(data: &[u8]) {
     let pos = match b0 % 8 {
         0..=3 => Position::new(Variant::Standard),
         4 => {
-            let hs = &kifu::handicap::HANDICAPS;
+            let hs = &kifu::rules::HANDICAPS;
             let h = hs[(bytes.next().unwrap_or(0) as usize) % hs.len()].handicap;
             Position::from_setup_unchecked(&h.setup())
         }
@@ -303,7 +303,7 @@ pub fn replay_target(data: &[u8]) {
         _ => Position::new(Variant::Doubutsu),
     };
     let mut pieces = total_pieces(&pos);
-    let mut replay = kifu::replay::Replay::new(pos);
+    let mut replay = kifu::rules::Replay::new(pos);
     let mut plies = 0u32;
     while let Some(op) = bytes.next() {
         let pos = *replay.position();

@@ -9,10 +9,10 @@
 //! once, at the line ([`SyntaxError::offset_in`] for the place, [`message`]
 //! for the words).
 
-use crate::color::Color;
 use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 use arrayvec::ArrayVec;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till, take_while, take_while_m_n};

@@ -4,17 +4,17 @@
 use super::grammar::{
     self, parse_statement, quick_move, quick_time, runs_to_end_of_line, CsaMove, Statement,
 };
-use crate::color::Color;
-use crate::handicap::Handicap;
 use crate::read::lines::LineError;
 use crate::read::sink::Sink;
 use crate::read::{
     empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
 };
 use crate::record::{HeaderKey, Location, MoveTime, Start, TerminalKind};
-use crate::role::{Piece, Role};
-use crate::setup::Setup;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::handicap::Handicap;
+use crate::rules::role::{Piece, Role};
+use crate::rules::setup::Setup;
+use crate::rules::variant::Variant;
 use std::io::BufRead;
 use std::sync::OnceLock;
 
@@ -151,7 +151,7 @@ impl State {
         }
     }
 
-    fn place(&mut self, sq: crate::square::Square, piece: Option<Piece>) {
+    fn place(&mut self, sq: crate::rules::square::Square, piece: Option<Piece>) {
         if let Some(old) = self.setup.board[sq.index()] {
             self.return_to_box(old.role);
         }
@@ -456,7 +456,7 @@ impl State {
                     self.board_given = true;
                     for (i, cell) in cells.iter().enumerate() {
                         let file = 9 - i as u8;
-                        if let Some(sq) = crate::square::Square::new(file, rank) {
+                        if let Some(sq) = crate::rules::square::Square::new(file, rank) {
                             let piece = cell.map(|(c, r)| Piece::new(c, r));
                             self.place(sq, piece);
                         }

@@ -1,13 +1,13 @@
 //! The CSA writer (V2.2 by default, V3.0 on request).
 
 use super::reader::special_name;
-use crate::color::Color;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::record::{HeaderKey, Line, MoveTime, Record, TerminalKind};
-use crate::role::Role;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use crate::write::{one_line, text_lines, Dropped, Output, WriteError};
 use std::fmt::Write as _;
 

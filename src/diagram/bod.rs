@@ -2,7 +2,7 @@
 
 use super::Options;
 use crate::japanese::{write_bod_with, BodExtras};
-use crate::position::Position;
+use crate::rules::position::Position;
 
 /// The position as a KIF/BOD board diagram: gote's hand, the framed board,
 /// sente's hand, the `手数＝N  ▲７六歩  まで` line (when moves were played;
@@ -22,8 +22,8 @@ pub fn bod(pos: &Position, opts: &Options) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::Move;
-    use crate::variant::Variant;
+    use crate::rules::moves::Move;
+    use crate::rules::variant::Variant;
 
     #[test]
     fn after_one_move() {

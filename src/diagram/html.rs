@@ -15,13 +15,13 @@
 
 use super::svg::{Geometry, HAND_ORDER};
 use super::{glyph, move_squares, rank_label, Coords, Notation, Options};
-use crate::color::Color;
 use crate::japanese;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::record::{HeaderKey, Line, MoveTime, Outcome, Record, Terminal};
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 use serde::Serialize;
 use std::fmt;
 use std::fmt::Write as _;
@@ -288,7 +288,7 @@ fn result_text(record: &Record, notation: Notation) -> Option<String> {
     let report = crate::validate::validate_record(record, 0, &[], &Default::default());
     if notation == Notation::Kif {
         let plies = report.plies + record.start.setup.ply.max(1) - 1;
-        let to_move = crate::sfen::parse_sfen(&report.final_sfen, Some(record.variant()))
+        let to_move = crate::rules::sfen::parse_sfen(&report.final_sfen, Some(record.variant()))
             .map_or(Color::Black, |s| s.turn);
         // A recorded foul: its player (the side to move before it).
         let fouler = report
@@ -296,7 +296,7 @@ fn result_text(record: &Record, notation: Notation) -> Option<String> {
             .iter()
             .find(|f| f.rule == crate::read::Rule::Foul)
             .and_then(|f| f.sfen.as_deref())
-            .and_then(|s| crate::sfen::parse_sfen(s, Some(record.variant())).ok())
+            .and_then(|s| crate::rules::sfen::parse_sfen(s, Some(record.variant())).ok())
             .map(|s| s.turn);
         if let Some(s) = crate::kif::writer::summary_line(
             record,
@@ -530,8 +530,9 @@ pub fn html(record: &Record, opts: &HtmlOptions) -> Result<String, HtmlError> {
     Ok(o)
 }
 
-fn svg_of(sfen: &str, variant: crate::variant::Variant, opts: &HtmlOptions) -> String {
-    let setup = crate::sfen::parse_sfen(sfen, Some(variant)).expect("kifu's own SFEN parses");
+fn svg_of(sfen: &str, variant: crate::rules::variant::Variant, opts: &HtmlOptions) -> String {
+    let setup =
+        crate::rules::sfen::parse_sfen(sfen, Some(variant)).expect("kifu's own SFEN parses");
     let pos = Position::from_setup_unchecked(&setup);
     let o = Options {
         coords: opts.coords,

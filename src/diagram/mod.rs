@@ -40,13 +40,13 @@ pub use bod::bod;
 pub use svg::svg;
 pub use text::text;
 
-use crate::color::Color;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::psn::notation::PsnMove;
-use crate::role::Role;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
 

@@ -4,10 +4,10 @@ use super::{
     cell, escape_xml, file_label, glyph, move_squares, rank_label, rank_of_row, side_mark,
     side_name, Options,
 };
-use crate::color::Color;
-use crate::position::Position;
-use crate::role::Role;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::variant::Variant;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -226,7 +226,7 @@ pub fn svg(pos: &Position, opts: &Options) -> String {
     } else {
         Color::Black
     };
-    for sq in crate::square::Square::all() {
+    for sq in crate::rules::square::Square::all() {
         let Some(p) = pos.piece_at(sq) else { continue };
         let (c, r) = cell(sq, variant, opts.flip);
         let cx = g.bx + c as u32 * g.cw + g.cw / 2;

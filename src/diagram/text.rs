@@ -3,10 +3,10 @@
 use super::{
     cell, file_label, glyph, rank_label, rank_of_row, side_mark, side_name, Coords, Options,
 };
-use crate::color::Color;
 use crate::japanese::{count_kanji, ZENKAKU_DIGITS};
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;
 
@@ -133,7 +133,7 @@ fn hand_line(pos: &Position, color: Color, opts: &Options, out: &mut String) {
         out.push_str("なし");
     }
     let mut first = true;
-    for role in crate::role::Role::HAND {
+    for role in crate::rules::role::Role::HAND {
         let n = hand.count(role);
         if n == 0 {
             continue;
@@ -153,7 +153,7 @@ fn hand_line(pos: &Position, color: Color, opts: &Options, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::Move;
+    use crate::rules::moves::Move;
 
     fn after(sfen: &str, usi: &str) -> (Position, Move) {
         let mut pos = Position::from_sfen(sfen).unwrap();

@@ -2,12 +2,12 @@
 //! builder that collects them, and the writer.
 
 use super::lexicon::*;
-use crate::color::Color;
-use crate::hand::Hand;
-use crate::role::{Piece, Role};
-use crate::setup::Setup;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::hand::Hand;
+use crate::rules::role::{Piece, Role};
+use crate::rules::setup::Setup;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 
 /// Hand roles in the order Kifu for Windows writes them.
 const HAND_ORDER: [Role; 9] = [

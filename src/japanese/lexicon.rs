@@ -2,11 +2,11 @@
 //! counts, side words, terminal words, header keys, display width and the
 //! producer sniffing of `#` lines. Pure text, no position.
 
-use crate::color::Color;
 use crate::record::{HeaderKey, TerminalKind};
-use crate::role::Role;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 
 /// Full-width digits `１`..`９` (index 0 = `１`).
 pub const ZENKAKU_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];

@@ -2,11 +2,11 @@
 //! move needs by the JSA rules (pseudo-legal candidates). Shared by the KI2
 //! writer and reader (`ki2::notation::resolve`), the KIF reader and JKF.
 
-use crate::color::Color;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 use std::fmt;
 
 /// Where the moving piece stands relative to the other candidates

@@ -22,10 +22,10 @@ pub use summary::*;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::color::Color;
     use crate::record::{Outcome, TerminalKind};
-    use crate::role::Role;
-    use crate::variant::Variant;
+    use crate::rules::color::Color;
+    use crate::rules::role::Role;
+    use crate::rules::variant::Variant;
 
     #[test]
     fn digits_and_squares() {

@@ -5,8 +5,6 @@
 //! `kif::reader` and `ki2::reader`), so this module imports neither.
 
 use super::moves::{message, offset, Dest, MoveText, Origin};
-use crate::color::Color;
-use crate::handicap::Handicap;
 use crate::japanese::{self, BoardBuilder};
 use crate::read::sink::Sink;
 use crate::read::syntax::column;
@@ -15,7 +13,9 @@ use crate::read::{
     empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
 };
 use crate::record::{self, HeaderKey, Location, Outcome, ResultClaim, Start, TerminalKind};
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::handicap::Handicap;
+use crate::rules::variant::Variant;
 use std::io::BufRead;
 
 /// What differs between KIF and KI2 in the line reader: which lines are

@@ -2,8 +2,8 @@
 //! reading and writing.
 
 use super::lexicon::*;
-use crate::color::Color;
 use crate::record::{Outcome, TerminalKind};
+use crate::rules::color::Color;
 
 /// A `まで` summary line, parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]

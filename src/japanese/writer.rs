@@ -2,14 +2,14 @@
 //! players, comment lines, terminal words, the `まで` line, and the
 //! positions along a line.
 
-use crate::color::Color;
-use crate::handicap::Handicap;
 use crate::japanese;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::record::{HeaderKey, Line, Record, Terminal, TerminalKind};
-use crate::role::Role;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::handicap::Handicap;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::variant::Variant;
 use crate::write::{one_line, text_lines, Dropped};
 use std::fmt::Write as _;
 
@@ -101,7 +101,7 @@ pub(crate) fn write_head(rec: &Record, nl: &str, out: &mut String, dropped: &mut
     }
 }
 
-fn push_bod(setup: &crate::setup::Setup, nl: &str, out: &mut String) {
+fn push_bod(setup: &crate::rules::setup::Setup, nl: &str, out: &mut String) {
     let mut s = String::new();
     japanese::write_bod(setup, &mut s);
     if nl == "\n" {

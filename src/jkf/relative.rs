@@ -3,13 +3,13 @@
 //! ([`crate::ki2::relative_mark`], [`crate::ki2::notation::filter_candidates`]):
 //! pseudo-legal candidates, as tsshogi and the JKF normalizer use.
 
-use crate::bitboard::Bitboard;
-use crate::color::Color;
 use crate::japanese::marks::{filter_candidates, Horizontal, RelativeMark, Vertical};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 
 /// The JKF `relative` value of a move, if it needs one.
 pub fn relative_mark(pos: &Position, mv: Move) -> Option<&'static str> {

@@ -6,10 +6,10 @@ use crate::japanese::marks::candidates;
 pub use crate::japanese::marks::{
     filter_candidates, relative_mark, vertical, Horizontal, RelativeMark, Vertical,
 };
-use crate::moves::Move;
-use crate::position::Position;
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 
 /// Why a KI2 move could not be resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,16 +2,16 @@
 
 use super::notation::{can_promote, relative_mark};
 use super::WriteOptions;
-use crate::color::Color;
 use crate::japanese::writer::{
     fouler, moving_role, positions, summary_line, write_comments, write_head,
 };
 use crate::japanese::{self, display_width};
-use crate::moves::Move;
-use crate::position::Position;
 use crate::read::Encoding;
 use crate::record::{Line, Record};
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 use crate::write::{Dropped, Output, WriteError};
 use std::fmt::Write as _;
 
@@ -23,7 +23,7 @@ pub fn move_text(
     pos: &Position,
     mv: Move,
     prev_to: Option<Square>,
-    said: Option<crate::role::Role>,
+    said: Option<crate::rules::role::Role>,
     legal_only: bool,
 ) -> Option<String> {
     let mut s = String::with_capacity(24);

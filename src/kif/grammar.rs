@@ -2,7 +2,6 @@
 //! number, move text or terminal word, time, branch mark. Syntax only, no
 //! position; the move text is [`crate::japanese::moves`]'s.
 
-use crate::color::Color;
 use crate::japanese::lexicon::is_space;
 use crate::japanese::moves::{
     dest, move_text, side_mark, spaces, A_MOVE_NUMBER, A_MOVE_OR_TERMINAL, A_TIME, A_TIME_CLOSE,
@@ -10,6 +9,7 @@ use crate::japanese::moves::{
 pub use crate::japanese::moves::{is_move_line, message, offset, Body, Dest, MoveText, Origin};
 use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
 use crate::record::MoveTime;
+use crate::rules::color::Color;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till, take_till1, take_while1};
 use nom::character::complete::{char as ch, digit1};
@@ -159,7 +159,7 @@ fn kif_line_parts(line: &str) -> PResult<&str, KifLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::role::Role;
+    use crate::rules::role::Role;
 
     #[test]
     fn kif_lines() {

@@ -3,12 +3,12 @@
 
 use super::WriteOptions;
 use crate::japanese::{self, display_width};
-use crate::moves::Move;
-use crate::position::Position;
 use crate::read::Encoding;
 use crate::record::{Line, Record};
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 use crate::write::{one_line, Dropped, Output, WriteError};
 use std::fmt::Write as _;
 

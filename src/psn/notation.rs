@@ -13,14 +13,14 @@
 //! assert_eq!(PsnMove::from_move(&pos, m).to_string(), "P-7f");
 //! ```
 
-use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::read::syntax::{expect, into_error, SyntaxError};
-use crate::role::Role;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use nom::combinator::{all_consuming, eof};
 use nom::sequence::terminated;
 use nom::Parser;
@@ -146,9 +146,9 @@ fn letter_role(letter: char, promoted: bool, variant: Variant) -> Option<Role> {
 pub(crate) mod grammar {
     use super::{letter_role, Promotion, PsnMove};
     use crate::read::syntax::{expect, PResult};
-    use crate::role::Role;
-    use crate::square::Square;
-    use crate::variant::Variant;
+    use crate::rules::role::Role;
+    use crate::rules::square::Square;
+    use crate::rules::variant::Variant;
     use nom::branch::alt;
     use nom::character::complete::{char, one_of, satisfy};
     use nom::combinator::{cut, fail, map, map_opt, opt, value};

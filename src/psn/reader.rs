@@ -7,8 +7,6 @@
 
 use super::grammar::{self, Token};
 use super::notation;
-use crate::handicap::Handicap;
-use crate::moves::Move;
 use crate::read::sink::Sink;
 use crate::read::syntax::into_error;
 use crate::read::{
@@ -18,8 +16,10 @@ use crate::read::{
 use crate::record::{
     written, HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind, Written,
 };
-use crate::sfen::{parse_sfen, SfenError};
-use crate::variant::Variant;
+use crate::rules::handicap::Handicap;
+use crate::rules::moves::Move;
+use crate::rules::sfen::{parse_sfen, SfenError};
+use crate::rules::variant::Variant;
 use std::io::BufRead;
 
 /// Reads PSN / PSN2 games from a line stream.

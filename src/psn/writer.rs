@@ -2,11 +2,11 @@
 //! variations, terminal words and the result.
 
 use super::notation::PsnMove;
-use crate::handicap::Handicap;
-use crate::position::Position;
 use crate::record::{HeaderKey, Line, MoveTime, Outcome, Record, TerminalKind};
-use crate::sfen::write_sfen;
-use crate::variant::Variant;
+use crate::rules::handicap::Handicap;
+use crate::rules::position::Position;
+use crate::rules::sfen::write_sfen;
+use crate::rules::variant::Variant;
 use crate::write::{one_line, text_lines, Dropped, Output, WriteError};
 use std::fmt::Write as _;
 

@@ -15,8 +15,8 @@ pub use lines::LineReader;
 pub use resolve::{RawMove, Resolved, MAX_GAME_MOVES};
 pub use visitor::{visit_game, Flow, MoveEvent, Visitor, CONTINUE, SKIP};
 
-use crate::position::IllegalMove;
 use crate::record::{Location, Record};
+use crate::rules::position::IllegalMove;
 use serde::Serialize;
 use std::fmt;
 use std::path::Path;
@@ -451,7 +451,7 @@ impl Format {
             Some(Format::Kif)
         } else if text
             .lines()
-            .any(|l| crate::sfen::parse_sfen(l, None).is_ok())
+            .any(|l| crate::rules::sfen::parse_sfen(l, None).is_ok())
         {
             Some(Format::Usi)
         } else {

@@ -5,15 +5,15 @@
 //! here, so a condition gets the same finding whatever the format.
 
 use super::{Finding, Rule};
-use crate::color::Color;
 use crate::csa::grammar::CsaMove;
 use crate::kif::grammar::{Dest, MoveText, Origin};
-use crate::moves::Move;
-use crate::position::Position;
 use crate::record::Location;
-use crate::role::Role;
-use crate::setup::Setup;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::setup::Setup;
+use crate::rules::square::Square;
 
 /// A move as a format writes it, before any position is consulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,7 +270,7 @@ pub(crate) struct LineCursor {
 
 impl Default for LineCursor {
     fn default() -> LineCursor {
-        LineCursor::new(&Setup::empty(crate::variant::Variant::Standard))
+        LineCursor::new(&Setup::empty(crate::rules::variant::Variant::Standard))
     }
 }
 

@@ -1,12 +1,13 @@
 //! The format-neutral game record that every reader produces and every
 //! writer consumes.
 
-use crate::color::Color;
-use crate::handicap::Handicap;
-use crate::moves::Move;
-use crate::role::Role;
-use crate::setup::Setup;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::handicap::Handicap;
+use crate::rules::moves::Move;
+pub use crate::rules::outcome::Outcome;
+use crate::rules::role::Role;
+use crate::rules::setup::Setup;
+use crate::rules::variant::Variant;
 use arrayvec::ArrayString;
 use serde::Serialize;
 use std::fmt;
@@ -140,7 +141,8 @@ impl Start {
         match v {
             Variant::Standard => Start::handicap(Handicap::Even),
             _ => Start {
-                setup: crate::sfen::parse_sfen(v.rules().start_sfen, Some(v)).expect("start"),
+                setup: crate::rules::sfen::parse_sfen(v.rules().start_sfen, Some(v))
+                    .expect("start"),
                 handicap: None,
                 location: None,
             },
@@ -281,52 +283,6 @@ pub enum TerminalKind {
     Draw,
     /// Anything else, verbatim.
     Other(String),
-}
-
-/// Who won, and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// Sente (Black) won.
-    SenteWin,
-    /// Gote (White) won.
-    GoteWin,
-    /// Drawn.
-    Draw,
-    /// Stopped without a result.
-    Aborted,
-    /// Not known.
-    Unknown,
-}
-
-impl Outcome {
-    /// The outcome where `c` wins.
-    pub fn win(c: Color) -> Outcome {
-        match c {
-            Color::Black => Outcome::SenteWin,
-            Color::White => Outcome::GoteWin,
-        }
-    }
-
-    /// `sente_win`, `gote_win`, `draw`, `aborted` or `unknown`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::SenteWin => "sente_win",
-            Outcome::GoteWin => "gote_win",
-            Outcome::Draw => "draw",
-            Outcome::Aborted => "aborted",
-            Outcome::Unknown => "unknown",
-        }
-    }
-
-    /// The winner, if any.
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            Outcome::SenteWin => Some(Color::Black),
-            Outcome::GoteWin => Some(Color::White),
-            _ => None,
-        }
-    }
 }
 
 impl TerminalKind {

@@ -3,12 +3,12 @@
 
 use super::date::{DateBound, DateSpan};
 use super::text::{fold_into, Needle};
-use crate::handicap::{Handicap, HANDICAPS};
-use crate::moves::Move;
-use crate::position::Position;
 use crate::record::Outcome;
-use crate::setup::Setup;
-use crate::variant::Variant;
+use crate::rules::handicap::{Handicap, HANDICAPS};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::setup::Setup;
+use crate::rules::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
 
@@ -238,9 +238,7 @@ impl PositionQuery {
     /// Board, hands and side to move (the move number is ignored): a full
     /// SFEN, `sfen ` prefix and move number optional.
     pub fn full(sfen: &str) -> Result<PositionQuery, String> {
-        let setup = crate::sfen::parse_sfen(sfen, None).map_err(|e| {
-            format!("{e} (--position takes board, side to move and hands; --position-board takes a board alone)")
-        })?;
+        let setup = crate::rules::sfen::parse_sfen(sfen, None).map_err(|e| e.to_string())?;
         let key = Position::from_setup_unchecked(&setup).hash();
         Ok(PositionQuery {
             setup,
@@ -260,7 +258,7 @@ impl PositionQuery {
         } else {
             t.to_string()
         };
-        let setup = crate::sfen::parse_sfen(&text, None).map_err(|e| e.to_string())?;
+        let setup = crate::rules::sfen::parse_sfen(&text, None).map_err(|e| e.to_string())?;
         let key = Position::from_setup_unchecked(&setup).board_hash();
         Ok(PositionQuery {
             setup,

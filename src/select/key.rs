@@ -10,7 +10,7 @@
 //! - `<variant>`: `standard`, `minishogi` or `doubutsu`;
 //! - `<board> <side> <hands>`: the start position as SFEN without the move
 //!   number (hands in the canonical order, `-` when empty), as
-//!   [`crate::sfen::write_sfen`] writes it;
+//!   [`crate::rules::sfen::write_sfen`] writes it;
 //! - each `<move>`: a main-line move in USI (`7g7f`, `8h2b+`, `P*5e`), in
 //!   order. Moves are taken as resolved against the position, legal or
 //!   not; a move that cannot be resolved ends the list as `?` followed by
@@ -35,9 +35,9 @@
 //! assert_eq!(h.finish(), GameKey::of_bytes(bytes.as_bytes()));
 //! ```
 
-use crate::moves::Move;
-use crate::setup::Setup;
-use crate::variant::Variant;
+use crate::rules::moves::Move;
+use crate::rules::setup::Setup;
+use crate::rules::variant::Variant;
 use serde::{Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
@@ -132,11 +132,11 @@ impl KeyHasher {
         self.buf.clear();
         self.buf.push_str(start.variant.name());
         self.buf.push('\n');
-        crate::sfen::write_board(start, &mut self.buf);
+        crate::rules::sfen::write_board(start, &mut self.buf);
         self.buf.push(' ');
         self.buf.push(start.turn.sfen_char());
         self.buf.push(' ');
-        crate::sfen::write_hands(start, &mut self.buf);
+        crate::rules::sfen::write_hands(start, &mut self.buf);
         self.buf.push('\n');
         self.hash.update(self.buf.as_bytes());
     }
@@ -188,7 +188,7 @@ mod tests {
             "99aa06d3014798d86001c324468d497f"
         );
         let mut h = KeyHasher::default();
-        h.begin(&crate::handicap::Handicap::Lance.setup());
+        h.begin(&crate::rules::handicap::Handicap::Lance.setup());
         h.push(
             Move::from_usi("5a4b", Variant::Standard).unwrap(),
             Variant::Standard,

@@ -49,11 +49,11 @@ pub use filter::{
 pub use key::{GameKey, KeyHasher};
 pub use text::{fold, fold_into, Needle};
 
-use crate::handicap::Handicap;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::read::{Finding, Flow, MoveEvent, Severity, Visitor, CONTINUE};
 use crate::record::{HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind};
+use crate::rules::handicap::Handicap;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::validate::{GameReport, Validator};
 
 /// What a game came to, as a [`Selector`] needs it.

@@ -5,15 +5,15 @@
 //!
 //! Words are separated by any whitespace. The grammar only splits and
 //! classifies: the SFEN fields are handed to the rules layer
-//! ([`parse_sfen`](crate::sfen::parse_sfen)) and a move's drop letter is
+//! ([`parse_sfen`](crate::rules::sfen::parse_sfen)) and a move's drop letter is
 //! checked against the variant by [`UsiMove::to_move`].
 
-use crate::moves::Move;
 use crate::read::syntax::{expect, PResult, SyntaxError};
 use crate::record::TerminalKind;
-use crate::role::Role;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::moves::Move;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while};
 use nom::character::complete::{char, one_of, satisfy};

@@ -2,14 +2,14 @@
 //! ([`super::grammar`]) into events for a [`Visitor`].
 
 use super::grammar::{self, StartSpec, Token};
-use crate::handicap::Handicap;
 use crate::read::sink::Sink;
 use crate::read::{
     empty_finding, io_finding, line_finding, Columns, Finding, Game, LineReader, MoveEvent,
     RawMove, ReadOptions, RecordBuilder, Rule, Visitor,
 };
 use crate::record::{Location, Start, TerminalKind};
-use crate::sfen::{parse_sfen, SfenError};
+use crate::rules::handicap::Handicap;
+use crate::rules::sfen::{parse_sfen, SfenError};
 use std::io::BufRead;
 
 /// Reads one game per non-blank, non-comment line.

@@ -1,9 +1,9 @@
 //! The SFEN/USI writer: one `position` line (or bare SFEN) per game.
 
-use crate::handicap::Handicap;
-use crate::position::Position;
 use crate::record::{Line, Record};
-use crate::sfen::write_sfen;
+use crate::rules::handicap::Handicap;
+use crate::rules::position::Position;
+use crate::rules::sfen::write_sfen;
 use crate::write::{Output, WriteError};
 
 /// Options of the SFEN/USI writer.

@@ -89,7 +89,15 @@ impl StrictArgs {
     /// The library's strictness; a rule both denied and allowed is a usage
     /// error.
     pub fn strictness(&self) -> Result<kifu::strictness::Strictness, String> {
-        kifu::strictness::Strictness::parse(&self.deny, &self.allow).map_err(|e| e.to_string())
+        use kifu::strictness::{StrictnessError, WARNINGS};
+        // The library's messages name no flag; the command's do.
+        kifu::strictness::Strictness::parse(&self.deny, &self.allow).map_err(|e| match e {
+            StrictnessError::Unknown(u) => format!("{u} (and `{WARNINGS}` for --deny)"),
+            StrictnessError::AllowWarnings => {
+                format!("{e} (--allow time --allow dialect)")
+            }
+            StrictnessError::Conflict(_) => e.to_string(),
+        })
     }
 }
 
@@ -157,7 +165,7 @@ The last line printed is `nodes N` followed by the time and nodes per second.";
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse()
-        .map_err(|e: kifu::variant::UnknownVariant| e.to_string())
+        .map_err(|e: kifu::rules::UnknownVariant| e.to_string())
 }
 
 /// Output style of `validate`.

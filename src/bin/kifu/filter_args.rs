@@ -52,7 +52,7 @@ pub struct FilterArgs {
     #[arg(long, value_name = "USI")]
     pub opening_moves: Option<MovePrefix>,
     /// The main line reaches this position (board, side to move, hands; the move number is ignored).
-    #[arg(long, value_name = "SFEN", value_parser = PositionQuery::full, conflicts_with = "position_board")]
+    #[arg(long, value_name = "SFEN", value_parser = position_full, conflicts_with = "position_board")]
     pub position: Option<PositionQuery>,
     /// The main line reaches this board (side to move and hands ignored).
     #[arg(long, value_name = "SFEN", value_parser = PositionQuery::board)]
@@ -83,7 +83,7 @@ pub struct MovesArg {
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse()
-        .map_err(|e: kifu::variant::UnknownVariant| e.to_string())
+        .map_err(|e: kifu::rules::UnknownVariant| e.to_string())
 }
 
 impl FilterArgs {
@@ -168,3 +168,10 @@ flags work on convert, stats (--opening-moves for --moves) and validate.
 A game that fails to read is reported on standard error, never dropped silently.
 Exit codes: 0 done (whether or not a game matched), 1 a game could not be
 read, 2 usage or I/O error or no record found.";
+
+/// `--position`: the library's SFEN error, and what each flag takes.
+fn position_full(sfen: &str) -> Result<PositionQuery, String> {
+    PositionQuery::full(sfen).map_err(|e| {
+        format!("{e} (--position takes board, side to move and hands; --position-board takes a board alone)")
+    })
+}

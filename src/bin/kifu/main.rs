@@ -1,9 +1,11 @@
 //! The `kifu` command: a thin layer over the `kifu` library.
 
 mod args;
+mod batch;
 mod cmd;
 mod filter_args;
 mod out;
+mod output;
 mod progress;
 mod report;
 
@@ -24,7 +26,7 @@ fn handle_signals() {
         .stack_size(64 << 10)
         .spawn(move || {
             if let Some(sig) = signals.forever().next() {
-                kifu::output::remove_temporaries();
+                crate::output::remove_temporaries();
                 std::process::exit(128 + sig);
             }
         });

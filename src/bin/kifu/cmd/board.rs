@@ -1,8 +1,8 @@
 //! `kifu board`: draws one position (or every position) of a game.
 
 use crate::args::{BoardArgs, BoardFormat, ColorArg};
+use crate::batch::{self, FileMeta};
 use crate::cmd::common;
-use kifu::batch::{self, FileMeta};
 use kifu::diagram::{self, Notation, Options};
 use kifu::read::{DecodeOptions, Game, ReadOptions, Severity};
 use kifu::record::{HeaderKey, Record};
@@ -23,7 +23,7 @@ struct Loaded {
 pub fn run(a: BoardArgs) -> i32 {
     let format = a.to.unwrap_or_else(|| default_format(&a));
     if let Some(sfen) = &a.sfen {
-        let setup = match kifu::sfen::parse_sfen(sfen, None) {
+        let setup = match kifu::rules::parse_sfen(sfen, None) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("kifu board: --sfen: {e}");

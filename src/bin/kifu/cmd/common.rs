@@ -2,8 +2,8 @@
 //! source lines, how findings and unread inputs are printed.
 
 use crate::args::InputArgs;
+use crate::batch::{self, FileMeta, Input, Issue, Workers};
 use crate::out;
-use kifu::batch::{self, FileMeta, Input, Issue, Workers};
 use kifu::read::Finding;
 use kifu::read::{DecodeOptions, ReadOptions};
 use kifu::validate::GameReport;
@@ -80,12 +80,12 @@ pub fn human_lines(
 }
 
 /// Starts an output file that is never one of `inputs` and never an
-/// existing file unless `force` (see [`kifu::output::AtomicFile`]).
+/// existing file unless `force` (see [`crate::output::AtomicFile`]).
 pub fn create_output(
     path: &std::path::Path,
     force: bool,
     inputs: &std::collections::HashSet<std::path::PathBuf>,
-) -> std::io::Result<kifu::output::AtomicFile> {
+) -> std::io::Result<crate::output::AtomicFile> {
     if let Ok(c) = path.canonicalize() {
         if inputs.contains(&c) {
             return Err(std::io::Error::new(
@@ -97,7 +97,7 @@ pub fn create_output(
             ));
         }
     }
-    kifu::output::AtomicFile::create(path, force)
+    crate::output::AtomicFile::create(path, force)
 }
 
 /// The library's notation for a `--notation` value.

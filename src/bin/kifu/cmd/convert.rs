@@ -1,13 +1,13 @@
 //! `kifu convert`.
 
 use crate::args::{ColorArg, ConvertArgs, CsaVersionArg, PsnTimesArg};
+use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
 use crate::out::{self, Out};
+use crate::output::{self, Claims, Destination, InputSet, OutDirPlan, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
-use kifu::batch::{self, Event, FileMeta};
 use kifu::convert::{encode_output, ConvertOptions, Target};
-use kifu::output::{self, Claims, Destination, InputSet, OutDirPlan, Sink};
 use kifu::read::{Encoding, Rule, Severity};
 use kifu::select::Selector;
 use kifu::validate::{GameReport, ValidateOptions, Validator};
@@ -300,7 +300,8 @@ impl State<'_> {
             Err(_) if self.a.replace_unencodable => {
                 Ok(kifu::convert::encode_output_replacing(text, self.encoding).0)
             }
-            Err(e) => Err(e.to_string()),
+            // The library names the character; the way out is a flag.
+            Err(e) => Err(format!("{e}; use --encoding utf-8")),
         }
     }
 

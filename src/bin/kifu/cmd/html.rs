@@ -1,10 +1,10 @@
 //! `kifu html`: one self-contained replay page per game.
 
 use crate::args::{ColorArg, HtmlArgs, OutputFormat};
+use crate::batch::{self, Event, FileMeta, Input};
 use crate::cmd::common;
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
-use kifu::batch::{self, Event, FileMeta, Input};
 use kifu::diagram::html::{html, HtmlOptions};
 use kifu::read::Severity;
 use kifu::validate::{validate, GameReport, ValidateOptions};

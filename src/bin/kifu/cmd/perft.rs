@@ -2,7 +2,7 @@
 
 use crate::args::PerftArgs;
 use crate::out::{self, Out};
-use kifu::sfen::parse_sfen;
+use kifu::rules::parse_sfen;
 use kifu::{Position, Waivers};
 use std::time::Instant;
 

@@ -1,10 +1,10 @@
 //! `kifu select`, and the selection every reading command shares.
 
+use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
 use crate::filter_args::{SelectArgs, SelectFormat};
 use crate::out::{self, Out};
 use crate::progress::Progress;
-use kifu::batch::{self, Event, FileMeta};
 use kifu::read::Severity;
 use kifu::select::{Dedupe, Duplicates, Filter, GameKey, Replays, Selected, Selector};
 use kifu::validate::{GameReport, ValidateOptions, Validator};

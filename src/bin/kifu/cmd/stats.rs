@@ -1,13 +1,13 @@
 //! `kifu stats`.
 
 use crate::args::{ColorArg, ImpasseArg, OutputFormat, StatsArgs};
+use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
 use crate::out;
+use crate::output::{self, Claims, Destination, InputSet, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
-use kifu::batch::{self, Event, FileMeta};
-use kifu::output::{self, Claims, Destination, InputSet, Sink};
-use kifu::replay::ImpasseRule;
+use kifu::rules::ImpasseRule;
 use kifu::stats::{GameStats, Source, StatsCollector, StatsOptions, Summary};
 use kifu::validate::ValidateOptions;
 use std::io;

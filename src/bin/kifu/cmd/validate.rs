@@ -1,12 +1,12 @@
 //! `kifu validate`.
 
 use crate::args::{ColorArg, ImpasseArg, OutputFormat, ValidateArgs};
+use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
 use crate::out::{self, Out};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
-use kifu::batch::{self, Event, FileMeta};
-use kifu::replay::ImpasseRule;
+use kifu::rules::ImpasseRule;
 use kifu::validate::{ValidateOptions, Validator};
 use std::ops::ControlFlow;
 

@@ -18,10 +18,10 @@
 //! so a control character shows as `\e` and the caret counts it so.
 //! Colours (rule and level, location, caret, gutter) only when asked.
 
+use crate::batch::{FileMeta, SourceBytes};
 use crate::out::visible;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use anstyle::{AnsiColor, Effects, Style};
-use kifu::batch::{FileMeta, SourceBytes};
 use kifu::read::{DecodeOptions, Finding, Severity};
 use std::fmt::Write as _;
 use std::sync::Arc;

@@ -8,9 +8,9 @@ pub mod human;
 pub mod sarif;
 
 use crate::args::OutputFormat;
+use crate::batch::FileMeta;
 use crate::out::{self, Out};
 use crate::progress::Progress;
-use kifu::batch::FileMeta;
 use kifu::read::{Finding, Rule, Severity};
 use kifu::record::Location;
 use kifu::strictness::Strictness;

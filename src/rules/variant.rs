@@ -1,8 +1,8 @@
 //! The three rule sets: standard shogi, minishogi and doubutsu shogi, as data.
 
-use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::role::Role;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
+use crate::rules::role::Role;
 use std::fmt;
 use std::str::FromStr;
 

@@ -1,6 +1,6 @@
 //! Pieces in hand (持駒).
 
-use crate::role::Role;
+use crate::rules::role::Role;
 
 /// The pieces one side holds, a count per droppable role.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -1,8 +1,8 @@
 //! Moves: a board move (with optional promotion) or a drop.
 
-use crate::role::Role;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use std::fmt;
 
 /// A move as the rules know it. Notation (USI, CSA, KIF, …) is parsed into

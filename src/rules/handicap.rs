@@ -1,10 +1,10 @@
 //! Standard handicaps (駒落ち): one table with every name a format uses.
 
-use crate::color::Color;
-use crate::role::Role;
-use crate::setup::Setup;
-use crate::sfen::parse_sfen;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::role::Role;
+use crate::rules::setup::Setup;
+use crate::rules::sfen::parse_sfen;
+use crate::rules::variant::Variant;
 use std::fmt;
 
 /// A standard start position of standard shogi: the even game or a handicap.
@@ -226,7 +226,7 @@ pub static HANDICAPS: [HandicapInfo; 16] = [
 pub const THREE_PIECE_ALT_SFEN: &str =
     "1nsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
 
-type Board = ([Option<crate::role::Piece>; 81], Color);
+type Board = ([Option<crate::rules::role::Piece>; 81], Color);
 
 /// The boards of the table (and the alternative 三枚落ち board last), parsed
 /// once.

@@ -512,13 +512,6 @@ pub fn open(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Si
     }
 }
 
-/// Writes `bytes` to `path` atomically (see [`AtomicFile`]).
-pub fn write_file(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()> {
-    let mut f = AtomicFile::create(path, overwrite)?;
-    f.write_all(bytes)?;
-    f.commit()
-}
-
 /// Where each input of a conversion goes under an output folder.
 ///
 /// The naming rule:

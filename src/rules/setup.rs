@@ -1,11 +1,11 @@
 //! A position that has not been checked yet, and the named ways it can be
 //! impossible.
 
-use crate::color::Color;
-use crate::hand::Hand;
-use crate::role::{Piece, Role};
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::hand::Hand;
+use crate::rules::role::{Piece, Role};
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use std::fmt;
 
 /// Board, hands, side to move and move number, as read from a file. Turn it

@@ -9,14 +9,14 @@
 //! kept for quoting source lines); a longer one is streamed, cut into
 //! pieces between games where the format allows it (CSA `/` lines, SFEN/USI
 //! lines), else read game by game, always with the line cap of
-//! [`crate::read::lines::MAX_LINE_BYTES`].
+//! [`kifu::read::lines::MAX_LINE_BYTES`].
 
 use crate::output::FileId;
-use crate::read::decode::Encoding;
-use crate::read::{
+use kifu::read::decode::Encoding;
+use kifu::read::{
     self, Flow, Format, Game, MoveEvent, ReadOptions, Reader, RecordBuilder, Visitor,
 };
-use crate::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
+use kifu::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, BufReader, Read};
 use std::ops::ControlFlow;
@@ -36,7 +36,7 @@ pub const CHUNK: usize = 256;
 pub const MAX_JOBS: usize = 256;
 
 /// Stack size of a worker thread. Variation trees nest at most
-/// [`crate::record::MAX_VARIATION_DEPTH`] levels, which every recursive walk
+/// [`kifu::record::MAX_VARIATION_DEPTH`] levels, which every recursive walk
 /// handles in far less.
 pub const WORKER_STACK: usize = 16 << 20;
 
@@ -95,13 +95,6 @@ impl Input {
 pub struct Discovery {
     /// Everything found, readable or not.
     pub inputs: Vec<Input>,
-}
-
-impl Discovery {
-    /// Inputs that will be read.
-    pub fn readable(&self) -> impl Iterator<Item = &Input> {
-        self.inputs.iter().filter(|i| i.issue.is_none())
-    }
 }
 
 /// What a non-regular file is, for reports.
@@ -385,12 +378,6 @@ impl Workers {
             }
         }
     }
-
-    /// Worker threads running (0 when the work is done on the calling
-    /// thread).
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
 }
 
 /// What a run does with the games of its inputs: one visitor per input
@@ -423,7 +410,7 @@ impl<T, F: Fn(&FileMeta, Game) -> T> Visitor for EachGameVisitor<'_, F> {
     fn begin_game(&mut self, index: usize) -> Flow {
         self.builder.begin_game(index)
     }
-    fn finding(&mut self, f: crate::read::Finding) -> Flow {
+    fn finding(&mut self, f: kifu::read::Finding) -> Flow {
         self.builder.finding(f)
     }
     fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
@@ -1029,7 +1016,7 @@ where
 {
     let opts = ctx.opts;
     let format = input.format.or_else(|| Format::sniff(&buf));
-    let encoding = crate::read::decode::detect(&buf, false, &opts.decode);
+    let encoding = kifu::read::decode::detect(&buf, false, &opts.decode);
     let pieces_ok =
         matches!(format, Some(Format::Csa | Format::Usi)) && encoding.is_ascii_compatible();
     let base = FileMeta {
@@ -1038,7 +1025,7 @@ where
         ..meta_for(i, input)
     };
     let piece_opts = ReadOptions {
-        decode: crate::read::DecodeOptions {
+        decode: kifu::read::DecodeOptions {
             encoding: Some(encoding),
             lossy: opts.decode.lossy,
         },
@@ -1157,7 +1144,7 @@ where
         s.spawn(move |_| {
             let items = chunk
                 .iter()
-                .map(|g| crate::read::visit_game(g, &mut per_game.visitor(&meta)))
+                .map(|g| kifu::read::visit_game(g, &mut per_game.visitor(&meta)))
                 .collect();
             let _ = tx.send((my, Batch { meta, items, last }));
         });

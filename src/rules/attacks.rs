@@ -1,9 +1,9 @@
 //! Precomputed attack tables (built at compile time) and sliding attacks.
 
-use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::role::Role;
-use crate::square::Square;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
+use crate::rules::role::Role;
+use crate::rules::square::Square;
 
 type Step = (i8, i8);
 

@@ -1,14 +1,14 @@
 //! A legal game position: move generation, single-move checking and playing.
 
-use crate::attacks::{self, attacks, between, direction, ray, step_attacks};
-use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::hand::Hand;
-use crate::moves::Move;
-use crate::role::{Piece, Role};
-use crate::setup::{Setup, SetupError, SetupErrors, Waivers};
-use crate::square::Square;
-use crate::variant::{Rules, Variant};
+use crate::rules::attacks::{self, attacks, between, direction, ray, step_attacks};
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
+use crate::rules::hand::Hand;
+use crate::rules::moves::Move;
+use crate::rules::role::{Piece, Role};
+use crate::rules::setup::{Setup, SetupError, SetupErrors, Waivers};
+use crate::rules::square::Square;
+use crate::rules::variant::{Rules, Variant};
 use arrayvec::ArrayVec;
 use std::fmt;
 
@@ -203,15 +203,15 @@ fn hand_key(c: Color, role: Role) -> u64 {
 impl Position {
     /// The start position of `variant`.
     pub fn new(variant: Variant) -> Position {
-        let setup = crate::sfen::parse_sfen(variant.rules().start_sfen, Some(variant))
+        let setup = crate::rules::sfen::parse_sfen(variant.rules().start_sfen, Some(variant))
             .expect("built-in start SFEN parses");
         Position::from_setup(setup, Waivers::NONE).expect("built-in start position is legal")
     }
 
     /// Parses an SFEN (variant from the board's size) and checks it strictly.
-    pub fn from_sfen(sfen: &str) -> Result<Position, crate::sfen::SfenError> {
-        let setup = crate::sfen::parse_sfen(sfen, None)?;
-        Position::from_setup(setup, Waivers::NONE).map_err(crate::sfen::SfenError::Setup)
+    pub fn from_sfen(sfen: &str) -> Result<Position, crate::rules::sfen::SfenError> {
+        let setup = crate::rules::sfen::parse_sfen(sfen, None)?;
+        Position::from_setup(setup, Waivers::NONE).map_err(crate::rules::sfen::SfenError::Setup)
     }
 
     /// Checks a setup and builds the position, accepting the problems in
@@ -1030,7 +1030,7 @@ impl Position {
 
     /// The SFEN of this position.
     pub fn sfen(&self) -> String {
-        crate::sfen::write_sfen(&self.to_setup())
+        crate::rules::sfen::write_sfen(&self.to_setup())
     }
 
     /// Counts leaf nodes of the legal move tree `depth` plies deep.

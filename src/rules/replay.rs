@@ -1,12 +1,12 @@
 //! A game in progress: the position plus the history that the game-end rules
 //! need (repetition, perpetual check, entering-king declaration, try).
 
-use crate::color::Color;
-use crate::moves::Move;
-use crate::position::{IllegalMove, Position, Status};
-use crate::record::Outcome;
-use crate::role::Role;
-use crate::variant::RepetitionRule;
+use crate::rules::color::Color;
+use crate::rules::moves::Move;
+use crate::rules::outcome::Outcome;
+use crate::rules::position::{IllegalMove, Position, Status};
+use crate::rules::role::Role;
+use crate::rules::variant::RepetitionRule;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 

@@ -1,6 +1,6 @@
 //! A set of squares as a 128-bit mask (bit = square index).
 
-use crate::square::Square;
+use crate::rules::square::Square;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of squares. Bit `i` stands for the square with index `i`, so a

@@ -1,7 +1,7 @@
 //! Kinds of pieces (roles) and pieces (a role with a colour).
 
-use crate::color::Color;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::variant::Variant;
 use std::fmt;
 
 /// The kind of a piece, promoted kinds included. Doubutsu shogi maps its

@@ -1,11 +1,11 @@
 //! SFEN positions: reading and writing, for all three variants.
 
-use crate::color::Color;
-use crate::hand::Hand;
-use crate::role::{Piece, Role};
-use crate::setup::{Setup, SetupErrors};
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::color::Color;
+use crate::rules::hand::Hand;
+use crate::rules::role::{Piece, Role};
+use crate::rules::setup::{Setup, SetupErrors};
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -301,11 +301,11 @@ fn push_count(s: &mut String, n: u32) {
 }
 
 /// Writes a piece's SFEN letters (as [`Piece::sfen`]) without allocating.
-fn push_piece(s: &mut String, p: Piece, variant: crate::variant::Variant) {
+fn push_piece(s: &mut String, p: Piece, variant: crate::rules::variant::Variant) {
     let text = p.role.sfen(variant);
     match p.color {
-        crate::color::Color::Black => s.push_str(text),
-        crate::color::Color::White => {
+        crate::rules::color::Color::Black => s.push_str(text),
+        crate::rules::color::Color::White => {
             for c in text.chars() {
                 s.push(c.to_ascii_lowercase());
             }
