@@ -19,6 +19,8 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
     ("read", "kif", "format dispatch"),
     ("read", "psn", "format dispatch"),
     ("read", "usi", "format dispatch"),
+    // The resolver names ambiguous KI2 candidates in Japanese (`７八`).
+    ("read", "japanese", "format dispatch"),
     // `write::write` dispatches to each format's writer, which uses
     // `write`'s `Output`, `WriteError` and `Dropped`.
     ("write", "csa", "format dispatch"),
@@ -27,6 +29,9 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
     ("write", "kif", "format dispatch"),
     ("write", "psn", "format dispatch"),
     ("write", "usi", "format dispatch"),
+    // `japanese::writer` (shared by the KIF and KI2 writers) returns
+    // `write`'s `Output`; `write` reads handicap names with `japanese::trim`.
+    ("write", "japanese", "format dispatch"),
     ("write", "eval", "evaluation comments translated on writing"),
     // The validator computes the game key (`select::key`).
     ("validate", "select", "game key"),
