@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Validate CSA files with cshogi: parse each file with cshogi.CSA.Parser
-(which splits multi-game files at `/`) and replay every move with
+"""Validate CSA and KIF files with cshogi: parse each file with
+cshogi.CSA.Parser (which splits multi-game files at `/`) or, for `.kif`,
+cshogi.KIF.Parser (one game per file, Shift_JIS or UTF-8), and replay every
+move with
 board.is_legal + board.push. Prints one JSON object with games, moves,
 bytes, illegal (games with an illegal move), errors (files cshogi could not
 parse) and seconds.
 
-  validate_cshogi.py [-j N] PATH...     (files or directories of *.csa)
+  validate_cshogi.py [-j N] PATH...     (files or directories of *.csa, *.kif)
 
 -j N spreads the files over N processes (multiprocessing); one big file is
 always read by one process.
@@ -18,6 +20,7 @@ import time
 from multiprocessing import Pool
 
 import cshogi
+import cshogi.KIF
 import cshogi.CSA
 from importlib.metadata import version
 
@@ -27,7 +30,7 @@ def collect(paths):
     for p in paths:
         if os.path.isdir(p):
             for name in sorted(os.listdir(p)):
-                if name.endswith(".csa"):
+                if name.endswith((".csa", ".kif")):
                     files.append(os.path.join(p, name))
         else:
             files.append(p)
@@ -40,7 +43,10 @@ def validate_files(files):
     for path in files:
         nbytes += os.path.getsize(path)
         try:
-            parsed = cshogi.CSA.Parser.parse_file(path)
+            if path.endswith(".kif"):
+                parsed = [cshogi.KIF.Parser.parse_file(path)]
+            else:
+                parsed = cshogi.CSA.Parser.parse_file(path)
         except Exception:
             errors += 1
             continue
