@@ -143,7 +143,42 @@ fn declared(prefix: &[u8]) -> Option<Encoding> {
 fn kifu_score(text: &str) -> usize {
     text.chars()
         .filter(|c| {
-            "歩香桂銀金角飛玉王と龍竜馬成同打先後手投了持駒一二三四五六七八九▲△".contains(*c)
+            matches!(
+                c,
+                '歩' | '香'
+                    | '桂'
+                    | '銀'
+                    | '金'
+                    | '角'
+                    | '飛'
+                    | '玉'
+                    | '王'
+                    | 'と'
+                    | '龍'
+                    | '竜'
+                    | '馬'
+                    | '成'
+                    | '同'
+                    | '打'
+                    | '先'
+                    | '後'
+                    | '手'
+                    | '投'
+                    | '了'
+                    | '持'
+                    | '駒'
+                    | '一'
+                    | '二'
+                    | '三'
+                    | '四'
+                    | '五'
+                    | '六'
+                    | '七'
+                    | '八'
+                    | '九'
+                    | '▲'
+                    | '△'
+            )
         })
         .count()
 }
@@ -243,10 +278,15 @@ impl Evidence {
                 } else {
                     bad
                 };
-                (bad, kifu_score(&text))
+                (bad, text)
             };
-            (sjis_bad, sjis_score) = count(SHIFT_JIS);
-            (euc_bad, euc_score) = count(EUC_JP);
+            let (sjis_text, euc_text);
+            ((sjis_bad, sjis_text), (euc_bad, euc_text)) = (count(SHIFT_JIS), count(EUC_JP));
+            // The record characters only break a tie (see `best`): most
+            // files are told apart by their undecodable sequences alone.
+            if sjis_bad == euc_bad {
+                (sjis_score, euc_score) = (kifu_score(&sjis_text), kifu_score(&euc_text));
+            }
         }
         Evidence {
             utf8_multi,
