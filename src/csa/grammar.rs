@@ -336,6 +336,7 @@ pub(crate) fn quick_time(b: &[u8]) -> Option<u64> {
 }
 
 /// Parses `T<seconds>[.<1–3 digits>]` into milliseconds.
+#[cfg(test)]
 pub fn parse_time(s: &str) -> Result<(u64, bool), Error<'_>> {
     let b = s.as_bytes();
     if let Some(ms) = quick_time(b) {
@@ -480,6 +481,7 @@ fn row(i: In<'_>) -> PResult<In<'_>, (Row, bool)> {
 }
 
 /// Parses one board row of statement `s` from byte `base` (after `Pn`).
+#[cfg(test)]
 pub fn parse_row(s: &str, base: usize) -> Result<(Row, bool), Error<'_>> {
     let b = s.as_bytes();
     let i = b.get(base..).unwrap_or_default();

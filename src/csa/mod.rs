@@ -4,7 +4,7 @@
 //! separated by `/` lines); the writer emits V2.2 (default) or V3.0. See
 //! `docs/formats/csa.md` for what is tolerated and what is written.
 
-pub mod grammar;
+pub(crate) mod grammar;
 mod reader;
 mod writer;
 

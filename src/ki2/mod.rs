@@ -1,6 +1,6 @@
 //! KI2 records (no origin squares, relative marks): reader and writer.
 
-pub mod grammar;
+pub(crate) mod grammar;
 pub mod notation;
 pub(crate) mod reader;
 pub(crate) mod writer;

@@ -6,7 +6,7 @@ use crate::japanese::lexicon::is_space;
 use crate::japanese::moves::{
     dest, move_text, side_mark, spaces, A_MOVE_NUMBER, A_MOVE_OR_TERMINAL, A_TIME, A_TIME_CLOSE,
 };
-pub use crate::japanese::moves::{is_move_line, message, offset, Body, Dest, MoveText, Origin};
+pub use crate::japanese::moves::{is_move_line, offset, Body, Dest, MoveText, Origin};
 use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
 use crate::record::MoveTime;
 use crate::rules::color::Color;

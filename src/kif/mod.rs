@@ -13,7 +13,7 @@
 //! assert!(out.text.contains("   1 ７六歩(77)"));
 //! ```
 
-pub mod grammar;
+pub(crate) mod grammar;
 pub(crate) mod reader;
 pub(crate) mod writer;
 

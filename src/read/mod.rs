@@ -6,7 +6,7 @@ pub mod decode;
 pub mod lines;
 pub(crate) mod resolve;
 pub(crate) mod sink;
-pub mod syntax;
+pub(crate) mod syntax;
 pub mod visitor;
 
 pub use builder::RecordBuilder;

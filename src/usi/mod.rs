@@ -16,7 +16,7 @@
 //! assert_eq!(out.text, "position startpos moves 7g7f 3c3d\n");
 //! ```
 
-pub mod grammar;
+pub(crate) mod grammar;
 mod reader;
 mod writer;
 
