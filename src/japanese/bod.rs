@@ -9,18 +9,8 @@ use crate::rules::setup::Setup;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 
-/// Hand roles in the order Kifu for Windows writes them.
-const HAND_ORDER: [Role; 9] = [
-    Role::Rook,
-    Role::Bishop,
-    Role::Gold,
-    Role::Silver,
-    Role::Knight,
-    Role::Lance,
-    Role::Pawn,
-    Role::Giraffe,
-    Role::Elephant,
-];
+/// Hand roles in the order Kifu for Windows writes them (R B G S N L P).
+const HAND_ORDER: [Role; 9] = Role::HAND;
 
 /// Parses a hand line (`先手の持駒：角二　桂　`, `後手の持駒：なし`,
 /// `上手の持駒：飛角金`); returns the side and its hand. Items may be
