@@ -186,6 +186,13 @@ fn kifu_score(text: &str) -> usize {
 /// Chooses the encoding of a file from its first bytes (`prefix`, e.g. the
 /// first 64 KiB). `complete` says whether the prefix is the whole file (so a
 /// multi-byte character cut at its end is not held against UTF-8).
+///
+/// The answer is the one [`Evidence`] gives (fewest undecodable sequences,
+/// record characters breaking a tie), found cheaply: valid UTF-8 is told by
+/// one validation pass; otherwise the prefix is run through the Shift_JIS
+/// decoder without building any text, and EUC-JP is tried only until its
+/// first undecodable sequence. Only when that does not settle it (Shift_JIS
+/// fails too, or EUC-JP reads cleanly) are the full counts made.
 pub fn detect(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Encoding {
     if prefix.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Encoding::Utf8Bom;
@@ -196,15 +203,16 @@ pub fn detect(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Encoding {
     if prefix.starts_with(&[0xFE, 0xFF]) {
         return Encoding::Utf16Be;
     }
-    let evidence = Evidence::of(prefix, complete);
+    let quick = Quick::of(prefix, complete);
     if let Some(e) = declared(prefix) {
         // A declaration the bytes contradict (files re-encoded by nkf keep
         // their `encoding=UTF-8` line) is ignored.
         let contradicted = match e {
-            Encoding::Utf8 => evidence.utf8_bad > 0 && evidence.best() != Encoding::Utf8,
-            Encoding::ShiftJis => {
-                evidence.utf8_bad == 0 && evidence.utf8_multi > 0 && evidence.sjis_bad > 0
-            }
+            Encoding::Utf8 => quick.utf8_bad && quick.best() != Encoding::Utf8,
+            // What the full counts said: valid UTF-8 was never decoded as
+            // Shift_JIS, so its count stayed 0 and a Shift_JIS declaration
+            // on valid UTF-8 was kept. Detection stays as it was.
+            Encoding::ShiftJis => false,
             _ => false,
         };
         if !contradicted {
@@ -214,7 +222,77 @@ pub fn detect(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Encoding {
     if let Some(e) = opts.encoding {
         return e;
     }
-    evidence.best()
+    quick.best()
+}
+
+/// The cheap reading of a prefix that [`detect`] uses: whether it is valid
+/// UTF-8; the rest is asked for lazily.
+struct Quick<'a> {
+    prefix: &'a [u8],
+    complete: bool,
+    /// `Evidence::utf8_bad > 0`.
+    utf8_bad: bool,
+}
+
+impl<'a> Quick<'a> {
+    fn of(prefix: &'a [u8], complete: bool) -> Quick<'a> {
+        let utf8_bad = match std::str::from_utf8(prefix) {
+            Ok(_) => false,
+            // A character cut at the end of a partial prefix.
+            Err(e) => e.error_len().is_some() || complete,
+        };
+        Quick {
+            prefix,
+            complete,
+            utf8_bad,
+        }
+    }
+
+    /// `Evidence::best`.
+    fn best(&self) -> Encoding {
+        if !self.utf8_bad {
+            return Encoding::Utf8;
+        }
+        // Clean Shift_JIS and EUC-JP failing somewhere: Shift_JIS reads
+        // cleaner than both (UTF-8 has a bad sequence).
+        if any_undecodable(SHIFT_JIS, self.prefix, self.complete) == Some(false)
+            && any_undecodable(EUC_JP, self.prefix, self.complete) == Some(true)
+        {
+            return Encoding::ShiftJis;
+        }
+        Evidence::of(self.prefix, self.complete).best()
+    }
+}
+
+/// Whether `enc` meets an undecodable sequence in `prefix`, counted as
+/// [`Evidence`] counts them (the last one forgiven when it ends a partial
+/// prefix), stopping at the first certain one; no text is built. `None` when
+/// the decoder's report does not say for sure.
+fn any_undecodable(enc: &'static Enc, prefix: &[u8], complete: bool) -> Option<bool> {
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let mut out = [0u8; 4096];
+    let mut read = 0;
+    let mut forgiven = false;
+    loop {
+        let (res, r, _) =
+            decoder.decode_to_utf8_without_replacement(&prefix[read..], &mut out, true);
+        read += r;
+        match res {
+            DecoderResult::InputEmpty => return Some(false),
+            DecoderResult::OutputFull => {}
+            DecoderResult::Malformed(_, after) => {
+                if complete || read < prefix.len() || forgiven {
+                    // More text (or another error) follows this one.
+                    return Some(true);
+                }
+                if after != 0 {
+                    return None;
+                }
+                // The last thing in a partial prefix: a character cut there.
+                forgiven = true;
+            }
+        }
+    }
 }
 
 /// What the bytes of a file say about their encoding: how many characters
@@ -463,6 +541,140 @@ pub fn encode(text: &str, encoding: Encoding) -> Result<Vec<u8>, char> {
                 }
             }
             Ok(bytes.into_owned())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The detector before the quick path: full counts for every candidate.
+    fn detect_reference(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Encoding {
+        if prefix.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            return Encoding::Utf8Bom;
+        }
+        if prefix.starts_with(&[0xFF, 0xFE]) {
+            return Encoding::Utf16Le;
+        }
+        if prefix.starts_with(&[0xFE, 0xFF]) {
+            return Encoding::Utf16Be;
+        }
+        let evidence = Evidence::of(prefix, complete);
+        if let Some(e) = declared(prefix) {
+            let contradicted = match e {
+                Encoding::Utf8 => evidence.utf8_bad > 0 && evidence.best() != Encoding::Utf8,
+                Encoding::ShiftJis => {
+                    evidence.utf8_bad == 0 && evidence.utf8_multi > 0 && evidence.sjis_bad > 0
+                }
+                _ => false,
+            };
+            if !contradicted {
+                return e;
+            }
+        }
+        if let Some(e) = opts.encoding {
+            return e;
+        }
+        evidence.best()
+    }
+
+    const PIECES: &[&str] = &[
+        "#KIF version=2.0 encoding=UTF-8\n",
+        "#KIF version=2.0 encoding=Shift_JIS\r\n",
+        "'CSA encoding=SHIFT_JIS\n",
+        "開始日時：2024/01/02 10:00\r\n",
+        "先手：山田　花子\n",
+        "手数----指手---------消費時間--\r\n",
+        "   1 ７六歩(77)   ( 0:01/00:00:01)\r\n",
+        "   2 同　角成(88)\n",
+        "▲７六歩    △３四歩    ▲同　角成\n",
+        "まで64手で後手の勝ち\n",
+        "*コメント〜～‖−\n",
+        "ｱｲｳｴｵ half-width\n",
+        "+7776FU\n",
+        "abc\n",
+        "①②髙﨑\n",
+    ];
+
+    fn encodings() -> impl Strategy<Value = u8> {
+        0u8..4
+    }
+
+    fn piece_bytes(i: usize, e: u8) -> Vec<u8> {
+        let text = PIECES[i % PIECES.len()];
+        match e {
+            0 => text.as_bytes().to_vec(),
+            1 => SHIFT_JIS.encode(text).0.into_owned(),
+            2 => EUC_JP.encode(text).0.into_owned(),
+            _ => text.as_bytes().iter().map(|b| b ^ 0x80).collect(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn quick_detection_agrees_with_the_full_counts(
+            parts in proptest::collection::vec((0usize..64, encodings()), 0..12),
+            noise in proptest::collection::vec((0usize..4096, any::<u8>()), 0..4),
+            cut in 0usize..4096,
+            complete in any::<bool>(),
+            choice in 0u8..4,
+            lossy in any::<bool>(),
+        ) {
+            let mut bytes = Vec::new();
+            for (i, e) in parts {
+                bytes.extend(piece_bytes(i, e));
+            }
+            for (at, b) in noise {
+                if !bytes.is_empty() {
+                    let at = at % bytes.len();
+                    bytes[at] = b;
+                }
+            }
+            if cut < bytes.len() && !complete {
+                bytes.truncate(cut);
+            }
+            let encoding = match choice {
+                0 => None,
+                1 => Some(Encoding::Utf8),
+                2 => Some(Encoding::ShiftJis),
+                _ => Some(Encoding::EucJp),
+            };
+            let opts = DecodeOptions { encoding, lossy };
+            prop_assert_eq!(
+                detect(&bytes, complete, &opts),
+                detect_reference(&bytes, complete, &opts)
+            );
+        }
+    }
+
+    #[test]
+    fn quick_detection_agrees_on_edges() {
+        let opts = DecodeOptions::default();
+        let cases: Vec<Vec<u8>> = vec![
+            vec![],
+            vec![0x81],
+            vec![0x8F, 0xA1],
+            vec![b'a', 0x82, 0xA0],
+            vec![0xA4, 0xA2, 0xA4],
+            vec![0xFD, 0xFE, 0xFF],
+            vec![0x82, 0x0A, 0x82, 0xA0],
+            SHIFT_JIS.encode("▲７六歩").0.into_owned(),
+            EUC_JP.encode("▲７六歩").0.into_owned(),
+        ];
+        for c in &cases {
+            for complete in [false, true] {
+                for n in 0..=c.len() {
+                    let p = &c[..n];
+                    assert_eq!(
+                        detect(p, complete, &opts),
+                        detect_reference(p, complete, &opts),
+                        "{p:x?} complete {complete}"
+                    );
+                }
+            }
         }
     }
 }
