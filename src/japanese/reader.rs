@@ -775,7 +775,6 @@ pub(crate) fn read_game<M: MoveLines, R: BufRead, V: Visitor + ?Sized>(
     let mut st = State::new(M::FLAVOR, encoding);
     let mut out = Sink::new(v, 0);
     out.begin();
-    let mut buf = String::new();
     loop {
         let item = match lines.next_line() {
             None => break,
@@ -786,16 +785,11 @@ pub(crate) fn read_game<M: MoveLines, R: BufRead, V: Visitor + ?Sized>(
                 out.finding(io_finding(&e));
                 break;
             }
-            Ok(Ok((n, text))) => {
-                buf.clear();
-                buf.push_str(text);
-                st.line::<M, V>(&mut out, n, &buf);
-            }
+            // The line is read where the line reader holds it, not copied.
+            Ok(Ok((n, text))) => st.line::<M, V>(&mut out, n, text),
             Ok(Err((n, err))) => {
                 out.finding(line_finding(n, &err, encoding));
-                buf.clear();
-                buf.push_str(lines.current_text());
-                st.line::<M, V>(&mut out, n, &buf);
+                st.line::<M, V>(&mut out, n, lines.current_text());
             }
         }
     }

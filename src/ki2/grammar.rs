@@ -4,7 +4,8 @@
 
 use crate::japanese::lexicon::is_space;
 use crate::japanese::moves::{
-    dest, is_side_mark, move_text, side_mark, spaces, A_KI2_SUFFIX, A_MOVE_AFTER_MARK, A_SIDE_MARK,
+    dest, dest_fast, is_side_mark, move_text, move_text_fast, side_mark, skip_spaces, spaces,
+    A_KI2_SUFFIX, A_MOVE_AFTER_MARK, A_SIDE_MARK,
 };
 pub use crate::japanese::moves::{is_ki2_move_line, offset, Body};
 use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
@@ -56,6 +57,29 @@ fn ki2_token(i: &str) -> PResult<&str, (Color, &str, Body<'_>)> {
     Ok((next, (color, written, body)))
 }
 
+/// The fast path of [`ki2_token`] (see [`crate::japanese::moves`]): a side
+/// mark and a plain move, with the same result as the nom parsers; `None`
+/// for anything else, which the nom parsers then read.
+fn ki2_token_fast(i: &str) -> Option<(&str, (Color, &str, Body<'_>))> {
+    let c = i.chars().next()?;
+    let color = match c {
+        '▲' | '☗' | '▼' => Color::Black,
+        '△' | '☖' | '▽' => Color::White,
+        _ => return None,
+    };
+    let after_mark = &i[c.len_utf8()..];
+    let end = after_mark.find(is_side_mark).unwrap_or(after_mark.len());
+    let (token, next) = after_mark.split_at(end);
+    let body_text = token.trim_end_matches(is_space);
+    dest_fast(body_text)?;
+    let (rest, mt) = move_text_fast(body_text)?;
+    if !rest.is_empty() {
+        return None;
+    }
+    let written = &i[..i.len() - after_mark.len() + body_text.len()];
+    Some((skip_spaces(next), (color, written, Body::Move(mt))))
+}
+
 /// The tokens of a KI2 move line, in order; an error ends them.
 pub struct Ki2Tokens<'a> {
     line: &'a str,
@@ -70,6 +94,15 @@ impl<'a> Iterator for Ki2Tokens<'a> {
             return None;
         }
         let start = self.rest;
+        if let Some((next, (color, written, body))) = ki2_token_fast(start) {
+            self.rest = next;
+            return Some(Ok(Ki2Token {
+                offset: offset(self.line, start),
+                color,
+                written,
+                body,
+            }));
+        }
         match ki2_token(start) {
             Ok((next, (color, written, body))) => {
                 self.rest = next;
@@ -129,6 +162,23 @@ mod tests {
                 assert_eq!(m.promote, Some(false));
             }
             _ => panic!(),
+        }
+    }
+
+    const FRAGMENTS: &[&str] = &[
+        " ", "  ", "\t", "\u{3000}", "▲", "△", "☗", "▽", "７", "7", "六", "6", "０", "同", "同　",
+        "歩", "成銀", "成", "不成", "生", "打", "右", "左", "直", "上", "寄", "引", "(77)", "(",
+        ")", "投了", "x", "詰み", "竜", "王",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20000))]
+        #[test]
+        fn fast_path_agrees_with_nom(parts in proptest::collection::vec(0usize..FRAGMENTS.len(), 0..14)) {
+            let line: String = parts.iter().map(|&i| FRAGMENTS[i]).collect();
+            if let Some(fast) = ki2_token_fast(&line) {
+                proptest::prop_assert_eq!(Ok(fast), ki2_token(&line), "{}", line);
+            }
         }
     }
 }

@@ -4,7 +4,8 @@
 
 use crate::japanese::lexicon::is_space;
 use crate::japanese::moves::{
-    dest, move_text, side_mark, spaces, A_MOVE_NUMBER, A_MOVE_OR_TERMINAL, A_TIME, A_TIME_CLOSE,
+    dest, dest_fast, is_side_mark, move_text, move_text_fast, side_mark, skip_spaces, spaces,
+    A_MOVE_NUMBER, A_MOVE_OR_TERMINAL, A_TIME, A_TIME_CLOSE,
 };
 pub use crate::japanese::moves::{is_move_line, offset, Body, Dest, MoveText, Origin};
 use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
@@ -121,6 +122,14 @@ fn kif_body(i: &str) -> PResult<&str, Body<'_>> {
 
 /// Parses a KIF move line (`   1 ７六歩(77)   ( 0:01/00:00:01)+`).
 pub fn kif_line(line: &str) -> Result<KifLine<'_>, SyntaxError<&str>> {
+    if let Some(l) = kif_line_fast(line) {
+        return Ok(l);
+    }
+    kif_line_nom(line)
+}
+
+/// [`kif_line`] by the nom parsers alone.
+fn kif_line_nom(line: &str) -> Result<KifLine<'_>, SyntaxError<&str>> {
     kif_line_parts(line)
         .map(|(_, l)| l)
         .map_err(|e| into_error(e, line))
@@ -154,6 +163,115 @@ fn kif_line_parts(line: &str) -> PResult<&str, KifLine<'_>> {
             trailing: (!trailing.is_empty()).then(|| offset(line, trailing)),
         },
     ))
+}
+
+/// The fast path of [`kif_line`] (see [`crate::japanese::moves`]): the
+/// plain move line, with the same result as the nom parsers; `None` for
+/// anything else (terminal words, a side mark, an error), which the nom
+/// parsers then read.
+fn kif_line_fast(line: &str) -> Option<KifLine<'_>> {
+    let i = skip_spaces(line);
+    let mut number: u32 = 0;
+    let mut rest = i;
+    while let Some(c) = rest.chars().next() {
+        let v = match c {
+            '0'..='9' => c as u32 - '0' as u32,
+            '０'..='９' => c as u32 - '０' as u32,
+            _ => break,
+        };
+        number = number.checked_mul(10)?.checked_add(v)?;
+        rest = &rest[c.len_utf8()..];
+    }
+    if rest.len() == i.len() {
+        return None;
+    }
+    let body = skip_spaces(rest);
+    if body.starts_with(is_side_mark) {
+        return None;
+    }
+    dest_fast(body)?;
+    let (after, mt) = move_text_fast(body)?;
+    let written = &body[..body.len() - after.len()];
+    let mut i = skip_spaces(after);
+    let mut time = None;
+    if i.starts_with('(') {
+        let (r, t) = time_fast(i)?;
+        time = Some(t);
+        i = r;
+    }
+    let i = skip_spaces(i);
+    let (branch, i) = match i.strip_prefix('+') {
+        Some(r) => (true, skip_spaces(r)),
+        None => (false, i),
+    };
+    Some(KifLine {
+        number,
+        mark: None,
+        body_offset: offset(line, body),
+        written,
+        body: Body::Move(mt),
+        time,
+        branch,
+        trailing: (!i.is_empty()).then(|| offset(line, i)),
+    })
+}
+
+/// [`time_field`] without nom: `Ok(None)` where it fails, `Err` where the
+/// fast path does not decide (a number too large).
+fn time_field_fast(i: &str) -> Result<Option<(&str, u64)>, ()> {
+    let j = skip_spaces(i);
+    let j = j.strip_prefix('+').unwrap_or(j);
+    let n = j.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 {
+        return Ok(None);
+    }
+    let v = j[..n].parse::<u64>().map_err(|_| ())?;
+    Ok(Some((skip_spaces(&j[n..]), v)))
+}
+
+/// [`clock`] without nom; `Err` where the fast path does not decide.
+fn clock_fast(i: &str) -> Result<(&str, Option<u64>), ()> {
+    let Some((mut r, a)) = time_field_fast(i)? else {
+        return Ok((skip_spaces(i), None));
+    };
+    let mut fields = [a, 0, 0];
+    let mut n = 1;
+    while n < 3 {
+        let Some(after) = r.strip_prefix(':') else {
+            break;
+        };
+        match time_field_fast(after)? {
+            Some((r2, v)) => {
+                fields[n] = v;
+                n += 1;
+                r = r2;
+            }
+            None => break,
+        }
+    }
+    let [a, b, c] = fields;
+    let secs = match n {
+        1 => Some(a),
+        2 => a.checked_mul(60).and_then(|x| x.checked_add(b)),
+        _ => a
+            .checked_mul(3600)
+            .and_then(|x| x.checked_add(b.checked_mul(60)?))
+            .and_then(|x| x.checked_add(c)),
+    };
+    let ms = secs.and_then(|s| s.checked_mul(1000)).ok_or(())?;
+    Ok((r, Some(ms)))
+}
+
+/// [`time`] without nom: `None` where it fails or does not decide.
+fn time_fast(i: &str) -> Option<(&str, MoveTime)> {
+    let r = i.strip_prefix('(')?;
+    let (r, spent_ms) = clock_fast(r).ok()?;
+    let (r, total_ms) = match r.strip_prefix('/') {
+        Some(r) => clock_fast(r).ok()?,
+        None => (r, None),
+    };
+    let r = r.strip_prefix(')')?;
+    Some((r, MoveTime { spent_ms, total_ms }))
 }
 
 #[cfg(test)]
@@ -190,5 +308,89 @@ mod tests {
         assert_eq!(l.time.unwrap().spent_ms, Some(5000));
         assert_eq!(l.time.unwrap().total_ms, None);
         assert!(kif_line("3 ７六x(77)").is_err());
+    }
+
+    /// Fragments KIF move lines are made of, right and wrong.
+    const FRAGMENTS: &[&str] = &[
+        " ",
+        "  ",
+        "\t",
+        "\u{3000}",
+        "1",
+        "12",
+        "４",
+        "０",
+        "9999999999",
+        "▲",
+        "△",
+        "７",
+        "7",
+        "六",
+        "6",
+        "０",
+        "十",
+        "同",
+        "同　",
+        "歩",
+        "成銀",
+        "成",
+        "不成",
+        "生",
+        "打",
+        "右",
+        "直",
+        "上",
+        "引",
+        "(77)",
+        "(７７)",
+        "(70)",
+        "(7",
+        "(",
+        ")",
+        "( 0:01/00:00:01)",
+        "(1:2:3:4)",
+        "( 0:5/)",
+        "(+5)",
+        "(  )",
+        "(99999999999999999999)",
+        ":",
+        "/",
+        "+",
+        "投了",
+        "先手",
+        "x",
+        "詰み",
+        "ひよこ",
+        "竜",
+        "王",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20000))]
+        #[test]
+        fn fast_path_agrees_with_nom(parts in proptest::collection::vec(0usize..FRAGMENTS.len(), 0..14)) {
+            let line: String = parts.iter().map(|&i| FRAGMENTS[i]).collect();
+            if let Some(fast) = kif_line_fast(&line) {
+                proptest::prop_assert_eq!(Ok(fast), kif_line_nom(&line), "{}", line);
+            }
+        }
+
+        #[test]
+        fn fast_path_agrees_on_plain_lines(
+            n in 0u32..300, f in 0usize..9, r in 0usize..9, role in 0usize..6, suf in 0usize..4,
+            of in 1u8..10, or in 1u8..10, t in 0u64..100000, pad in 0usize..4,
+        ) {
+            let dest = if f == 0 { "同　".to_string() } else {
+                format!("{}{}", crate::japanese::lexicon::ZENKAKU_DIGITS[f], crate::japanese::lexicon::KANJI_DIGITS[r])
+            };
+            let role = ["歩", "成銀", "龍", "と", "玉", "金"][role];
+            let suf = ["", "成", "不成", "打"][suf];
+            let origin = if suf == "打" { String::new() } else { format!("({of}{or})") };
+            let line = format!("{}{n} {dest}{role}{suf}{origin}{}( {}:{:02}/{:02}:{:02}:{:02})",
+                " ".repeat(pad), " ".repeat(pad), t / 60, t % 60, t / 3600, t / 60 % 60, t % 60);
+            let fast = kif_line_fast(&line);
+            proptest::prop_assert!(fast.is_some(), "{}", line);
+            proptest::prop_assert_eq!(Ok(fast.unwrap()), kif_line_nom(&line), "{}", line);
+        }
     }
 }
