@@ -282,7 +282,16 @@ fn next_char(i: &str) -> Option<(char, &str)> {
 /// [`spaces`] without nom.
 #[inline]
 pub(crate) fn skip_spaces(i: &str) -> &str {
-    i.trim_start_matches(is_space)
+    let b = i.as_bytes();
+    let mut k = 0;
+    loop {
+        match b.get(k..k + 1) {
+            Some(b" " | b"\t") => k += 1,
+            // U+3000 IDEOGRAPHIC SPACE.
+            Some(b"\xE3") if b.get(k..k + 3) == Some("\u{3000}".as_bytes()) => k += 3,
+            _ => return &i[k..],
+        }
+    }
 }
 
 /// [`square`] without nom: `None` where it fails.

@@ -221,11 +221,22 @@ fn kif_line_fast(line: &str) -> Option<KifLine<'_>> {
 fn time_field_fast(i: &str) -> Result<Option<(&str, u64)>, ()> {
     let j = skip_spaces(i);
     let j = j.strip_prefix('+').unwrap_or(j);
-    let n = j.bytes().take_while(u8::is_ascii_digit).count();
+    let mut v: u64 = 0;
+    let mut n = 0;
+    for &b in j.as_bytes() {
+        if !b.is_ascii_digit() {
+            break;
+        }
+        // `parse::<u64>` fails on overflow: left to nom.
+        v = v
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(b - b'0')))
+            .ok_or(())?;
+        n += 1;
+    }
     if n == 0 {
         return Ok(None);
     }
-    let v = j[..n].parse::<u64>().map_err(|_| ())?;
     Ok(Some((skip_spaces(&j[n..]), v)))
 }
 
