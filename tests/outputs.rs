@@ -208,6 +208,74 @@ fn a_collision_the_rule_cannot_avoid_is_refused_before_writing() {
 }
 
 #[test]
+fn outputs_differing_only_by_letter_case_are_refused() {
+    // `A.csa` and `a.csa` would give `A.kif` and `a.kif`: one file on
+    // macOS and Windows, so refused everywhere, before anything is written.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("in")).unwrap();
+    std::fs::write(d.join("in/A.csa"), GAME).unwrap();
+    std::fs::write(d.join("in/a.csa"), GAME2).unwrap();
+    let o = run(&[
+        "convert",
+        s(&d.join("in")),
+        "--to",
+        "kifu",
+        "--out-dir",
+        s(&d.join("out")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    let e = err(&o);
+    assert!(e.contains("A.csa") && e.contains("a.csa"), "{e}");
+    assert!(e.contains("letter case"), "{e}");
+    assert!(!d.join("out").exists() || tree(&d.join("out")).is_empty());
+    // Folders too: `X/g.csa` and `x/g.csa`.
+    std::fs::create_dir_all(d.join("in2/X")).unwrap();
+    std::fs::create_dir_all(d.join("in2/x")).unwrap();
+    std::fs::write(d.join("in2/X/g.csa"), GAME).unwrap();
+    std::fs::write(d.join("in2/x/g.csa"), GAME2).unwrap();
+    let o = run(&[
+        "convert",
+        s(&d.join("in2")),
+        "--to",
+        "csa",
+        "--out-dir",
+        s(&d.join("out2")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("letter case"), "{}", err(&o));
+    // A name a split input may use, in another case: `X.csa` (two games,
+    // split into `X-0001.kif`…) beside `x-0001.csa`.
+    std::fs::create_dir(d.join("in3")).unwrap();
+    std::fs::write(d.join("in3/X.csa"), two_games()).unwrap();
+    std::fs::write(d.join("in3/x-0001.csa"), GAME2).unwrap();
+    let o = run(&[
+        "convert",
+        s(&d.join("in3")),
+        "--to",
+        "kifu",
+        "--out-dir",
+        s(&d.join("out3")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("may be split into"), "{}", err(&o));
+    // Differing by case and extension: the extension keeps them apart.
+    std::fs::create_dir(d.join("in4")).unwrap();
+    std::fs::write(d.join("in4/B.csa"), GAME).unwrap();
+    std::fs::write(d.join("in4/b.usi"), b"position startpos moves 2g2f\n").unwrap();
+    let o = run(&[
+        "convert",
+        s(&d.join("in4")),
+        "--to",
+        "kifu",
+        "--out-dir",
+        s(&d.join("out4")),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(tree(&d.join("out4")), ["B.csa.kifu", "b.usi.kifu"]);
+}
+
+#[test]
 fn names_that_are_not_utf8_stay_apart() {
     use std::os::unix::ffi::OsStrExt;
     let dir = tempfile::tempdir().unwrap();
@@ -1116,4 +1184,86 @@ fn sfen_move_numbers_near_2_pow_32_are_bounded() {
         let o = run(&["validate", s(&target)]);
         assert_eq!(o.status.code(), Some(0), "{to}: {}", out(&o));
     }
+}
+
+// ---- Machine-readable reports carry every warning ----------------------------
+
+/// `--format json` / `sarif` (and `--diagnostics json|sarif`): kifu's own
+/// warnings (fewer worker threads than asked) and skipped entries are in
+/// the report, not plain text on standard error; human output is unchanged.
+#[test]
+fn machine_readable_reports_carry_every_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a.csa"), GAME).unwrap();
+    std::os::unix::fs::symlink(d.join("gone.csa"), d.join("dangling.csa")).unwrap();
+    // JSON Lines on standard output.
+    let o = run(&["validate", "--format", "json", "-j", "100000", s(d)]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(err(&o).trim().is_empty(), "stderr: {}", err(&o));
+    let lines: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    let note = lines
+        .iter()
+        .find(|v| v.get("note").is_some())
+        .unwrap_or_else(|| panic!("no note: {}", out(&o)));
+    assert_eq!(note["severity"], "warning");
+    assert!(note["path"].is_null());
+    assert!(note["note"].as_str().unwrap().contains("256"), "{note}");
+    let skipped = lines
+        .iter()
+        .find(|v| {
+            v["path"]
+                .as_str()
+                .is_some_and(|p| p.ends_with("dangling.csa"))
+        })
+        .unwrap_or_else(|| panic!("no skipped entry: {}", out(&o)));
+    assert_eq!(skipped["ok"], true, "a warning leaves the run ok");
+    assert_eq!(skipped["findings"][0]["rule"], "io", "{skipped}");
+    assert_eq!(skipped["findings"][0]["severity"], "warning", "{skipped}");
+    // SARIF: the note is a tool execution notification, the skipped entry
+    // a result.
+    let o = run(&["validate", "--format", "sarif", "-j", "100000", s(d)]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(err(&o).trim().is_empty(), "stderr: {}", err(&o));
+    let doc: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let notes = &doc["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    assert!(
+        notes
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["level"] == "warning"
+                && n["message"]["text"].as_str().unwrap().contains("256")),
+        "{notes}"
+    );
+    let results = doc["runs"][0]["results"].as_array().unwrap();
+    assert!(results.iter().any(|r| r["ruleId"] == "io"), "{results:?}");
+    // `convert --diagnostics json`: every line on standard error is JSON.
+    let o = run(&[
+        "convert",
+        s(&d.join("a.csa")),
+        "--to",
+        "usi",
+        "-j",
+        "100000",
+        "--diagnostics",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let e = err(&o);
+    assert!(e.contains("256"), "{e}");
+    for l in e.lines() {
+        serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|x| panic!("{l}: {x}"));
+    }
+    // Human output: as before.
+    let o = run(&["validate", "-j", "100000", s(d)]);
+    assert!(err(&o).contains("kifu: warning: -j 100000"), "{}", err(&o));
+    assert!(
+        err(&o).contains("dangling.csa: warning[io]: skipped"),
+        "{}",
+        err(&o)
+    );
 }

@@ -668,3 +668,107 @@ fn bad_move_findings() {
         ["1:1: syntax (expected a move number after `Variation:`, found `x`)"]
     );
 }
+
+/// A foul ending a game (KIF `反則勝ち` / `反則負け`, CSA `%ILLEGAL_MOVE`,
+/// `%-ILLEGAL_ACTION`) written as PSN and read back keeps its ending: PSN
+/// has no foul word, so the writer states the winner in `[Result]` and the
+/// reason in `[Termination "Rules infraction"]`, never `RepetitionWin` (a
+/// perpetual-check win to other readers).
+#[test]
+fn a_foul_keeps_its_ending_through_psn() {
+    use kifu::read::{Format, Reader};
+    use kifu::record::Outcome;
+    use kifu::write::{write, WriteOptions};
+    let kif = |word: &str| {
+        format!(
+            "手合割：平手\n先手：甲\n後手：乙\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 {word}\n"
+        )
+    };
+    let cases: Vec<(String, TerminalKind, Outcome)> = vec![
+        // The previous move (gote's) was a foul: sente, to move, wins.
+        (kif("反則勝ち"), TerminalKind::IllegalWin, Outcome::SenteWin),
+        // Sente, to move, lost by a foul.
+        (kif("反則負け"), TerminalKind::IllegalLoss, Outcome::GoteWin),
+        (
+            "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n%ILLEGAL_MOVE\n".to_string(),
+            TerminalKind::IllegalLoss,
+            Outcome::SenteWin,
+        ),
+        // Gote fouled, with gote to move: a loss for the side to move.
+        (
+            "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n%-ILLEGAL_ACTION\n".to_string(),
+            TerminalKind::IllegalLoss,
+            Outcome::SenteWin,
+        ),
+    ];
+    for (text, kind, outcome) in cases {
+        let game = Reader::new(text.as_bytes()).unwrap().next_game().unwrap();
+        let before = game.record.main.terminal.as_ref().expect("a terminal");
+        assert_eq!(
+            before.kind.reason_id(),
+            "illegal-move",
+            "{text}: {:?}",
+            before.kind
+        );
+        let out = write(&game.record, Format::Psn, &WriteOptions::default()).unwrap();
+        assert!(
+            out.dropped.terminals.is_empty(),
+            "{text}: {:?}\n{}",
+            out.dropped,
+            out.text
+        );
+        assert!(out.text.contains("[Termination \"Rules infraction\"]\n"));
+        assert!(!out.text.contains("RepetitionWin"), "{}", out.text);
+        let back =
+            Reader::with_options(out.text.as_bytes(), Some(Format::Psn), &Default::default())
+                .unwrap()
+                .next_game()
+                .unwrap();
+        assert!(
+            errors(&back).is_empty(),
+            "{:?}\n{}",
+            errors(&back),
+            out.text
+        );
+        let t = back.record.main.terminal.as_ref().expect("the foul back");
+        assert_eq!(t.kind, kind, "{}", out.text);
+        assert_eq!(back.record.claim.as_ref().unwrap().outcome, outcome);
+        assert_eq!(back.record.main.moves.len(), game.record.main.moves.len());
+        assert!(
+            !back
+                .record
+                .header
+                .entries
+                .iter()
+                .any(|(k, _)| k.name() == "Termination"),
+            "the tag is the terminal, not a header"
+        );
+        // And written again: the same text.
+        let again = write(&back.record, Format::Psn, &WriteOptions::default()).unwrap();
+        assert_eq!(again.text, out.text);
+    }
+    // Without a winner in the result, or with a terminal word of its own,
+    // the tag is an ordinary header.
+    let g = &read(b"[Termination \"Rules infraction\"]\n1.P7g-7f\n*\n")[0];
+    assert!(g.record.main.terminal.is_none());
+    assert_eq!(g.record.header.entries.len(), 1);
+    let g = &read(b"[Termination \"rules infraction\"]\n[Result \"0-1\"]\n1.P7g-7f 2.Resigns\n")[0];
+    assert_eq!(
+        g.record.main.terminal.as_ref().unwrap().kind,
+        TerminalKind::Resign
+    );
+    assert_eq!(g.record.header.entries.len(), 1);
+    // Sente made the foul and gote is to move: gote wins, illegal-win.
+    let g = &read(b"[Result \"0-1\"]\n[Termination \"Rules infraction\"]\n1.P7g-7f\n0-1\n")[0];
+    assert!(errors(g).is_empty(), "{:?}", errors(g));
+    assert_eq!(
+        g.record.main.terminal.as_ref().unwrap().kind,
+        TerminalKind::IllegalWin
+    );
+    // `RepetitionWin` (PSN2: a perpetual-check win) is still read as one.
+    let g = &read(b"1.P7g-7f 2.RepetitionWin\n")[0];
+    assert_eq!(
+        g.record.main.terminal.as_ref().unwrap().kind,
+        TerminalKind::IllegalWin
+    );
+}

@@ -16,17 +16,16 @@
 //!
 //! Syntax only: nothing here knows a position.
 
-use crate::read::syntax::{expect, PResult};
+use crate::read::syntax::{expect, PResult, SyntaxError};
 use crate::record::{MoveTime, Outcome, TerminalKind};
 use nom::branch::alt;
 use nom::bytes::complete::{is_not, tag, tag_no_case, take_till1, take_until, take_while};
-use nom::bytes::complete::{take_while1, take_while_m_n};
 use nom::character::complete::{alpha1, char, digit0, digit1, one_of};
 use nom::combinator::{
     all_consuming, cut, eof, map, map_opt, map_res, opt, recognize, rest, value, verify,
 };
-use nom::error::context;
-use nom::multi::{fold_many0, fold_many_m_n};
+use nom::error::{context, ParseError};
+use nom::multi::fold_many0;
 use nom::sequence::{delimited, preceded, terminated};
 use nom::Parser;
 
@@ -54,14 +53,17 @@ pub enum Token<'a> {
     Word(&'a str),
 }
 
-/// Characters that end a word.
-fn is_delim(c: char) -> bool {
-    c.is_ascii_whitespace() || matches!(c, '{' | '}' | '(' | ')' | ';')
+/// Bytes that end a word (all ASCII, so a word ends on a character
+/// boundary; no byte of a multi-byte character is one).
+fn is_delim(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b';')
 }
 
-/// ASCII white space (what separates tokens).
+/// ASCII white space (what separates tokens). Scanned by byte: the
+/// characters are ASCII.
 pub fn space(i: &str) -> PResult<&str, &str> {
-    take_while(|c: char| c.is_ascii_whitespace()).parse(i)
+    let n = i.bytes().take_while(u8::is_ascii_whitespace).count();
+    Ok((&i[n..], &i[..n]))
 }
 
 /// Any white space (around the numbers of a time or of `Variation:`).
@@ -96,27 +98,47 @@ pub fn line_comment(i: &str) -> PResult<&str, Token<'_>> {
     map(preceded(char(';'), rest), Token::LineComment).parse(i)
 }
 
-/// One to six digits.
+/// One to six digits (at most six are taken), read by byte.
 fn clock_part(i: &str) -> PResult<&str, u64> {
-    map_res(
-        take_while_m_n(1, 6, |c: char| c.is_ascii_digit()),
-        str::parse,
-    )
-    .parse(i)
+    let n = i.bytes().take(6).take_while(u8::is_ascii_digit).count();
+    if n == 0 {
+        return Err(nom::Err::Error(SyntaxError::from_error_kind(
+            i,
+            nom::error::ErrorKind::TakeWhileMN,
+        )));
+    }
+    let v = i.as_bytes()[..n]
+        .iter()
+        .fold(0u64, |v, b| v * 10 + u64::from(b - b'0'));
+    Ok((&i[n..], v))
 }
 
 /// `m:ss`, `mm:ss` or `h:mm:ss` in milliseconds (each part one to six
-/// digits).
+/// digits): a part, then one or two more after `:` (what
+/// `fold_many_m_n(1, 2, preceded(char(':'), clock_part), …)` reads, as a
+/// loop).
 pub fn clock(i: &str) -> PResult<&str, u64> {
-    let (i, first) = clock_part(i)?;
-    let (i, secs) = fold_many_m_n(
-        1,
-        2,
-        preceded(char(':'), clock_part),
-        move || first,
-        |acc, p| acc * 60 + p,
-    )
-    .parse(i)?;
+    let (mut i, mut secs) = clock_part(i)?;
+    let mut more = 0;
+    while more < 2 {
+        let Some(after) = i.strip_prefix(':') else {
+            break;
+        };
+        match clock_part(after) {
+            Ok((r, p)) => {
+                secs = secs * 60 + p;
+                i = r;
+                more += 1;
+            }
+            Err(_) => break,
+        }
+    }
+    if more == 0 {
+        return Err(nom::Err::Error(SyntaxError::from_error_kind(
+            i,
+            nom::error::ErrorKind::ManyMN,
+        )));
+    }
     Ok((i, secs * 1000))
 }
 
@@ -139,9 +161,13 @@ pub fn nag(i: &str) -> PResult<&str, Token<'_>> {
     map(recognize(preceded(char('$'), digit0)), Token::Nag).parse(i)
 }
 
-/// A word: everything up to white space or a delimiter.
+/// A word: everything up to white space or a delimiter (scanned by byte,
+/// as [`is_delim`] says why it may be).
 pub fn word(i: &str) -> PResult<&str, &str> {
-    expect("a token", take_till1(is_delim)).parse(i)
+    match i.bytes().position(is_delim).unwrap_or(i.len()) {
+        0 => Err(nom::Err::Error(SyntaxError::new(i, "a token"))),
+        n => Ok((&i[n..], &i[..n])),
+    }
 }
 
 /// One token of move text (white space before it already skipped). A time
@@ -161,6 +187,12 @@ pub fn token(i: &str) -> PResult<&str, Token<'_>> {
     }
 }
 
+/// Whether `w` may be a whole result word ([`result`] decides): a check
+/// by byte that most words (moves, move numbers) fail at once.
+pub fn may_be_result(w: &str) -> bool {
+    matches!(w.len(), 1 | 3 | 5 | 7) && matches!(w.as_bytes()[0], b'0' | b'1' | b'*' | 0xC2)
+}
+
 /// A whole word that is a result: `1-0`, `0-1`, `1/2-1/2` (`½-½`), or `*`
 /// (no outcome).
 pub fn result(i: &str) -> PResult<&str, Option<Outcome>> {
@@ -173,9 +205,25 @@ pub fn result(i: &str) -> PResult<&str, Option<Outcome>> {
     .parse(i)
 }
 
-/// A move number before a move or alone: `12.`, `12...`.
+/// A move number before a move or alone: `12.`, `12...` (digits, then
+/// dots; read by byte).
 pub fn move_number(i: &str) -> PResult<&str, &str> {
-    recognize((digit1, take_while1(|c| c == '.'))).parse(i)
+    let b = i.as_bytes();
+    let digits = b.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Err(nom::Err::Error(SyntaxError::from_error_kind(
+            i,
+            nom::error::ErrorKind::Digit,
+        )));
+    }
+    let dots = b[digits..].iter().take_while(|&&b| b == b'.').count();
+    if dots == 0 {
+        return Err(nom::Err::Error(SyntaxError::from_error_kind(
+            &i[digits..],
+            nom::error::ErrorKind::TakeWhile1,
+        )));
+    }
+    Ok((&i[digits + dots..], &i[..digits + dots]))
 }
 
 /// The terminal words of Shogidokoro and PSN2, matched in any ASCII case.
@@ -234,6 +282,12 @@ pub fn annotation(i: &str) -> PResult<&str, &str> {
         all_consuming(take_while(|c: char| c.is_ascii_punctuation())),
     )
     .parse(i)
+}
+
+/// Whether a line (white space before it skipped) may be a `Variation:`
+/// line ([`variation_line`] decides): a check of its first byte.
+pub fn may_be_variation_line(t: &str) -> bool {
+    t.as_bytes().first().is_some_and(|b| b | 0x20 == b'v')
 }
 
 /// `Variation:N` (Shogidokoro; `N` the number of the move it replaces,

@@ -145,68 +145,76 @@ fn letter_role(letter: char, promoted: bool, variant: Variant) -> Option<Role> {
 /// [`SyntaxError`]: where it stopped and what it expected there.
 pub(crate) mod grammar {
     use super::{letter_role, Promotion, PsnMove};
-    use crate::read::syntax::{expect, PResult};
+    use crate::read::syntax::{PResult, SyntaxError};
     use crate::rules::role::Role;
     use crate::rules::square::Square;
     use crate::rules::variant::Variant;
     use nom::branch::alt;
-    use nom::character::complete::{char, one_of, satisfy};
-    use nom::combinator::{cut, fail, map, map_opt, opt, value};
+    use nom::character::complete::one_of;
+    use nom::combinator::{cut, fail, map};
     use nom::error::context;
     use nom::sequence::preceded;
     use nom::Parser;
 
+    // The leaves below read one ASCII byte each, by byte: a move is ASCII,
+    // and a byte that is not cannot match. Their results and errors are
+    // those of the `satisfy`/`char` parsers under the same labels.
+
+    /// An error at `i` saying what was expected there.
+    fn expected<'a>(i: &'a str, what: &'static str) -> nom::Err<SyntaxError<&'a str>> {
+        nom::Err::Error(SyntaxError::new(i, what))
+    }
+
     /// `+` before a piece letter: the piece is promoted.
     pub fn promoted_mark(i: &str) -> PResult<&str, bool> {
-        map(opt(char('+')), |p| p.is_some()).parse(i)
+        match i.as_bytes().first() {
+            Some(b'+') => Ok((&i[1..], true)),
+            _ => Ok((i, false)),
+        }
     }
 
     /// A piece: an optional `+` and a letter of `variant` (`P`, `+S`, `D`).
     pub fn piece(variant: Variant) -> impl Fn(&str) -> PResult<&str, Role> {
         move |i| {
             let (i, promoted) = promoted_mark(i)?;
-            expect(
-                "a piece letter",
-                map_opt(satisfy(|c| c.is_ascii_alphabetic()), move |c| {
-                    letter_role(c, promoted, variant)
-                }),
-            )
-            .parse(i)
+            match i.as_bytes().first() {
+                Some(&b) if b.is_ascii_alphabetic() => {
+                    match letter_role(b as char, promoted, variant) {
+                        Some(role) => Ok((&i[1..], role)),
+                        None => Err(expected(i, "a piece letter")),
+                    }
+                }
+                _ => Err(expected(i, "a piece letter")),
+            }
         }
     }
 
     /// A file digit `1`..`9`.
     pub fn file(i: &str) -> PResult<&str, u8> {
-        expect(
-            "a file digit 1-9",
-            map(satisfy(|c| matches!(c, '1'..='9')), |c| c as u8 - b'0'),
-        )
-        .parse(i)
+        match i.as_bytes().first() {
+            Some(&b @ b'1'..=b'9') => Ok((&i[1..], b - b'0')),
+            _ => Err(expected(i, "a file digit 1-9")),
+        }
     }
 
     /// A rank: a letter `a`..`i` or a digit `1`..`9`.
     pub fn rank(i: &str) -> PResult<&str, u8> {
-        expect(
-            "a rank letter a-i",
-            map(satisfy(|c| matches!(c, 'a'..='i' | '1'..='9')), |c| {
-                if c.is_ascii_digit() {
-                    c as u8 - b'0'
-                } else {
-                    c as u8 - b'a' + 1
-                }
-            }),
-        )
-        .parse(i)
+        match i.as_bytes().first() {
+            Some(&b @ b'1'..=b'9') => Ok((&i[1..], b - b'0')),
+            Some(&b @ b'a'..=b'i') => Ok((&i[1..], b - b'a' + 1)),
+            _ => Err(expected(i, "a rank letter a-i")),
+        }
     }
 
     /// A square `7f` or `76`; once the file digit is read, the rank must
-    /// follow.
+    /// follow (`cut`).
     pub fn square(i: &str) -> PResult<&str, Square> {
-        context(
-            "a square",
-            map_opt((file, cut(rank)), |(f, r)| Square::new(f, r)),
-        )
-        .parse(i)
+        let (r, f) = file(i)?;
+        let (r, k) = cut(rank).parse(r)?;
+        match Square::new(f, k) {
+            Some(sq) => Ok((r, sq)),
+            None => Err(expected(i, "a square")),
+        }
     }
 
     /// `*` (also read: `'`, `@`) between a dropped piece and its square.
@@ -214,34 +222,42 @@ pub(crate) mod grammar {
         one_of("*'@").parse(i)
     }
 
-    /// `-` (a move) or `x` (a capture).
+    /// `-` (a move) or `x` (a capture). One ASCII byte, matched as a byte
+    /// (the same result and error as `alt((char('-'), one_of("xX")))`
+    /// under this label).
     pub fn capture_mark(i: &str) -> PResult<&str, bool> {
-        context(
-            "`-` or `x`",
-            alt((value(false, char('-')), value(true, one_of("xX")))),
-        )
-        .parse(i)
+        match i.as_bytes().first() {
+            Some(b'-') => Ok((&i[1..], false)),
+            Some(b'x' | b'X') => Ok((&i[1..], true)),
+            _ => Err(nom::Err::Error(SyntaxError::new(i, "`-` or `x`"))),
+        }
     }
 
     /// What may follow the destination: `+` (promotes), `=` (declines) or
-    /// nothing.
+    /// nothing (never fails; one ASCII byte, matched as a byte).
     pub fn promotion(i: &str) -> PResult<&str, Promotion> {
-        map(opt(one_of("+=")), |c| match c {
-            Some('+') => Promotion::Promote,
-            Some(_) => Promotion::Decline,
-            None => Promotion::None,
-        })
-        .parse(i)
+        match i.as_bytes().first() {
+            Some(b'+') => Ok((&i[1..], Promotion::Promote)),
+            Some(b'=') => Ok((&i[1..], Promotion::Decline)),
+            _ => Ok((i, Promotion::None)),
+        }
     }
 
-    /// The part of a move after the piece: `*2c`, `5d-5c=`, `x4c+`.
-    fn after_piece(role: Role) -> impl Fn(&str) -> PResult<&str, PsnMove> {
+    /// A drop after its piece: `*2c` (also `'2c`, `@2c`).
+    fn drop_move(role: Role) -> impl Fn(&str) -> PResult<&str, PsnMove> {
         move |i| {
-            let drop = map(preceded(drop_mark, cut(square)), |to| PsnMove::Drop {
+            map(preceded(drop_mark, cut(square)), |to| PsnMove::Drop {
                 role,
                 to,
-            });
-            let from_origin = map(
+            })
+            .parse(i)
+        }
+    }
+
+    /// A board move with its origin after its piece: `5d-5c=`.
+    fn origin_move(role: Role) -> impl Fn(&str) -> PResult<&str, PsnMove> {
+        move |i| {
+            map(
                 (square, cut(capture_mark), cut(square), promotion),
                 |(from, capture, to, promotion)| PsnMove::Normal {
                     role,
@@ -250,8 +266,15 @@ pub(crate) mod grammar {
                     to,
                     promotion,
                 },
-            );
-            let bare = map(
+            )
+            .parse(i)
+        }
+    }
+
+    /// A board move without its origin after its piece: `x4c+`, `-7f`.
+    fn bare_move(role: Role) -> impl Fn(&str) -> PResult<&str, PsnMove> {
+        move |i| {
+            map(
                 (capture_mark, cut(square), promotion),
                 |(capture, to, promotion)| PsnMove::Normal {
                     role,
@@ -260,15 +283,39 @@ pub(crate) mod grammar {
                     to,
                     promotion,
                 },
-            );
-            // The last branch names the whole choice when none started.
-            alt((
-                drop,
-                from_origin,
-                bare,
-                context("an origin square, `-`, `x` or `*`", fail()),
-            ))
+            )
             .parse(i)
+        }
+    }
+
+    /// The part of a move after the piece: `*2c`, `5d-5c=`, `x4c+`.
+    ///
+    /// The grammar is the `alt` of the three forms, whose last branch
+    /// names the whole choice when none started. Each form starts with its
+    /// own bytes (a drop mark, a file digit, `-` or `x`) and commits (`cut`)
+    /// once past its first, so the first byte picks the one form that can
+    /// succeed or fail further than the start; the `alt` itself runs only
+    /// when no form can start there (its error is the answer then).
+    fn after_piece(role: Role) -> impl Fn(&str) -> PResult<&str, PsnMove> {
+        move |i| {
+            let all = |i| {
+                alt((
+                    drop_move(role),
+                    origin_move(role),
+                    bare_move(role),
+                    context("an origin square, `-`, `x` or `*`", fail()),
+                ))
+                .parse(i)
+            };
+            match i.as_bytes().first() {
+                Some(b'*' | b'\'' | b'@') => drop_move(role)(i),
+                Some(b'-' | b'x' | b'X') => bare_move(role)(i),
+                Some(b'1'..=b'9') => match origin_move(role)(i) {
+                    Err(nom::Err::Error(_)) => all(i),
+                    r => r,
+                },
+                _ => all(i),
+            }
         }
     }
 

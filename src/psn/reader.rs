@@ -16,11 +16,16 @@ use crate::read::{
 use crate::record::{
     written, HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind, Written,
 };
+use crate::rules::color::Color;
 use crate::rules::handicap::Handicap;
 use crate::rules::moves::Move;
 use crate::rules::sfen::{parse_sfen, SfenError};
 use crate::rules::variant::Variant;
 use std::io::BufRead;
+
+/// The value of the `[Termination]` tag that states a foul (PGN's
+/// "rules infraction"; matched in any case).
+pub(crate) const FOUL_TERMINATION: &str = "Rules infraction";
 
 /// Reads PSN / PSN2 games from a line stream.
 pub struct Reader<R: BufRead> {
@@ -123,6 +128,10 @@ struct GameState {
     variant: Variant,
     tag_claim: Option<ResultClaim>,
     token_claim: Option<ResultClaim>,
+    /// `[Termination "Rules infraction"]`: its name, value and place.
+    termination: Option<(String, String, Location)>,
+    /// The side to move at the start.
+    start_turn: Color,
     frames: Vec<Frame>,
     comment: Option<Comment>,
 }
@@ -130,6 +139,8 @@ struct GameState {
 /// Counts characters up to byte offsets that only grow.
 struct Cols<'a> {
     text: &'a str,
+    /// The line is ASCII: a column is its byte offset plus one.
+    ascii: bool,
     byte: usize,
     col: u32,
 }
@@ -138,12 +149,16 @@ impl<'a> Cols<'a> {
     fn new(text: &'a str) -> Cols<'a> {
         Cols {
             text,
+            ascii: text.is_ascii(),
             byte: 0,
             col: 1,
         }
     }
 
     fn at(&mut self, off: usize) -> u32 {
+        if self.ascii {
+            return off.min(self.text.len()) as u32 + 1;
+        }
         if off < self.byte {
             // Not expected; recount from the start.
             self.byte = 0;
@@ -172,6 +187,8 @@ impl GameState {
             variant: Variant::Standard,
             tag_claim: None,
             token_claim: None,
+            termination: None,
+            start_turn: Color::Black,
             frames: vec![Frame::new(FrameKind::Main, 1, Location::default())],
             comment: None,
         }
@@ -294,6 +311,7 @@ impl GameState {
         }
         let start = start.unwrap_or_else(|| Start::variant(variant.unwrap_or(Variant::Standard)));
         self.variant = start.setup.variant;
+        self.start_turn = start.setup.turn;
         self.events.push(Ev::Start(Box::new(start)));
         let main = &mut self.frames[0];
         *main = Frame::new(FrameKind::Main, 1, Location::default());
@@ -492,6 +510,12 @@ impl GameState {
                 self.variant_tag = Some((value, value_loc));
                 return;
             }
+            // A foul, as kifu's writer states it (PGN's tag): the terminal
+            // of the main line, decided at the end of the game.
+            "termination" if value.trim().eq_ignore_ascii_case(FOUL_TERMINATION) => {
+                self.termination = Some((name.to_string(), value, loc));
+                return;
+            }
             _ => HeaderKey::Other(name.to_string()),
         };
         self.events.push(Ev::Header(key, value, loc));
@@ -534,8 +558,39 @@ impl GameState {
             }
             (t, k) => t.or(k),
         };
+        if let Some((name, value, loc)) = self.termination.take() {
+            self.foul(claim.as_ref(), name, value, loc);
+        }
         if let Some(c) = claim {
             self.events.push(Ev::Claim(Box::new(c)));
+        }
+    }
+
+    /// `[Termination "Rules infraction"]` with a winner in the result and
+    /// a main line without a terminal of its own: the main line ends in a
+    /// foul, a win for the side to move after it (`illegal-win`: the last
+    /// move was the foul) or for the other side (`illegal-loss`). Otherwise
+    /// the tag is kept as a header, as any other tag.
+    fn foul(&mut self, claim: Option<&ResultClaim>, name: String, value: String, loc: Location) {
+        let main = self.frames[0];
+        let to_move = if main.len.is_multiple_of(2) {
+            self.start_turn
+        } else {
+            !self.start_turn
+        };
+        match claim.and_then(|c| c.outcome.winner()) {
+            Some(winner) if !main.terminal && !main.dead => {
+                let kind = if winner == to_move {
+                    TerminalKind::IllegalWin
+                } else {
+                    TerminalKind::IllegalLoss
+                };
+                self.frames[0].terminal = true;
+                self.events.push(Ev::Terminal(kind, loc));
+            }
+            _ => self
+                .events
+                .push(Ev::Header(HeaderKey::Other(name), value, loc)),
         }
     }
 
@@ -574,7 +629,7 @@ impl GameState {
                 }
             } else if self.result_seen && !t.starts_with('{') && !t.starts_with(';') {
                 return Control::EndBeforeLine;
-            } else {
+            } else if grammar::may_be_variation_line(t) {
                 match grammar::variation_line(t) {
                     Ok((_, n)) => {
                         let loc = Location::new(no, cols.at(text.len() - t.len()));
@@ -717,7 +772,7 @@ impl GameState {
     fn word(&mut self, tok: &str, start: usize, no: u32, cols: &mut Cols) {
         self.content = true;
         let loc = Location::new(no, cols.at(start));
-        if let Ok((_, o)) = grammar::result(tok) {
+        if let Some(Ok((_, o))) = grammar::may_be_result(tok).then(|| grammar::result(tok)) {
             self.begin();
             self.movetext = true;
             self.set_claim(tok, o, loc, false);

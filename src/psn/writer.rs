@@ -2,7 +2,8 @@
 //! variations, terminal words and the result.
 
 use super::notation::PsnMove;
-use crate::record::{HeaderKey, Line, MoveTime, Outcome, Record, TerminalKind};
+use super::reader::FOUL_TERMINATION;
+use crate::record::{HeaderKey, Line, MoveTime, Outcome, Record, Terminal, TerminalKind};
 use crate::rules::handicap::Handicap;
 use crate::rules::position::Position;
 use crate::rules::sfen::write_sfen;
@@ -36,7 +37,11 @@ pub struct WriteOptions {
     pub legal_candidates_only: bool,
 }
 
-/// The word a terminal event is written with, if PSN has one.
+/// The word a terminal event is written with, if PSN has one. A foul has
+/// none: Shogidokoro's words have none (MyShogi writes no word), and PSN2's
+/// `RepetitionWin` names one foul only (perpetual check), so a foul that
+/// ends the main line is written as the result and a
+/// `[Termination "Rules infraction"]` tag (see [`foul_of`]).
 pub(crate) fn terminal_word(kind: &TerminalKind) -> Option<&'static str> {
     Some(match kind {
         TerminalKind::Resign => "Resigns",
@@ -45,7 +50,6 @@ pub(crate) fn terminal_word(kind: &TerminalKind) -> Option<&'static str> {
         TerminalKind::Repetition => "Sennichite",
         TerminalKind::Impasse => "Jishogi",
         TerminalKind::TimeUp => "Timeup",
-        TerminalKind::IllegalWin => "RepetitionWin",
         TerminalKind::MaxMoves => "MaxMovesDraw",
         TerminalKind::DeclarationWin => "DeclarationWin",
         TerminalKind::Try => "TryRuleWin",
@@ -248,6 +252,19 @@ fn outcome_of(record: &Record) -> Outcome {
     }
 }
 
+/// Whether the main line's terminal `t` is a foul that the result written
+/// (`outcome`) and a `[Termination "Rules infraction"]` tag state again: a
+/// reader takes the winner from the result and, with the side to move at
+/// the end of the main line, gets `illegal-win` or `illegal-loss` back.
+fn foul_of(record: &Record, t: &Terminal, outcome: Outcome) -> bool {
+    let (to_move, _) = crate::write::main_end(record);
+    matches!(
+        t.kind,
+        TerminalKind::IllegalWin | TerminalKind::IllegalLoss | TerminalKind::IllegalAction(_)
+    ) && outcome.winner().is_some()
+        && t.kind.outcome(to_move) == outcome
+}
+
 /// Writes one game as PSN.
 pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError> {
     let variant = record.variant();
@@ -257,9 +274,48 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
         variant,
         dropped: Dropped::default(),
     };
+    let outcome = outcome_of(record);
+    let result = result_text(outcome);
+    // `[Result]` holds a result line's outcome; a terminal it states
+    // (`まで5手で中断`) is written as the terminal word.
+    let terminal = match &record.claim {
+        Some(c) if c.kind.is_some() => crate::write::main_terminal(record),
+        _ => record
+            .main
+            .terminal
+            .as_ref()
+            .map(std::borrow::Cow::Borrowed),
+    };
+    // A foul ending the main line: no word, the tag (its time and comments
+    // have no place and are counted).
+    let foul = terminal
+        .as_deref()
+        .filter(|t| foul_of(record, t, outcome))
+        .map(|t| {
+            let (to_move, _) = crate::write::main_end(record);
+            let read_back = if outcome.winner() == Some(to_move) {
+                TerminalKind::IllegalWin
+            } else {
+                TerminalKind::IllegalLoss
+            };
+            if t.time.spent_ms.is_some() || t.time.total_ms.is_some() {
+                w.dropped.times += 1;
+            }
+            w.dropped.comments += t.comments.len();
+            read_back
+        });
     for (k, v) in &record.header.entries {
         if crate::write::restates_start(k, v, record) {
             continue; // the start is written as tags below
+        }
+        if foul.is_some()
+            && matches!(k, HeaderKey::Other(n) if n.eq_ignore_ascii_case("termination"))
+        {
+            // The foul's own tag below takes its place.
+            if !v.trim().eq_ignore_ascii_case(FOUL_TERMINATION) {
+                w.dropped.headers.add(k.name());
+            }
+            continue;
         }
         match tag_name(k) {
             Some(name) => push_tag(&mut w.out, name, &one_line(v, &mut w.dropped.altered)),
@@ -287,30 +343,27 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
         Some(_) => {}
         None => push_tag(&mut w.out, "SFEN", &write_sfen(setup)),
     }
-    let result = result_text(outcome_of(record));
     push_tag(&mut w.out, "Result", result);
+    if foul.is_some() {
+        push_tag(&mut w.out, "Termination", FOUL_TERMINATION);
+    }
     w.out.push('\n');
     push_comments(&mut w.out, &record.initial_comments, &mut w.dropped.altered);
     let pos = Position::from_setup_unchecked(setup);
-    // `[Result]` holds a result line's outcome; a terminal it states
-    // (`まで5手で中断`) is written as the terminal word.
-    let terminal = match &record.claim {
-        Some(c) if c.kind.is_some() => crate::write::main_terminal(record),
-        _ => record
-            .main
-            .terminal
-            .as_ref()
-            .map(std::borrow::Cow::Borrowed),
+    let main_terminal = if foul.is_some() {
+        None
+    } else {
+        terminal.as_deref()
     };
-    w.line(pos, &record.main, terminal.as_deref(), 1);
+    w.line(pos, &record.main, main_terminal, 1);
     // `[Result]` holds the outcome; the reason and the number of moves
-    // travel as the terminal word and the moves.
+    // travel as the terminal word (or the foul's tag) and the moves.
     if let Some(c) = &record.claim {
         let (_, plies) = crate::write::main_end(record);
-        let written = terminal
+        let written = foul.as_ref().or(terminal
             .as_deref()
             .filter(|t| terminal_word(&t.kind).is_some())
-            .map(|t| &t.kind);
+            .map(|t| &t.kind));
         let kind_kept = match (&c.kind, written) {
             (None, _) => true,
             (Some(k), Some(w)) => crate::write::same_kind(k, w, crate::write::main_end(record).0),

@@ -512,6 +512,26 @@ pub fn open(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Si
     }
 }
 
+/// `name` with letter case folded (Unicode lower case) where it is UTF-8;
+/// bytes that are not UTF-8 are kept as they are, so such names stay apart.
+fn fold(name: &OsStr) -> Vec<u8> {
+    let mut out = Vec::with_capacity(name.len());
+    for chunk in name.as_encoded_bytes().utf8_chunks() {
+        out.extend_from_slice(chunk.valid().to_lowercase().as_bytes());
+        out.extend_from_slice(chunk.invalid());
+    }
+    out
+}
+
+/// The key of an output folder `dir` and stem under which two outputs
+/// are one file on a file system that ignores letter case.
+fn folded(dir: &Path, stem: &OsStr) -> Vec<u8> {
+    let mut key = fold(dir.as_os_str());
+    key.push(0); // neither a path nor a name holds NUL
+    key.extend(fold(stem));
+    key
+}
+
 /// Where each input of a conversion goes under an output folder.
 ///
 /// The naming rule:
@@ -531,7 +551,9 @@ pub fn open(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Si
 ///
 /// Whatever the rule cannot keep apart (the same file or folder name given
 /// twice, an input `x-0001.csa` beside a `x.csa` that may be split into
-/// `x-0001.kif`, an output that is an input) is refused by
+/// `x-0001.kif`, two outputs whose paths differ only by letter case, which
+/// are one file on macOS and Windows, an output that is an input) is
+/// refused by
 /// [`OutDirPlan::new`] before anything is written, naming both inputs.
 #[derive(Debug)]
 pub struct OutDirPlan {
@@ -606,11 +628,12 @@ impl OutDirPlan {
             .iter()
             .map(|r| r.as_ref().map(|(d, n)| (d.clone(), stem_of(n, false))))
             .collect();
-        // Inputs of one folder that differ only by extension keep it.
-        let mut groups: HashMap<(PathBuf, OsString), Vec<usize>> = HashMap::new();
+        // Inputs of one folder that differ only by extension (or by letter
+        // case and extension) keep it.
+        let mut groups: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
         for (i, s) in stems.iter().enumerate() {
-            if let Some(k) = s {
-                groups.entry(k.clone()).or_default().push(i);
+            if let Some((d, st)) = s {
+                groups.entry(folded(d, st)).or_default().push(i);
             }
         }
         for members in groups.values().filter(|m| m.len() > 1) {
@@ -634,28 +657,39 @@ impl OutDirPlan {
             f.push(ext);
             out_dir.join(d).join(f)
         };
-        // The same output name twice.
-        let mut owner: HashMap<PathBuf, usize> = HashMap::new();
+        // The same output name twice, or two names that differ only by
+        // letter case: one file on a file system that ignores case (macOS,
+        // Windows), so refused everywhere.
+        let mut owner: HashMap<Vec<u8>, (usize, PathBuf)> = HashMap::new();
         for (i, s) in stems.iter().enumerate() {
             let Some((d, stem)) = s else { continue };
             let path = file_of(d, stem);
-            if let Some(&j) = owner.get(&path) {
-                errors.push(format!(
+            match owner.get(&folded(d, stem)) {
+                Some((j, other)) if *other == path => errors.push(format!(
                     "{} and {} would both be written to {}",
-                    inputs[j].display,
+                    inputs[*j].display,
                     inputs[i].display,
                     path.display()
-                ));
-            } else {
-                owner.insert(path, i);
+                )),
+                Some((j, other)) => errors.push(format!(
+                    "{} and {} would be written to {} and {}, names that differ only by letter case (one file on a file system that ignores case, as on macOS and Windows)",
+                    inputs[*j].display,
+                    inputs[i].display,
+                    other.display(),
+                    path.display()
+                )),
+                None => {
+                    owner.insert(folded(d, stem), (i, path));
+                }
             }
         }
         // A name a split input may use for its games.
         if split {
-            let by_stem: HashMap<(&Path, &OsString), usize> = stems
+            // Compared with letter case folded, as above.
+            let by_stem: HashMap<Vec<u8>, usize> = stems
                 .iter()
                 .enumerate()
-                .filter_map(|(i, s)| s.as_ref().map(|(d, st)| ((d.as_path(), st), i)))
+                .filter_map(|(i, s)| s.as_ref().map(|(d, st)| (folded(d, st), i)))
                 .collect();
             for (j, s) in stems.iter().enumerate() {
                 let Some((d, stem)) = s else { continue };
@@ -667,7 +701,7 @@ impl OutDirPlan {
                     continue;
                 }
                 let base = OsString::from(base);
-                if let Some(&i) = by_stem.get(&(d.as_path(), &base)) {
+                if let Some(&i) = by_stem.get(&folded(d, &base)) {
                     if i != j {
                         errors.push(format!(
                             "{} may be split into {}, which is also the output of {} (use --no-split, or rename one)",

@@ -46,17 +46,24 @@ pub fn read_options(a: &InputArgs, encoding: Option<kifu::read::Encoding>) -> Re
 }
 
 /// Starts the worker threads (`-j`, default every core); a warning when
-/// fewer could be started.
-pub fn workers(a: &InputArgs) -> Workers {
+/// fewer could be started, given to `warn` (a command with a report puts
+/// it there, so machine-readable output carries it: see
+/// [`crate::report::Reporter::tool_warning`]).
+pub fn workers(a: &InputArgs, warn: impl FnOnce(&str)) -> Workers {
     let wanted = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let (w, note) = Workers::new(wanted);
     if let Some(note) = note {
-        out::err(&format!("kifu: warning: {note}"));
+        warn(&note);
     }
     w
+}
+
+/// The warning of [`workers`] for a command without a report.
+pub fn warn_plain(note: &str) {
+    out::err(&format!("kifu: warning: {note}"));
 }
 
 /// The human renderer of findings, which keeps the source lines of the

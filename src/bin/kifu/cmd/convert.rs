@@ -199,7 +199,7 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     };
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.input_encoding);
-    let workers = common::workers(&a.input);
+    let workers = common::workers(&a.input, |n| st.rep.tool_warning(n, &progress));
     let filter = a.filter.filter(Some(&a.moves));
     let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
     let strict = a.refuse_errors;

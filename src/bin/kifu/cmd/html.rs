@@ -85,7 +85,7 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
     }
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.encoding);
-    let workers = common::workers(&a.input);
+    let workers = common::workers(&a.input, |n| st.rep.tool_warning(n, &progress));
     batch::run(
         &inputs,
         &workers,

@@ -77,7 +77,7 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
     let mut unreadable = 0u64;
     let mut bad_games = 0u64;
     let mut sources = common::SourceLines::default();
-    let workers = common::workers(&a.input);
+    let workers = common::workers(&a.input, common::warn_plain);
     let vopts = ValidateOptions::default();
     let per_game = Selecting {
         filter: &filter,

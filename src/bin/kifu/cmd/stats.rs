@@ -139,7 +139,7 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         &progress,
     );
     let diagnostics = a.diagnostics.is_some();
-    let workers = common::workers(&a.input);
+    let workers = common::workers(&a.input, |n| rep.tool_warning(n, &progress));
     let filter = a.filter.filter(None);
     let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
     let collecting = Collecting { opts, vopts };

@@ -45,7 +45,7 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
         Dest::Stdout(Out::new()),
         &progress,
     );
-    let workers = common::workers(&a.input);
+    let workers = common::workers(&a.input, |n| reporter.tool_warning(n, &progress));
     let filter = a.filter.filter(Some(&a.moves));
     let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
     // Every game is played whole (drain: false), so that the games a filter

@@ -288,17 +288,16 @@ impl Reporter {
                 progress.println(&format!("{}: {level}[io]: {}", meta.display, f.message));
             }
             OutputFormat::Json => {
-                if severity == Severity::Error {
-                    let v = json!({
-                        "path": meta.display, "game": 0, "format": null, "encoding": null,
-                        "ok": false, "plies": 0, "final_sfen": null, "result": null,
-                        "findings": [f],
-                        "game_key": null,
-                    });
-                    self.write(&v.to_string(), progress);
-                } else {
-                    progress.println(&format!("{}: warning[io]: {}", meta.display, f.message));
-                }
+                // An input not read, or a skipped entry (a warning: `ok`
+                // stays true), as an object of its own with its finding.
+                let v = json!({
+                    "path": meta.display, "game": 0, "format": null, "encoding": null,
+                    "ok": severity != Severity::Error, "plies": 0, "final_sfen": null,
+                    "result": null,
+                    "findings": [f],
+                    "game_key": null,
+                });
+                self.write(&v.to_string(), progress);
             }
             OutputFormat::Github => {
                 let line = github::note(
@@ -371,6 +370,18 @@ impl Reporter {
                     s.note(path, severity, text);
                 }
             }
+        }
+    }
+
+    /// A warning of kifu itself, about no input (fewer worker threads than
+    /// asked): `kifu: warning: text` on standard error in human output,
+    /// else a note in the report's style (a JSON object with `"path":
+    /// null`, a GitHub `::warning`, a SARIF tool execution notification).
+    pub fn tool_warning(&mut self, text: &str, progress: &Progress) {
+        if self.set.style == OutputFormat::Human {
+            progress.println(&format!("kifu: warning: {text}"));
+        } else {
+            self.note(None, Some(Severity::Warning), None, text, progress);
         }
     }
 
