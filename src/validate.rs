@@ -375,17 +375,24 @@ impl Validator {
         &self.cursor.top().pos
     }
 
-    /// Places the cursor at the default start when the reader sent none.
+    /// Places the cursor at the default start when the reader sent none
+    /// (called on every event: the check is inlined, the work is not).
+    #[inline]
     fn ensure_started(&mut self) {
         if !self.started {
-            self.started = true;
-            let pos = with_start_facts(&self.start.setup, |f| {
-                self.key.begin_bytes(f.key.as_bytes());
-                f.pos
-            });
-            self.cursor.reset_to(pos, None);
-            self.history.reset(pos.hash());
+            self.start_default();
         }
+    }
+
+    #[cold]
+    fn start_default(&mut self) {
+        self.started = true;
+        let pos = with_start_facts(&self.start.setup, |f| {
+            self.key.begin_bytes(f.key.as_bytes());
+            f.pos
+        });
+        self.cursor.reset_to(pos, None);
+        self.history.reset(pos.hash());
     }
 
     fn suffix(&self) -> &'static str {
