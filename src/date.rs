@@ -284,6 +284,44 @@ fn ignorable_tail(rest: &str) -> bool {
 /// Reads a start date as records write it; `None` when the text is not
 /// one of the accepted forms or not a real date.
 pub fn parse(raw: &str) -> Option<StartTime> {
+    if let Some((date, time)) = quick_parts(raw.trim()) {
+        return build(None, &date, &time);
+    }
+    parse_general(raw)
+}
+
+/// Date parts and time parts, as [`build`] takes them.
+type QuickParts = ([(i16, &'static str); 3], [(i16, &'static str); 3]);
+
+/// The date and time parts of `YYYY/MM/DD HH:MM:SS` exactly (what most
+/// CSA `$START_TIME` lines hold), as [`parse_general`] splits it, without
+/// its normalising copies; `None` for any other text.
+fn quick_parts(text: &str) -> Option<QuickParts> {
+    let b = text.as_bytes();
+    let shape = b"dddd/dd/dd dd:dd:dd";
+    if b.len() != shape.len() {
+        return None;
+    }
+    for (&c, &s) in b.iter().zip(shape) {
+        let ok = if s == b'd' {
+            c.is_ascii_digit()
+        } else {
+            c == s
+        };
+        if !ok {
+            return None;
+        }
+    }
+    let n =
+        |r: std::ops::Range<usize>| b[r].iter().fold(0i16, |a, &d| a * 10 + i16::from(d - b'0'));
+    Some((
+        [(n(0..4), "/"), (n(5..7), "/"), (n(8..10), " ")],
+        [(n(11..13), ":"), (n(14..16), ":"), (n(17..19), "")],
+    ))
+}
+
+/// [`parse`] for any text.
+fn parse_general(raw: &str) -> Option<StartTime> {
     let norm = normalize(raw.trim());
     let text = without_parentheses(&norm)?;
     let text = text.trim();
@@ -551,6 +589,28 @@ pub fn iso(raw: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_quick_path_agrees_with_the_general_one() {
+        for t in [
+            "2024/02/02 01:01:00",
+            " 2024/12/31 23:59:59 ",
+            "0000/01/01 00:00:00",
+            "9999/99/99 99:99:99",
+            "2024/02/30 10:00:00",
+            "2024/02/02 24:00:00",
+            "2024/02/02 01:01:60",
+            "1999/00/10 12:00:00",
+            "2024/02/02T01:01:00",
+            "2024-02-02 01:01:00",
+            "2024/02/02 01:01",
+            "２０２４/02/02 01:01:00",
+        ] {
+            assert_eq!(super::parse(t), super::parse_general(t), "{t:?}");
+        }
+        assert!(super::quick_parts("2024/02/02 01:01:00").is_some());
+        assert!(super::quick_parts("2024/02/02T01:01:00").is_none());
+    }
+
     use super::*;
 
     fn p(s: &str) -> Option<(String, &'static str)> {

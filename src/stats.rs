@@ -287,8 +287,10 @@ impl StatsCollector {
             if !self.row.opening_usi.is_empty() {
                 self.row.opening_usi.push(' ');
             }
-            use std::fmt::Write as _;
-            let _ = write!(self.row.opening_usi, "{}", p.mv.usi(v));
+            // The USI text as `Move::usi` writes it, without `fmt`.
+            if let Ok(usi) = std::str::from_utf8(&p.mv.usi_bytes(v)) {
+                self.row.opening_usi.push_str(usi);
+            }
         }
         if let Some(pos) = before {
             let piece = crate::rules::role::Piece::new(p.color, p.role)

@@ -12,7 +12,7 @@ use crate::rules::handicap::Handicap;
 use crate::rules::moves::Move;
 use crate::rules::position::{IllegalMove, Position};
 use crate::rules::replay::{Declaration, EndReason, GameEnd, ImpasseRule, PathHistory};
-use crate::rules::setup::{SetupError, Waivers};
+use crate::rules::setup::{Setup, SetupError, Waivers};
 use crate::select::{GameKey, KeyHasher};
 use serde::Serialize;
 
@@ -116,6 +116,58 @@ pub fn default_waivers() -> Waivers {
     Waivers::NONE.waive(SetupError::MissingKing(Color::Black))
 }
 
+/// What a start position gives that depends on its setup alone: most
+/// games of a collection start from the same position, so the facts of the
+/// last setup seen are kept (per thread) and computed again only for
+/// another setup. The same checks run; they run once per distinct setup.
+struct StartFacts {
+    setup: Setup,
+    /// The position, unchecked (the same as the checked one when `errors`
+    /// is empty).
+    pos: Position,
+    /// What [`Position::from_setup`] finds with [`default_waivers`].
+    errors: Vec<SetupError>,
+    /// [`Handicap::detect`] of the setup.
+    detected: Option<Handicap>,
+    /// The game key's start bytes.
+    key: String,
+}
+
+impl StartFacts {
+    fn of(setup: &Setup) -> StartFacts {
+        let pos = Position::from_setup_unchecked(setup);
+        let errors = match Position::from_setup(setup.clone(), default_waivers()) {
+            Ok(_) => Vec::new(),
+            Err(e) => e.0,
+        };
+        StartFacts {
+            setup: setup.clone(),
+            pos,
+            errors,
+            detected: Handicap::detect(setup),
+            key: crate::select::key::start_bytes(setup),
+        }
+    }
+}
+
+thread_local! {
+    static LAST_START: std::cell::RefCell<Option<StartFacts>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` on the facts of `setup` (from the cache when it is the last
+/// setup seen on this thread).
+fn with_start_facts<T>(setup: &Setup, f: impl FnOnce(&StartFacts) -> T) -> T {
+    LAST_START.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        match slot.as_ref() {
+            Some(facts) if facts.setup == *setup => {}
+            _ => *slot = Some(StartFacts::of(setup)),
+        }
+        f(slot.as_ref().expect("just filled"))
+    })
+}
+
 /// One line as the validator sees it.
 #[derive(Debug)]
 struct VLine {
@@ -206,18 +258,81 @@ pub struct Validator {
     started: bool,
     /// The game key of the main line so far.
     key: KeyHasher,
+    /// Write [`GameReport::final_sfen`].
+    final_sfen: bool,
+}
+
+/// The memory of a dropped [`Validator`], for the next one made on the same
+/// thread: a batch makes one validator per input, and most inputs hold one
+/// game, so the move lists, the repetition table and the key buffer would
+/// otherwise be allocated and grown again for every game.
+struct Spare {
+    findings: Vec<Finding>,
+    cursor: LineCursor,
+    history: PathHistory,
+    lines: Vec<VLine>,
+    key: KeyHasher,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Option<Spare>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Drop for Validator {
+    fn drop(&mut self) {
+        let spare = Spare {
+            findings: std::mem::take(&mut self.findings),
+            cursor: std::mem::replace(&mut self.cursor, LineCursor::empty()),
+            history: std::mem::take(&mut self.history),
+            lines: std::mem::take(&mut self.lines),
+            key: std::mem::replace(&mut self.key, KeyHasher::empty()),
+        };
+        // During thread teardown the slot may be gone: the memory is freed.
+        let _ = SPARE.try_with(|slot| {
+            if let Ok(mut slot) = slot.try_borrow_mut() {
+                *slot = Some(spare);
+            }
+        });
+    }
 }
 
 impl Validator {
     /// A validator.
     pub fn new(opts: ValidateOptions) -> Validator {
+        let spare = SPARE
+            .try_with(|slot| slot.try_borrow_mut().ok().and_then(|mut s| s.take()))
+            .ok()
+            .flatten();
+        // A fresh validator, in the memory of a dropped one when there is
+        // one: every part is put in the state a new one has.
+        let (findings, cursor, history, lines, key) = match spare {
+            Some(mut s) => {
+                s.findings.clear();
+                s.cursor.reset(
+                    &crate::rules::setup::Setup::empty(crate::rules::variant::Variant::Standard),
+                    None,
+                );
+                s.history.clear();
+                s.lines.clear();
+                s.lines.push(VLine::new(true));
+                s.key.begin_bytes(b"");
+                (s.findings, s.cursor, s.history, s.lines, s.key)
+            }
+            None => (
+                Vec::new(),
+                LineCursor::default(),
+                PathHistory::default(),
+                vec![VLine::new(true)],
+                KeyHasher::default(),
+            ),
+        };
         Validator {
             opts,
             index: 0,
-            findings: Vec::new(),
-            cursor: LineCursor::default(),
-            history: PathHistory::default(),
-            lines: vec![VLine::new(true)],
+            findings,
+            cursor,
+            history,
+            lines,
             start: Start::default(),
             white_bonus: 0,
             rule24: false,
@@ -230,8 +345,17 @@ impl Validator {
             totals: [Some(0), Some(0)],
             last: None,
             started: false,
-            key: KeyHasher::default(),
+            key,
+            final_sfen: true,
         }
+    }
+
+    /// Whether [`GameReport::final_sfen`] is written (yes by default). A
+    /// caller that never reads it (a report of findings only) saves writing
+    /// an SFEN per game; the field is then empty. Nothing else changes.
+    pub fn with_final_sfen(mut self, yes: bool) -> Validator {
+        self.final_sfen = yes;
+        self
     }
 
     /// The move the last event played legally (main line or variation),
@@ -251,15 +375,24 @@ impl Validator {
         &self.cursor.top().pos
     }
 
-    /// Places the cursor at the default start when the reader sent none.
+    /// Places the cursor at the default start when the reader sent none
+    /// (called on every event: the check is inlined, the work is not).
+    #[inline]
     fn ensure_started(&mut self) {
         if !self.started {
-            self.started = true;
-            self.cursor.reset(&self.start.setup, None);
-            self.history
-                .reset(Position::from_setup_unchecked(&self.start.setup).hash());
-            self.key.begin(&self.start.setup);
+            self.start_default();
         }
+    }
+
+    #[cold]
+    fn start_default(&mut self) {
+        self.started = true;
+        let pos = with_start_facts(&self.start.setup, |f| {
+            self.key.begin_bytes(f.key.as_bytes());
+            f.pos
+        });
+        self.cursor.reset_to(pos, None);
+        self.history.reset(pos.hash());
     }
 
     fn suffix(&self) -> &'static str {
@@ -689,26 +822,22 @@ impl Visitor for Validator {
         self.started = true;
         self.start = start.clone();
         let loc = start.location.unwrap_or_default();
-        let pos = match Position::from_setup(start.setup.clone(), default_waivers()) {
-            Ok(p) => p,
-            Err(errors) => {
-                let p = Position::from_setup_unchecked(&start.setup);
-                for e in errors.0 {
-                    let mut f =
-                        Finding::error(Rule::Setup, loc, format!("impossible start position: {e}"));
-                    f.sfen = Some(p.sfen());
-                    self.findings.push(f);
-                }
-                p
+        let (pos, detected) = with_start_facts(&start.setup, |f| {
+            for e in &f.errors {
+                let mut x =
+                    Finding::error(Rule::Setup, loc, format!("impossible start position: {e}"));
+                x.sfen = Some(f.pos.sfen());
+                self.findings.push(x);
             }
-        };
+            self.key.begin_bytes(f.key.as_bytes());
+            (f.pos, f.detected)
+        });
         self.white_bonus = start
             .handicap
-            .or_else(|| Handicap::detect(&start.setup))
+            .or(detected)
             .map_or(0, |h| h.removed_points());
-        self.cursor.reset(&start.setup, None);
+        self.cursor.reset_to(pos, None);
         self.history.reset(pos.hash());
-        self.key.begin(&start.setup);
         CONTINUE
     }
 
@@ -942,7 +1071,11 @@ impl Visitor for Validator {
             index: self.index,
             ok,
             plies: self.plies,
-            final_sfen: final_pos.sfen(),
+            final_sfen: if self.final_sfen {
+                final_pos.sfen()
+            } else {
+                String::new()
+            },
             result,
             findings,
             game_key: self.key.finish(),

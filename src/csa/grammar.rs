@@ -136,13 +136,30 @@ fn code(i: In<'_>) -> PResult<In<'_>, In<'_>> {
     take_while_m_n(2, 2, |c: u8| c.is_ascii_uppercase()).parse(i)
 }
 
-/// The standard CSA piece codes (doubutsu codes are not accepted).
-pub fn role_from_code(code: &str) -> Option<Role> {
-    Role::from_csa(code).filter(|r| !matches!(r, Role::Giraffe | Role::Elephant))
-}
-
+/// The standard CSA piece codes (doubutsu codes, KR and ZO, are not
+/// accepted): one match on the two letters, no UTF-8 check and no string
+/// comparisons.
 fn role_from_bytes(code: &[u8]) -> Option<Role> {
-    std::str::from_utf8(code).ok().and_then(role_from_code)
+    let &[a, b] = code else {
+        return None;
+    };
+    Some(match (a, b) {
+        (b'F', b'U') => Role::Pawn,
+        (b'K', b'Y') => Role::Lance,
+        (b'K', b'E') => Role::Knight,
+        (b'G', b'I') => Role::Silver,
+        (b'K', b'I') => Role::Gold,
+        (b'K', b'A') => Role::Bishop,
+        (b'H', b'I') => Role::Rook,
+        (b'O', b'U') => Role::King,
+        (b'T', b'O') => Role::ProPawn,
+        (b'N', b'Y') => Role::ProLance,
+        (b'N', b'K') => Role::ProKnight,
+        (b'N', b'G') => Role::ProSilver,
+        (b'U', b'M') => Role::Horse,
+        (b'R', b'Y') => Role::Dragon,
+        _ => return None,
+    })
 }
 
 /// A standard piece code.
@@ -845,6 +862,21 @@ mod tests {
     /// Every seven-byte statement over an alphabet around the move syntax:
     /// the fast path, when it answers, agrees with the grammar, and it
     /// answers for every well-formed move.
+    #[test]
+    fn role_from_bytes_agrees_with_role_from_csa() {
+        for a in 0u8..128 {
+            for b in 0u8..128 {
+                let code = [a, b];
+                let text = std::str::from_utf8(&code).expect("ASCII");
+                let want =
+                    Role::from_csa(text).filter(|r| !matches!(r, Role::Giraffe | Role::Elephant));
+                assert_eq!(role_from_bytes(&code), want, "{text:?}");
+            }
+        }
+        assert_eq!(role_from_bytes(b"FUU"), None);
+        assert_eq!(role_from_bytes(b"F"), None);
+    }
+
     #[test]
     fn quick_move_agrees_with_the_grammar() {
         let signs = [b'+', b'-', b'x'];

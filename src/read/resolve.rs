@@ -284,11 +284,27 @@ impl LineCursor {
         }
     }
 
+    /// A cursor with no line at all, which allocates nothing: only a
+    /// placeholder to [`LineCursor::reset`] before any other use.
+    pub(crate) fn empty() -> LineCursor {
+        LineCursor {
+            lines: Vec::new(),
+            played: 0,
+        }
+    }
+
     /// Starts again at `setup` (keeping memory).
     pub fn reset(&mut self, setup: &Setup, last_to: Option<Square>) {
-        let pos = Position::from_setup_unchecked(setup);
+        self.reset_to(Position::from_setup_unchecked(setup), last_to);
+    }
+
+    /// Starts a game at `pos` (the unchecked position of its setup).
+    pub fn reset_to(&mut self, pos: Position, last_to: Option<Square>) {
         self.played = 0;
         self.lines.truncate(1);
+        if self.lines.is_empty() {
+            self.lines.push(CursorLine::new(1, pos, last_to));
+        }
         let l = &mut self.lines[0];
         *l = CursorLine {
             moves: std::mem::take(&mut l.moves),

@@ -340,7 +340,8 @@ impl PathHistory {
             self.close_variation();
         }
         if self.lines.is_empty() {
-            self.lines.push(LineHistory::default());
+            let l = self.spare.pop().unwrap_or_default();
+            self.lines.push(l);
         }
         let l = &mut self.lines[0];
         l.seen.clear();
@@ -350,6 +351,17 @@ impl PathHistory {
         l.ended = None;
         l.seen.insert(start, Occurrences { n: 1, at: [0; 4] });
         l.gave_check.push(false);
+    }
+
+    /// Empties the history as a new one is (keeping memory for the next
+    /// [`PathHistory::reset`]).
+    pub fn clear(&mut self) {
+        while self.lines.len() > 1 {
+            self.close_variation();
+        }
+        if let Some(l) = self.lines.pop() {
+            self.spare.push(l);
+        }
     }
 
     /// Opens a variation whose first move is move `ply` (1-based) of the
@@ -407,6 +419,7 @@ impl PathHistory {
     /// it did); returns the fourfold repetition it completes, if any.
     pub fn push(&mut self, pos: &Position, gave_check: bool) -> Option<GameEnd> {
         let hash = pos.hash();
+        let single = self.lines.len() == 1;
         let top = self.lines.last_mut().expect("reset first");
         let index = top.next_index();
         top.gave_check.push(gave_check);
@@ -418,7 +431,13 @@ impl PathHistory {
         if top.ended.is_some() {
             return None;
         }
-        let (n, first) = self.find(hash);
+        // On the main line alone every occurrence is on the path, the first
+        // one first: what `find` would count, without a second look-up.
+        let (n, first) = if single {
+            (o.n, Some(o.at[0]))
+        } else {
+            self.find(hash)
+        };
         if n >= 4 {
             let end = self.judge(pos, first.unwrap_or(index), index);
             if let Some(top) = self.lines.last_mut() {

@@ -313,31 +313,43 @@ fn push_piece(s: &mut String, p: Piece, variant: crate::rules::variant::Variant)
     }
 }
 
-/// Writes only the board field.
+/// Writes only the board field. The field is gathered as bytes (SFEN
+/// letters are ASCII; at most 9 × 9 squares of two bytes and 8 slashes)
+/// and appended at once.
 pub fn write_board(setup: &Setup, s: &mut String) {
     let rules = setup.variant.rules();
+    let mut buf = [0u8; 192];
+    let mut n = 0;
+    let mut put = |b: u8| {
+        buf[n] = b;
+        n += 1;
+    };
     for rank in 1..=rules.ranks {
         if rank > 1 {
-            s.push('/');
+            put(b'/');
         }
-        let mut empty = 0;
+        let mut empty = 0u8;
         for file in (1..=rules.files).rev() {
             let sq = Square::new(file, rank).expect("on grid");
             match setup.board[sq.index()] {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {
-                        push_count(s, empty);
+                        put(b'0' + empty);
                         empty = 0;
                     }
-                    push_piece(s, p, setup.variant);
+                    let white = p.color == Color::White;
+                    for &b in p.role.sfen(setup.variant).as_bytes() {
+                        put(if white { b.to_ascii_lowercase() } else { b });
+                    }
                 }
             }
         }
         if empty > 0 {
-            push_count(s, empty);
+            put(b'0' + empty);
         }
     }
+    s.push_str(std::str::from_utf8(&buf[..n]).expect("SFEN letters are ASCII"));
 }
 
 /// Writes the hand field (`-` when both hands are empty).

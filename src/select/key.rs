@@ -41,7 +41,6 @@ use crate::rules::variant::Variant;
 use serde::{Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
-use xxhash_rust::xxh3::Xxh3Default;
 
 /// A game key (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -91,25 +90,25 @@ impl FromStr for GameKey {
     }
 }
 
-/// Builds a [`GameKey`] move by move, without allocating per move.
+/// Builds a [`GameKey`] move by move, without allocating per move: the
+/// canonical bytes are gathered in a buffer reused from game to game and
+/// hashed once (the same XXH3-128 value as hashing them piece by piece).
 #[derive(Clone)]
 pub struct KeyHasher {
-    hash: Xxh3Default,
+    /// The canonical bytes so far.
+    buf: Vec<u8>,
     /// Moves pushed since [`KeyHasher::begin`].
     moves: u32,
     /// The list was ended by a move that could not be resolved.
     closed: bool,
-    /// Reused for the start position.
-    buf: String,
 }
 
 impl Default for KeyHasher {
     fn default() -> KeyHasher {
         KeyHasher {
-            hash: Xxh3Default::new(),
+            buf: Vec::with_capacity(1024),
             moves: 0,
             closed: false,
-            buf: String::with_capacity(128),
         }
     }
 }
@@ -124,21 +123,43 @@ impl fmt::Debug for KeyHasher {
 }
 
 impl KeyHasher {
+    /// A hasher that allocates nothing until its first game.
+    pub(crate) fn empty() -> KeyHasher {
+        KeyHasher {
+            buf: Vec::new(),
+            moves: 0,
+            closed: false,
+        }
+    }
+}
+
+/// The bytes of the key before the moves: `<variant> "\n" <board> " "
+/// <side> " " <hands> "\n"`.
+pub(crate) fn start_bytes(start: &Setup) -> String {
+    let mut s = String::with_capacity(128);
+    s.push_str(start.variant.name());
+    s.push('\n');
+    crate::rules::sfen::write_board(start, &mut s);
+    s.push(' ');
+    s.push(start.turn.sfen_char());
+    s.push(' ');
+    crate::rules::sfen::write_hands(start, &mut s);
+    s.push('\n');
+    s
+}
+
+impl KeyHasher {
     /// Starts a game at `start`.
     pub fn begin(&mut self, start: &Setup) {
-        self.hash.reset();
+        self.begin_bytes(start_bytes(start).as_bytes());
+    }
+
+    /// Starts a game whose start bytes ([`start_bytes`]) are known.
+    pub(crate) fn begin_bytes(&mut self, start: &[u8]) {
         self.moves = 0;
         self.closed = false;
         self.buf.clear();
-        self.buf.push_str(start.variant.name());
-        self.buf.push('\n');
-        crate::rules::sfen::write_board(start, &mut self.buf);
-        self.buf.push(' ');
-        self.buf.push(start.turn.sfen_char());
-        self.buf.push(' ');
-        crate::rules::sfen::write_hands(start, &mut self.buf);
-        self.buf.push('\n');
-        self.hash.update(self.buf.as_bytes());
+        self.buf.extend_from_slice(start);
     }
 
     /// Adds the next main-line move.
@@ -146,11 +167,11 @@ impl KeyHasher {
         if self.closed {
             return;
         }
+        if self.moves > 0 {
+            self.buf.push(b' ');
+        }
         let usi = mv.usi_bytes(variant);
-        let mut text = [b' '; 9];
-        text[1..1 + usi.len()].copy_from_slice(&usi);
-        let skip = usize::from(self.moves == 0);
-        self.hash.update(&text[skip..1 + usi.len()]);
+        self.buf.extend_from_slice(&usi);
         self.moves += 1;
     }
 
@@ -161,17 +182,17 @@ impl KeyHasher {
             return;
         }
         if self.moves > 0 {
-            self.hash.update(b" ");
+            self.buf.push(b' ');
         }
-        self.hash.update(b"?");
-        self.hash.update(written.as_bytes());
+        self.buf.push(b'?');
+        self.buf.extend_from_slice(written.as_bytes());
         self.moves += 1;
         self.closed = true;
     }
 
     /// The key of what was pushed since [`KeyHasher::begin`].
     pub fn finish(&self) -> GameKey {
-        GameKey(self.hash.digest128())
+        GameKey::of_bytes(&self.buf)
     }
 }
 

@@ -46,6 +46,7 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
         &progress,
     );
     let workers = common::workers(&a.input, |n| reporter.tool_warning(n, &progress));
+    let json = a.format == OutputFormat::Json;
     let filter = a.filter.filter(Some(&a.moves));
     let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
     // Every game is played whole (drain: false), so that the games a filter
@@ -53,7 +54,8 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
     let per_game = crate::cmd::select::Selecting {
         filter: &filter,
         drain: false,
-        inner: |_: &FileMeta| Validator::new(opts),
+        // Only the JSON report prints the final position.
+        inner: |_: &FileMeta| Validator::new(opts).with_final_sfen(json),
     };
     batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
         match ev {
