@@ -2,12 +2,12 @@
 //! variations, terminal words and the result.
 
 use super::notation::PsnMove;
+use crate::emit::{one_line, text_lines, Dropped, Output, WriteError};
 use crate::record::{HeaderKey, Line, MoveTime, Outcome, Record, TerminalKind};
 use crate::rules::handicap::Handicap;
 use crate::rules::position::Position;
 use crate::rules::sfen::write_sfen;
 use crate::rules::variant::Variant;
-use crate::write::{one_line, text_lines, Dropped, Output, WriteError};
 use std::fmt::Write as _;
 
 /// How move times are written.
@@ -258,7 +258,7 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
         dropped: Dropped::default(),
     };
     for (k, v) in &record.header.entries {
-        if crate::write::restates_start(k, v, record) {
+        if crate::emit::restates_start(k, v, record) {
             continue; // the start is written as tags below
         }
         match tag_name(k) {
@@ -295,7 +295,7 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     // `[Result]` holds a result line's outcome; a terminal it states
     // (`まで5手で中断`) is written as the terminal word.
     let terminal = match &record.claim {
-        Some(c) if c.kind.is_some() => crate::write::main_terminal(record),
+        Some(c) if c.kind.is_some() => crate::emit::main_terminal(record),
         _ => record
             .main
             .terminal
@@ -306,14 +306,14 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     // `[Result]` holds the outcome; the reason and the number of moves
     // travel as the terminal word and the moves.
     if let Some(c) = &record.claim {
-        let (_, plies) = crate::write::main_end(record);
+        let (_, plies) = crate::emit::main_end(record);
         let written = terminal
             .as_deref()
             .filter(|t| terminal_word(&t.kind).is_some())
             .map(|t| &t.kind);
         let kind_kept = match (&c.kind, written) {
             (None, _) => true,
-            (Some(k), Some(w)) => crate::write::same_kind(k, w, crate::write::main_end(record).0),
+            (Some(k), Some(w)) => crate::emit::same_kind(k, w, crate::emit::main_end(record).0),
             (Some(_), None) => false,
         };
         if c.plies.is_some_and(|n| n != plies) || !kind_kept {
