@@ -16,13 +16,16 @@
 //!
 //! 1. [`rules`]: positions, legal moves, SFEN, handicaps, the replay that
 //!    decides how a game ends;
-//! 2. [`record`]: the format-neutral [`Record`];
-//! 3. [`read`] and the formats ([`kif`], [`ki2`], [`csa`], [`psn`],
-//!    [`jkf`], [`usi`]): bytes → lines → grammar → events for a
-//!    [`Visitor`];
-//! 4. [`validate`], [`stats`], [`select`]: visitors over one replay;
-//! 5. [`write`](mod@write), [`convert`], [`diagram`], [`eval`]: records
-//!    out again.
+//! 2. [`record`]: the format-neutral [`Record`] and the game key;
+//! 3. the input and output layers every format shares (private; their
+//!    public names are in [`read`] and [`write`](mod@write)): findings,
+//!    decoding, lines, the events for a [`Visitor`], the resolver and the
+//!    move notations; a writer's output and what it dropped;
+//! 4. the formats ([`kif`], [`ki2`], [`csa`], [`psn`], [`jkf`], [`usi`]):
+//!    bytes → lines → grammar → events, and a writer each;
+//! 5. [`read`] and [`write`](mod@write): the dispatch over the formats;
+//! 6. [`validate`], [`stats`], [`select`]: visitors over one replay;
+//! 7. [`convert`], [`diagram`], [`eval`]: records out again.
 //!
 //! The command-line tool (batch runs, progress, output files) lives in the
 //! binary, behind the default `cli` feature.
@@ -92,14 +95,14 @@ pub mod record;
 mod emit;
 mod text;
 
-pub mod read;
-
 pub mod csa;
 pub mod jkf;
 pub mod ki2;
 pub mod kif;
 pub mod psn;
 pub mod usi;
+
+pub mod read;
 
 pub mod select;
 pub mod stats;
