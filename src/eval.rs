@@ -34,14 +34,14 @@
 //! ```
 
 use crate::csa::grammar::parse_move as parse_csa_move;
+use crate::emit::Dropped;
 use crate::ki2::grammar::{ki2_line, Body};
-use crate::read::resolve::RawMove;
 use crate::record::{Line, Record};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
-use crate::write::Dropped;
+use crate::text::resolve::RawMove;
 use std::borrow::Cow;
 use std::fmt;
 

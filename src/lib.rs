@@ -16,13 +16,16 @@
 //!
 //! 1. [`rules`]: positions, legal moves, SFEN, handicaps, the replay that
 //!    decides how a game ends;
-//! 2. [`record`]: the format-neutral [`Record`];
-//! 3. [`read`] and the formats ([`kif`], [`ki2`], [`csa`], [`psn`],
-//!    [`jkf`], [`usi`]): bytes → lines → grammar → events for a
-//!    [`Visitor`];
-//! 4. [`validate`], [`stats`], [`select`]: visitors over one replay;
-//! 5. [`write`](mod@write), [`convert`], [`diagram`], [`eval`]: records
-//!    out again.
+//! 2. [`record`]: the format-neutral [`Record`] and the game key;
+//! 3. the input and output layers every format shares (private; their
+//!    public names are in [`read`] and [`write`](mod@write)): findings,
+//!    decoding, lines, the events for a [`Visitor`], the resolver and the
+//!    move notations; a writer's output and what it dropped;
+//! 4. the formats ([`kif`], [`ki2`], [`csa`], [`psn`], [`jkf`], [`usi`]):
+//!    bytes → lines → grammar → events, and a writer each;
+//! 5. [`read`] and [`write`](mod@write): the dispatch over the formats;
+//! 6. [`validate`], [`stats`], [`select`]: visitors over one replay;
+//! 7. [`convert`], [`diagram`], [`eval`]: records out again.
 //!
 //! The command-line tool (batch runs, progress, output files) lives in the
 //! binary, behind the default `cli` feature.
@@ -87,7 +90,10 @@ pub mod rules;
 
 pub mod record;
 
-pub mod read;
+// Below the formats: what every reader shares (`read` re-exports it) and
+// what every writer shares (`write` re-exports it).
+mod emit;
+mod text;
 
 pub mod csa;
 pub mod jkf;
@@ -95,6 +101,8 @@ pub mod ki2;
 pub mod kif;
 pub mod psn;
 pub mod usi;
+
+pub mod read;
 
 pub mod select;
 pub mod stats;
@@ -107,10 +115,9 @@ pub mod diagram;
 pub mod eval;
 pub mod write;
 
-// Private once the KIF/KI2 grammar work lands (its `まで` summary test in
-// tests/fouls.rs then moves inside the module).
-#[doc(hidden)]
-pub mod japanese;
+// What KIF and KI2 share (their line reader, board diagrams, the `まで`
+// line, the writing both share); private.
+mod japanese;
 
 // The flat API: what a program that reads, checks and writes records uses.
 pub use read::{Encoding, Finding, Format, Game, Reader, Rule, Severity, Visitor};

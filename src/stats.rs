@@ -105,7 +105,7 @@ pub struct GameRow {
     /// `hour`, `minute` or `second` (empty without a parsed date).
     pub start_time_precision: String,
     /// The game key (see [`crate::select::key`]).
-    pub game_key: crate::select::GameKey,
+    pub game_key: crate::record::key::GameKey,
     /// The terminal word as written when kifu does not know it (`reason`
     /// is then `other`).
     pub terminal_text: String,

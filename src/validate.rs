@@ -4,6 +4,7 @@
 
 use crate::read::resolve::{LineCursor, Resolved};
 use crate::read::{visitor, Finding, Flow, Game, MoveEvent, Rule, Severity, Visitor, CONTINUE};
+use crate::record::key::{GameKey, KeyHasher};
 use crate::record::{
     HeaderKey, Location, MoveTime, Outcome, Record, ResultClaim, Start, TerminalKind,
 };
@@ -13,7 +14,6 @@ use crate::rules::moves::Move;
 use crate::rules::position::{IllegalMove, Position};
 use crate::rules::replay::{Declaration, EndReason, GameEnd, ImpasseRule, PathHistory};
 use crate::rules::setup::{Setup, SetupError, Waivers};
-use crate::select::{GameKey, KeyHasher};
 use serde::Serialize;
 
 /// Validation settings.
@@ -145,7 +145,7 @@ impl StartFacts {
             pos,
             errors,
             detected: Handicap::detect(setup),
-            key: crate::select::key::start_bytes(setup),
+            key: crate::record::key::start_bytes(setup),
         }
     }
 }

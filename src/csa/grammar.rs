@@ -4,15 +4,15 @@
 //! The grammar is written as small nom 8 parsers over the statement's bytes
 //! (CSA is ASCII; other bytes only appear in comments and header values,
 //! which are handed back as text). Errors are the shared
-//! [`SyntaxError`](crate::read::syntax::SyntaxError): where the parser
+//! [`SyntaxError`](crate::text::syntax::SyntaxError): where the parser
 //! stopped and what it expected there. The reader turns one into a finding
 //! once, at the line ([`SyntaxError::offset_in`] for the place, [`message`]
 //! for the words).
 
-use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
 use crate::rules::color::Color;
 use crate::rules::role::Role;
 use crate::rules::square::Square;
+use crate::text::syntax::{expect, into_error, PResult, SyntaxError};
 use arrayvec::ArrayVec;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till, take_while, take_while_m_n};
@@ -47,19 +47,7 @@ pub fn message(e: &Error<'_>) -> String {
     }
 }
 
-/// A move as written: sign, origin (`None` = from hand, `00`), destination
-/// and the piece code, which names the piece *after* the move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CsaMove {
-    /// The sign (`+` Black, `-` White).
-    pub color: Color,
-    /// Origin square, `None` for a drop.
-    pub from: Option<Square>,
-    /// Destination square.
-    pub to: Square,
-    /// The piece after the move.
-    pub role: Role,
-}
+pub use crate::text::notation::csa::CsaMove;
 
 /// One placement of a `P+`/`P-` line: a square (or the hand) and a piece,
 /// `None` for `AL`.

@@ -4,17 +4,17 @@
 use super::grammar::{
     self, parse_statement, quick_move, quick_time, runs_to_end_of_line, CsaMove, Statement,
 };
-use crate::read::lines::LineError;
-use crate::read::sink::Sink;
-use crate::read::{
-    empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
-};
 use crate::record::{HeaderKey, Location, MoveTime, Start, TerminalKind};
 use crate::rules::color::Color;
 use crate::rules::handicap::Handicap;
 use crate::rules::role::{Piece, Role};
 use crate::rules::setup::Setup;
 use crate::rules::variant::Variant;
+use crate::text::lines::LineError;
+use crate::text::sink::Sink;
+use crate::text::{
+    empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
+};
 use std::io::BufRead;
 use std::sync::OnceLock;
 
@@ -649,7 +649,7 @@ fn process_line<V: Visitor + ?Sized>(
             return LineEnd::Done;
         }
     }
-    let mut cols = crate::read::Columns::new(line);
+    let mut cols = crate::text::Columns::new(line);
     let mut i = start;
     while i < bytes.len() {
         // Skip whitespace before a statement.
@@ -814,13 +814,13 @@ impl<R: BufRead> CsaReader<R> {
 
 #[cfg(test)]
 mod tests {
-    use crate::read::{Format, Game, ReadOptions, Reader};
+    use super::CsaReader;
+    use crate::text::{Game, LineReader, RecordBuilder};
 
     fn games(text: &str) -> Vec<Game> {
-        Reader::with_options(text.as_bytes(), Some(Format::Csa), &ReadOptions::default())
-            .unwrap()
-            .into_games()
-            .collect()
+        let lines = LineReader::new(text.as_bytes(), &Default::default()).unwrap();
+        let mut reader = CsaReader::new(lines);
+        std::iter::from_fn(|| reader.read_game(&mut RecordBuilder::new())).collect()
     }
 
     /// Whole-line moves and times take the reader's byte path; with a

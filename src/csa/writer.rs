@@ -1,6 +1,7 @@
 //! The CSA writer (V2.2 by default, V3.0 on request).
 
 use super::reader::special_name;
+use crate::emit::{one_line, text_lines, Dropped, Output, WriteError};
 use crate::record::{HeaderKey, Line, MoveTime, Record, TerminalKind};
 use crate::rules::color::Color;
 use crate::rules::moves::Move;
@@ -8,7 +9,6 @@ use crate::rules::position::Position;
 use crate::rules::role::Role;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
-use crate::write::{one_line, text_lines, Dropped, Output, WriteError};
 use std::fmt::Write as _;
 
 /// The CSA version to write.
@@ -128,7 +128,7 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
             }
             HeaderKey::Opening => "OPENING",
             HeaderKey::Other(k) if is_info_key(k) => k.as_str(),
-            _ if crate::write::restates_start(k, v, record) => continue,
+            _ if crate::emit::restates_start(k, v, record) => continue,
             HeaderKey::Title | HeaderKey::Other(_) => {
                 dropped
                     .headers
@@ -211,8 +211,8 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
         write_comments(s, &node.comments, dropped);
         pos.play_unchecked(node.mv);
     }
-    let terminal = crate::write::main_terminal(record);
-    if !crate::write::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
+    let terminal = crate::emit::main_terminal(record);
+    if !crate::emit::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
         dropped.results += 1;
     }
     if let Some(t) = terminal.as_deref() {

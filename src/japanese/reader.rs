@@ -6,16 +6,16 @@
 
 use super::moves::{message, offset, Dest, MoveText, Origin};
 use crate::japanese::{self, BoardBuilder};
-use crate::read::sink::Sink;
-use crate::read::syntax::column;
-use crate::read::syntax::SyntaxError;
-use crate::read::{
-    empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
-};
 use crate::record::{self, HeaderKey, Location, Outcome, ResultClaim, Start, TerminalKind};
 use crate::rules::color::Color;
 use crate::rules::handicap::Handicap;
 use crate::rules::variant::Variant;
+use crate::text::sink::Sink;
+use crate::text::syntax::column;
+use crate::text::syntax::SyntaxError;
+use crate::text::{
+    empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
+};
 use std::io::BufRead;
 
 /// What differs between KIF and KI2 in the line reader: which lines are
@@ -62,7 +62,7 @@ impl TextLine {
 
 pub(crate) struct State {
     pub(crate) flavor: Flavor,
-    pub(crate) encoding: crate::read::Encoding,
+    pub(crate) encoding: crate::text::Encoding,
     pub(crate) board: BoardBuilder,
     pub(crate) board_location: Option<Location>,
     pub(crate) handicap: Option<(String, Location)>,
@@ -85,7 +85,7 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub(crate) fn new(flavor: Flavor, encoding: crate::read::Encoding) -> State {
+    pub(crate) fn new(flavor: Flavor, encoding: crate::text::Encoding) -> State {
         State {
             flavor,
             encoding,
@@ -517,12 +517,12 @@ impl State {
                     .chars()
                     .take_while(|c| !c.is_whitespace())
                     .collect();
-                if let Some(declared) = crate::read::Encoding::from_label(&label) {
+                if let Some(declared) = crate::text::Encoding::from_label(&label) {
                     let actual = self.encoding;
                     let same = declared == actual
                         || matches!(
                             (declared, actual),
-                            (crate::read::Encoding::Utf8, crate::read::Encoding::Utf8Bom)
+                            (crate::text::Encoding::Utf8, crate::text::Encoding::Utf8Bom)
                         );
                     if !same {
                         self.dialect(

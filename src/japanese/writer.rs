@@ -2,6 +2,7 @@
 //! players, comment lines, terminal words, the `まで` line, and the
 //! positions along a line.
 
+use crate::emit::{one_line, text_lines, Dropped};
 use crate::japanese;
 use crate::record::{HeaderKey, Line, Record, Terminal, TerminalKind};
 use crate::rules::color::Color;
@@ -10,7 +11,6 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::role::Role;
 use crate::rules::variant::Variant;
-use crate::write::{one_line, text_lines, Dropped};
 use std::fmt::Write as _;
 
 /// Whether the record's start is a handicap game (players are 下手/上手).
@@ -56,7 +56,7 @@ pub(crate) fn write_head(rec: &Record, nl: &str, out: &mut String, dropped: &mut
                 // The start is written below (a 手合割 line or a board); a
                 // second 手合割 line would be read as the start. An entry
                 // naming another start than the record's is lost.
-                if !crate::write::restates_start(k, v, rec) {
+                if !crate::emit::restates_start(k, v, rec) {
                     dropped.headers.add(name);
                 }
                 continue;

@@ -19,10 +19,11 @@
 //! ```
 
 mod reader;
-pub mod relative;
+pub use crate::text::notation::jkf as relative;
 mod schema;
 mod writer;
 
-pub use reader::{JkfMove, Reader};
+pub use crate::text::notation::jkf::JkfMove;
+pub use reader::Reader;
 pub use relative::{filter_by_relative, relative_mark};
 pub use writer::{write, WriteOptions};

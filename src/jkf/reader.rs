@@ -1,22 +1,20 @@
 //! The JKF reader: one game per document, sent as events.
 
-use super::relative::filter_by_relative;
 use super::schema::*;
-use crate::read::sink::Sink;
-use crate::read::{
-    empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
-    ReadOptions, RecordBuilder, Rule, Visitor,
-};
 use crate::record::{Location, MoveTime, Start, TerminalKind};
 use crate::rules::color::Color;
 use crate::rules::hand::Hand;
 use crate::rules::handicap::Handicap;
-use crate::rules::moves::Move;
-use crate::rules::position::Position;
 use crate::rules::role::{Piece, Role};
 use crate::rules::setup::Setup;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
+use crate::text::notation::jkf::JkfMove;
+use crate::text::sink::Sink;
+use crate::text::{
+    empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
+    ReadOptions, RecordBuilder, Rule, Visitor,
+};
 use std::io::BufRead;
 
 // ---------------------------------------------------------------------------
@@ -171,26 +169,6 @@ fn jkf_error_message(msg: &str, key: Option<&str>) -> String {
     }
 }
 
-/// A JKF move as written: every field as the document gives it (the
-/// resolver checks them against the position).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JkfMove {
-    /// `color` (0 = Black, 1 = White).
-    pub color: Option<u8>,
-    /// `from` as (x, y).
-    pub from: Option<(i64, i64)>,
-    /// `to` as (x, y).
-    pub to: Option<(i64, i64)>,
-    /// `piece` (a CSA code), cut to 8 bytes.
-    pub piece: Option<arrayvec::ArrayString<8>>,
-    /// `same`.
-    pub same: Option<bool>,
-    /// `promote`.
-    pub promote: Option<bool>,
-    /// `relative` (`L`, `RU`, `H`, …), cut to 8 bytes.
-    pub relative: Option<arrayvec::ArrayString<8>>,
-}
-
 fn short(s: &str) -> arrayvec::ArrayString<8> {
     let mut out = arrayvec::ArrayString::new();
     for c in s.chars() {
@@ -201,122 +179,16 @@ fn short(s: &str) -> arrayvec::ArrayString<8> {
     out
 }
 
-impl JkfMove {
-    fn from_input(m: &MoveIn) -> JkfMove {
-        JkfMove {
-            color: color_in(m.color),
-            from: m.from.map(|p| (p.x, p.y)),
-            to: m.to.map(|p| (p.x, p.y)),
-            piece: m.piece.as_deref().map(short),
-            same: m.same,
-            promote: m.promote,
-            relative: m.relative.as_deref().map(short),
-        }
-    }
-
-    /// The move as diagnostics show it (`76FU`).
-    fn written(&self) -> String {
-        format!(
-            "{}{}",
-            self.to.map_or(String::new(), |(x, y)| format!("{x}{y}")),
-            self.piece.as_deref().unwrap_or("")
-        )
-    }
-
-    /// Resolves the move in `pos` (`last_to` for `same`).
-    pub fn to_move(
-        &self,
-        pos: &Position,
-        last_to: Option<Square>,
-    ) -> Result<crate::read::Resolved, (Rule, String)> {
-        let square = |(x, y): (i64, i64)| square_of(PlaceIn { x, y });
-        let role = match self.piece.as_deref().and_then(Role::from_csa) {
-            Some(r) if r != Role::Giraffe && r != Role::Elephant => r,
-            _ => {
-                return Err((
-                    Rule::Syntax,
-                    format!(
-                        "expected a piece (FU, KY, …, RY), found {}",
-                        self.piece
-                            .as_deref()
-                            .map_or("nothing".into(), |p| format!("`{p}`"))
-                    ),
-                ))
-            }
-        };
-        let color = match self.color {
-            Some(c) => match color_of(c) {
-                Some(c) => Some(c),
-                None => return Err((Rule::Syntax, format!("expected color 0 or 1, found {c}"))),
-            },
-            None => None,
-        };
-        let to = match (self.to, self.same) {
-            (Some(p), _) => square(p).ok_or_else(|| {
-                (
-                    Rule::Syntax,
-                    format!(
-                        "expected a square with x and y in 1..9, found ({}, {})",
-                        p.0, p.1
-                    ),
-                )
-            })?,
-            (None, Some(true)) => {
-                last_to.ok_or((Rule::Syntax, "`same` with no previous move".to_string()))?
-            }
-            (None, _) => return Err((Rule::Syntax, "a move without `to`".to_string())),
-        };
-        let promote = self.promote == Some(true);
-        let mover = color.unwrap_or(pos.turn());
-        let mv = match self.from {
-            Some(p) => match square(p) {
-                Some(from) => Move::Normal { from, to, promote },
-                None => {
-                    return Err((
-                        Rule::Syntax,
-                        format!(
-                            "expected a square with x and y in 1..9, found ({}, {})",
-                            p.0, p.1
-                        ),
-                    ))
-                }
-            },
-            None => {
-                let rel = self.relative.as_deref().unwrap_or("");
-                let cands = if rel == "H" {
-                    crate::rules::bitboard::Bitboard::EMPTY
-                } else {
-                    let c = pos.pseudo_attackers(to, mover, role);
-                    if rel.is_empty() {
-                        c
-                    } else {
-                        filter_by_relative(c, to, mover, role, rel)
-                    }
-                };
-                match (cands.single(), cands.count()) {
-                    (Some(from), _) => Move::Normal { from, to, promote },
-                    (None, 0) => {
-                        if role.hand_index().is_some() {
-                            Move::Drop { role, to }
-                        } else {
-                            return Err((Rule::NoPiece, format!("no {role} can move to {to}")));
-                        }
-                    }
-                    (None, n) => {
-                        return Err((
-                            Rule::Ambiguous,
-                            format!("{n} pieces can move to {to}; `from` or `relative` is needed"),
-                        ))
-                    }
-                }
-            }
-        };
-        Ok(crate::read::Resolved {
-            mv,
-            role: Some(role),
-            color,
-            by_legality: false,
-        })
+/// The move of a document's move object.
+fn jkf_move(m: &MoveIn) -> JkfMove {
+    JkfMove {
+        color: color_in(m.color),
+        from: m.from.map(|p| (p.x, p.y)),
+        to: m.to.map(|p| (p.x, p.y)),
+        piece: m.piece.as_deref().map(short),
+        same: m.same,
+        promote: m.promote,
+        relative: m.relative.as_deref().map(short),
     }
 }
 
@@ -372,7 +244,7 @@ impl<V: Visitor + ?Sized> Walk<'_, '_, V> {
                     self.skip_forks(item);
                     continue;
                 }
-                let m = JkfMove::from_input(mi);
+                let m = jkf_move(mi);
                 let written = m.written();
                 self.out.movement(&MoveEvent {
                     raw: RawMove::Jkf(m),

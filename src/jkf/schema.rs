@@ -3,7 +3,6 @@
 
 use crate::record::{HeaderKey, TerminalKind};
 use crate::rules::color::Color;
-use crate::rules::square::Square;
 use serde::de::{MapAccess, Visitor as SerdeVisitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -206,14 +205,6 @@ pub(super) fn color_of(c: u8) -> Option<Color> {
         0 => Some(Color::Black),
         1 => Some(Color::White),
         _ => None,
-    }
-}
-
-pub(super) fn square_of(p: PlaceIn) -> Option<Square> {
-    if (1..=9).contains(&p.x) && (1..=9).contains(&p.y) {
-        Square::new(p.x as u8, p.y as u8)
-    } else {
-        None
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::relative::relative_mark;
 use super::schema::*;
+use crate::emit::{Dropped, Output, WriteError};
 use crate::record::{Line, MoveTime, Node, Record, TerminalKind};
 use crate::rules::hand::Hand;
 use crate::rules::handicap::Handicap;
@@ -11,7 +12,6 @@ use crate::rules::position::Position;
 use crate::rules::role::Role;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
-use crate::write::{Dropped, Output, WriteError};
 
 // ---------------------------------------------------------------------------
 // Writer
@@ -217,8 +217,8 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     }
     // JKF has no result field apart from the terminal: a result line is
     // carried by the terminal it states.
-    let terminal = crate::write::main_terminal(record);
-    if !crate::write::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
+    let terminal = crate::emit::main_terminal(record);
+    if !crate::emit::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
         w.dropped.results += 1;
     }
     let setup = &record.start.setup;

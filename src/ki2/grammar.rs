@@ -8,8 +8,8 @@ use crate::japanese::moves::{
     A_KI2_SUFFIX, A_MOVE_AFTER_MARK, A_SIDE_MARK,
 };
 pub use crate::japanese::moves::{is_ki2_move_line, offset, Body};
-use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
 use crate::rules::color::Color;
+use crate::text::syntax::{expect, into_error, PResult, SyntaxError};
 use nom::branch::alt;
 use nom::bytes::complete::take_till;
 use nom::combinator::{cut, map, peek, rest, verify};

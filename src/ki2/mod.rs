@@ -1,7 +1,7 @@
 //! KI2 records (no origin squares, relative marks): reader and writer.
 
 pub(crate) mod grammar;
-pub mod notation;
+pub use crate::text::notation::ki2 as notation;
 pub(crate) mod reader;
 pub(crate) mod writer;
 
@@ -10,7 +10,7 @@ pub use notation::{
 };
 pub use writer::{move_text, write};
 
-use crate::read::{Encoding, Game, LineReader, ReadOptions};
+use crate::text::{Encoding, Game, LineReader, ReadOptions};
 use std::io::BufRead;
 
 /// Reads the game of a KI2 file (one game per file).
@@ -28,7 +28,7 @@ impl<R: BufRead> Reader<R> {
 
 impl<R: BufRead> Reader<R> {
     /// Reads the game into `v`; `None` once it was read.
-    pub fn read_game<V: crate::read::Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
+    pub fn read_game<V: crate::text::Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
         if self.done {
             return None;
         }
@@ -41,7 +41,7 @@ impl<R: BufRead> Iterator for Reader<R> {
     type Item = Game;
 
     fn next(&mut self) -> Option<Game> {
-        self.read_game(&mut crate::read::RecordBuilder::new())
+        self.read_game(&mut crate::text::RecordBuilder::new())
     }
 }
 

@@ -4,9 +4,9 @@
 use super::grammar::{self, Body};
 use crate::japanese;
 use crate::japanese::reader::{Flavor, MoveLines, State};
-use crate::read::sink::Sink;
-use crate::read::{Finding, MoveEvent, RawMove, Rule, Visitor};
 use crate::record::Location;
+use crate::text::sink::Sink;
+use crate::text::{Finding, MoveEvent, RawMove, Rule, Visitor};
 
 /// KI2 in the shared line reader.
 pub(crate) struct Ki2;
@@ -24,7 +24,7 @@ impl MoveLines for Ki2 {
         if st.skipping {
             return;
         }
-        let mut cols = crate::read::Columns::new(line);
+        let mut cols = crate::text::Columns::new(line);
         for tok in grammar::ki2_tokens(line) {
             let tok = match tok {
                 Ok(tok) => tok,

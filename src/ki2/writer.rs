@@ -2,17 +2,17 @@
 
 use super::notation::{can_promote, relative_mark};
 use super::WriteOptions;
+use crate::emit::{Dropped, Output, WriteError};
 use crate::japanese::writer::{
     fouler, moving_role, positions, summary_line, write_comments, write_head,
 };
 use crate::japanese::{self, display_width};
-use crate::read::Encoding;
 use crate::record::{Line, Record};
 use crate::rules::color::Color;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
-use crate::write::{Dropped, Output, WriteError};
+use crate::text::Encoding;
 use std::fmt::Write as _;
 
 /// The KI2 text of `mv` in `pos` (`▲７六歩`, `△同　銀`, `▲５五金左上`,
@@ -127,7 +127,7 @@ impl Ki2Writer<'_> {
                 .as_ref()
                 .is_some_and(|c| c.text.starts_with("まで"));
         let derived = if is_main {
-            crate::write::main_terminal(self.rec)
+            crate::emit::main_terminal(self.rec)
         } else {
             line.terminal.as_ref().map(std::borrow::Cow::Borrowed)
         };
@@ -157,8 +157,7 @@ impl Ki2Writer<'_> {
                         }
                     });
             }
-            if is_main
-                && !crate::write::claim_carried(self.rec, derived.as_deref().map(|t| &t.kind))
+            if is_main && !crate::emit::claim_carried(self.rec, derived.as_deref().map(|t| &t.kind))
             {
                 self.dropped.results += 1;
             }

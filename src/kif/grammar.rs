@@ -7,10 +7,11 @@ use crate::japanese::moves::{
     dest, dest_fast, is_side_mark, move_text, move_text_fast, side_mark, skip_spaces, spaces,
     A_MOVE_NUMBER, A_MOVE_OR_TERMINAL, A_TIME, A_TIME_CLOSE,
 };
+#[allow(unused_imports)] // `Dest`, `MoveText`, `Origin`: named here by the tests
 pub use crate::japanese::moves::{is_move_line, offset, Body, Dest, MoveText, Origin};
-use crate::read::syntax::{expect, into_error, PResult, SyntaxError};
 use crate::record::MoveTime;
 use crate::rules::color::Color;
+use crate::text::syntax::{expect, into_error, PResult, SyntaxError};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till, take_till1, take_while1};
 use nom::character::complete::{char as ch, digit1};

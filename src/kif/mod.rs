@@ -19,7 +19,7 @@ pub(crate) mod writer;
 
 pub use writer::{move_text, push_move_text, write};
 
-use crate::read::{Encoding, Game, LineReader, ReadOptions};
+use crate::text::{Encoding, Game, LineReader, ReadOptions};
 use std::io::BufRead;
 
 /// Reads the game of a KIF file (one game per file).
@@ -49,7 +49,7 @@ impl<R: BufRead> Reader<R> {
 
 impl<R: BufRead> Reader<R> {
     /// Reads the game into `v`; `None` once it was read.
-    pub fn read_game<V: crate::read::Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
+    pub fn read_game<V: crate::text::Visitor + ?Sized>(&mut self, v: &mut V) -> Option<V::Output> {
         if self.done {
             return None;
         }
@@ -70,7 +70,7 @@ impl<R: BufRead> Iterator for Reader<R> {
     type Item = Game;
 
     fn next(&mut self) -> Option<Game> {
-        self.read_game(&mut crate::read::RecordBuilder::new())
+        self.read_game(&mut crate::text::RecordBuilder::new())
     }
 }
 
@@ -79,7 +79,7 @@ impl<R: BufRead> Iterator for Reader<R> {
 pub struct WriteOptions {
     /// The encoding the first line declares (`#KIF version=2.0
     /// encoding=UTF-8` or `=Shift_JIS`). The text is always returned as a
-    /// UTF-8 `String`; encode it with [`crate::read::decode::encode`] for
+    /// UTF-8 `String`; encode it with [`crate::text::decode::encode`] for
     /// Shift_JIS. Default: UTF-8.
     pub encoding: Encoding,
     /// End lines with CRLF (as Kifu for Windows does) instead of LF.

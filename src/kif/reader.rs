@@ -4,10 +4,10 @@
 use super::grammar::{self, Body};
 use crate::japanese;
 use crate::japanese::reader::{Flavor, MoveLines, State};
-use crate::read::sink::Sink;
-use crate::read::syntax::column;
-use crate::read::{Finding, MoveEvent, RawMove, Rule, Visitor};
 use crate::record::{self, Location, TerminalKind};
+use crate::text::sink::Sink;
+use crate::text::syntax::column;
+use crate::text::{Finding, MoveEvent, RawMove, Rule, Visitor};
 
 /// KIF in the shared line reader.
 pub(crate) struct Kif;

@@ -2,14 +2,14 @@
 //! (header, start position, summary lines).
 
 use super::WriteOptions;
+use crate::emit::{one_line, Dropped, Output, WriteError};
 use crate::japanese::{self, display_width};
-use crate::read::Encoding;
 use crate::record::{Line, Record};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::role::Role;
 use crate::rules::square::Square;
-use crate::write::{one_line, Dropped, Output, WriteError};
+use crate::text::Encoding;
 use std::fmt::Write as _;
 
 pub(crate) use crate::japanese::writer::{
@@ -180,7 +180,7 @@ impl KifWriter<'_> {
         // written from the terminal, or from what a result apart from the
         // moves (PSN `[Result]`) states.
         let derived = if is_main {
-            crate::write::main_terminal(self.rec)
+            crate::emit::main_terminal(self.rec)
         } else {
             line.terminal.as_ref().map(std::borrow::Cow::Borrowed)
         };
@@ -201,7 +201,7 @@ impl KifWriter<'_> {
                 .is_some_and(|c| c.text.starts_with("まで"));
         if is_main
             && !verbatim
-            && !crate::write::claim_carried(self.rec, derived.as_deref().map(|t| &t.kind))
+            && !crate::emit::claim_carried(self.rec, derived.as_deref().map(|t| &t.kind))
         {
             self.dropped.results += 1;
         }

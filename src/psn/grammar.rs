@@ -1,5 +1,5 @@
 //! The PSN / PSN2 token grammar, as small named nom parsers (nom 8) that
-//! return the shared [`SyntaxError`](crate::read::syntax::SyntaxError).
+//! return the shared [`SyntaxError`](crate::text::syntax::SyntaxError).
 //!
 //! A PSN line is one of:
 //! - tag pairs `[Key "value"]` (one or more on the line: [`tag_open`],
@@ -16,8 +16,8 @@
 //!
 //! Syntax only: nothing here knows a position.
 
-use crate::read::syntax::{expect, PResult, SyntaxError};
 use crate::record::{MoveTime, Outcome, TerminalKind};
+use crate::text::syntax::{expect, PResult, SyntaxError};
 use nom::branch::alt;
 use nom::bytes::complete::{is_not, tag, tag_no_case, take_till1, take_until, take_while};
 use nom::character::complete::{alpha1, char, digit0, digit1, one_of};
@@ -362,7 +362,7 @@ pub fn tag_body(i: &str) -> PResult<&str, (usize, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::syntax::into_error;
+    use crate::text::syntax::into_error;
 
     #[test]
     fn tokens() {

@@ -21,7 +21,7 @@
 //! ```
 
 mod grammar;
-pub mod notation;
+pub use crate::text::notation::psn as notation;
 mod reader;
 mod writer;
 

@@ -7,12 +7,6 @@
 
 use super::grammar::{self, Token};
 use super::notation;
-use crate::read::sink::Sink;
-use crate::read::syntax::into_error;
-use crate::read::{
-    empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
-    ReadOptions, RecordBuilder, Rule, Visitor,
-};
 use crate::record::{
     written, HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind, Written,
 };
@@ -21,6 +15,12 @@ use crate::rules::handicap::Handicap;
 use crate::rules::moves::Move;
 use crate::rules::sfen::{parse_sfen, SfenError};
 use crate::rules::variant::Variant;
+use crate::text::sink::Sink;
+use crate::text::syntax::into_error;
+use crate::text::{
+    empty_finding, io_finding, line_finding, Finding, Game, LineReader, MoveEvent, RawMove,
+    ReadOptions, RecordBuilder, Rule, Visitor,
+};
 use std::io::BufRead;
 
 /// The value of the `[Termination]` tag that states a foul (PGN's

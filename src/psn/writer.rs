@@ -3,12 +3,12 @@
 
 use super::notation::PsnMove;
 use super::reader::FOUL_TERMINATION;
+use crate::emit::{one_line, text_lines, Dropped, Output, WriteError};
 use crate::record::{HeaderKey, Line, MoveTime, Outcome, Record, Terminal, TerminalKind};
 use crate::rules::handicap::Handicap;
 use crate::rules::position::Position;
 use crate::rules::sfen::write_sfen;
 use crate::rules::variant::Variant;
-use crate::write::{one_line, text_lines, Dropped, Output, WriteError};
 use std::fmt::Write as _;
 
 /// How move times are written.
@@ -257,7 +257,7 @@ fn outcome_of(record: &Record) -> Outcome {
 /// reader takes the winner from the result and, with the side to move at
 /// the end of the main line, gets `illegal-win` or `illegal-loss` back.
 fn foul_of(record: &Record, t: &Terminal, outcome: Outcome) -> bool {
-    let (to_move, _) = crate::write::main_end(record);
+    let (to_move, _) = crate::emit::main_end(record);
     matches!(
         t.kind,
         TerminalKind::IllegalWin | TerminalKind::IllegalLoss | TerminalKind::IllegalAction(_)
@@ -279,7 +279,7 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     // `[Result]` holds a result line's outcome; a terminal it states
     // (`まで5手で中断`) is written as the terminal word.
     let terminal = match &record.claim {
-        Some(c) if c.kind.is_some() => crate::write::main_terminal(record),
+        Some(c) if c.kind.is_some() => crate::emit::main_terminal(record),
         _ => record
             .main
             .terminal
@@ -292,7 +292,7 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
         .as_deref()
         .filter(|t| foul_of(record, t, outcome))
         .map(|t| {
-            let (to_move, _) = crate::write::main_end(record);
+            let (to_move, _) = crate::emit::main_end(record);
             let read_back = if outcome.winner() == Some(to_move) {
                 TerminalKind::IllegalWin
             } else {
@@ -305,7 +305,7 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
             read_back
         });
     for (k, v) in &record.header.entries {
-        if crate::write::restates_start(k, v, record) {
+        if crate::emit::restates_start(k, v, record) {
             continue; // the start is written as tags below
         }
         if foul.is_some()
@@ -359,14 +359,14 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     // `[Result]` holds the outcome; the reason and the number of moves
     // travel as the terminal word (or the foul's tag) and the moves.
     if let Some(c) = &record.claim {
-        let (_, plies) = crate::write::main_end(record);
+        let (_, plies) = crate::emit::main_end(record);
         let written = foul.as_ref().or(terminal
             .as_deref()
             .filter(|t| terminal_word(&t.kind).is_some())
             .map(|t| &t.kind));
         let kind_kept = match (&c.kind, written) {
             (None, _) => true,
-            (Some(k), Some(w)) => crate::write::same_kind(k, w, crate::write::main_end(record).0),
+            (Some(k), Some(w)) => crate::emit::same_kind(k, w, crate::emit::main_end(record).0),
             (Some(_), None) => false,
         };
         if c.plies.is_some_and(|n| n != plies) || !kind_kept {

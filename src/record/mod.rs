@@ -5,6 +5,8 @@ use crate::rules::color::Color;
 use crate::rules::handicap::Handicap;
 use crate::rules::moves::Move;
 pub use crate::rules::outcome::Outcome;
+
+pub mod key;
 use crate::rules::role::Role;
 use crate::rules::setup::Setup;
 use crate::rules::variant::Variant;

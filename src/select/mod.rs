@@ -37,7 +37,7 @@
 mod date;
 mod dup;
 mod filter;
-pub mod key;
+pub use crate::record::key;
 mod text;
 
 pub use date::{DateBound, DateSpan, Day};

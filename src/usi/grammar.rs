@@ -1,19 +1,19 @@
 //! USI/SFEN line syntax: `[position] startpos|sfen <SFEN>|<SFEN> [moves …]`
 //! and the USI move (`7g7f`, `7g7f+`, `P*5e`), as small nom 8 parsers over
 //! the line's text returning the shared
-//! [`SyntaxError`](crate::read::syntax::SyntaxError).
+//! [`SyntaxError`](crate::text::syntax::SyntaxError).
 //!
 //! Words are separated by any whitespace. The grammar only splits and
 //! classifies: the SFEN fields are handed to the rules layer
 //! ([`parse_sfen`](crate::rules::sfen::parse_sfen)) and a move's drop letter is
 //! checked against the variant by [`UsiMove::to_move`].
 
-use crate::read::syntax::{expect, PResult, SyntaxError};
 use crate::record::TerminalKind;
 use crate::rules::moves::Move;
 use crate::rules::role::Role;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
+use crate::text::syntax::{expect, PResult, SyntaxError};
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while};
 use nom::character::complete::{char, one_of, satisfy};
@@ -248,7 +248,7 @@ pub fn found_word(rest: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::syntax::into_error;
+    use crate::text::syntax::into_error;
 
     fn sq(s: &str) -> Square {
         Square::from_usi(s).unwrap()

@@ -2,14 +2,14 @@
 //! ([`super::grammar`]) into events for a [`Visitor`].
 
 use super::grammar::{self, StartSpec, Token};
-use crate::read::sink::Sink;
-use crate::read::{
-    empty_finding, io_finding, line_finding, Columns, Finding, Game, LineReader, MoveEvent,
-    RawMove, ReadOptions, RecordBuilder, Rule, Visitor,
-};
 use crate::record::{Location, Start, TerminalKind};
 use crate::rules::handicap::Handicap;
 use crate::rules::sfen::{parse_sfen, SfenError};
+use crate::text::sink::Sink;
+use crate::text::{
+    empty_finding, io_finding, line_finding, Columns, Finding, Game, LineReader, MoveEvent,
+    RawMove, ReadOptions, RecordBuilder, Rule, Visitor,
+};
 use std::io::BufRead;
 
 /// Reads one game per non-blank, non-comment line.
@@ -124,7 +124,7 @@ fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
     let (rest, (from, spec)) = match grammar::start(text) {
         Ok(v) => v,
         Err(e) => {
-            let e = crate::read::syntax::into_error(e, text);
+            let e = crate::text::syntax::into_error(e, text);
             out.finding(syntax(at(e.at), grammar::message(&e)));
             return;
         }
@@ -178,7 +178,7 @@ fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
             return;
         }
         Err(e) => {
-            let e = crate::read::syntax::into_error(e, word);
+            let e = crate::text::syntax::into_error(e, word);
             out.finding(syntax(at(e.at), grammar::message(&e)));
             return;
         }
@@ -211,7 +211,7 @@ fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
                 }),
                 None => {
                     if let Err(e) = grammar::line_end(next) {
-                        let e = crate::read::syntax::into_error(e, next);
+                        let e = crate::text::syntax::into_error(e, next);
                         let found = grammar::found_word(e.at);
                         let msg = format!("expected {} after `{end}`, found {found}", e.expected);
                         out.finding(syntax(loc, msg));
@@ -244,8 +244,8 @@ fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
             (parsed, _) => {
                 // Not a move, or a drop of a piece the variant cannot hold.
                 let e = match parsed {
-                    Err(e) => crate::read::syntax::into_error(e, next),
-                    Ok(_) => crate::read::syntax::SyntaxError::new(next, "a USI move"),
+                    Err(e) => crate::text::syntax::into_error(e, next),
+                    Ok(_) => crate::text::syntax::SyntaxError::new(next, "a USI move"),
                 };
                 let mut f = syntax(loc, grammar::message(&e));
                 f.ply = Some(ply);

@@ -1,10 +1,10 @@
 //! The SFEN/USI writer: one `position` line (or bare SFEN) per game.
 
+use crate::emit::{Output, WriteError};
 use crate::record::{Line, Record};
 use crate::rules::handicap::Handicap;
 use crate::rules::position::Position;
 use crate::rules::sfen::write_sfen;
-use crate::write::{Output, WriteError};
 
 /// Options of the SFEN/USI writer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +43,7 @@ fn write_into(record: &Record, opts: &WriteOptions, out: &mut Output) {
     d.comments += record.comment_count();
     d.times += count_times(&record.main);
     for (k, v) in &record.header.entries {
-        if !crate::write::restates_start(k, v, record) {
+        if !crate::emit::restates_start(k, v, record) {
             d.headers.add(k.name());
         }
     }

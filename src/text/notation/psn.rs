@@ -13,7 +13,6 @@
 //! assert_eq!(PsnMove::from_move(&pos, m).to_string(), "P-7f");
 //! ```
 
-use crate::read::syntax::{expect, into_error, SyntaxError};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::Color;
 use crate::rules::moves::Move;
@@ -21,6 +20,7 @@ use crate::rules::position::Position;
 use crate::rules::role::Role;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
+use crate::text::syntax::{expect, into_error, SyntaxError};
 use nom::combinator::{all_consuming, eof};
 use nom::sequence::terminated;
 use nom::Parser;
@@ -145,10 +145,10 @@ fn letter_role(letter: char, promoted: bool, variant: Variant) -> Option<Role> {
 /// [`SyntaxError`]: where it stopped and what it expected there.
 pub(crate) mod grammar {
     use super::{letter_role, Promotion, PsnMove};
-    use crate::read::syntax::{PResult, SyntaxError};
     use crate::rules::role::Role;
     use crate::rules::square::Square;
     use crate::rules::variant::Variant;
+    use crate::text::syntax::{PResult, SyntaxError};
     use nom::branch::alt;
     use nom::character::complete::one_of;
     use nom::combinator::{cut, fail, map};

@@ -7,7 +7,7 @@
 //! `line.len() - rest.len()`) and *what* it expected there (a phrase such as
 //! ``"a piece code (FU, KY, … RY)"``, attached with nom's
 //! [`context`](nom::error::context) or [`expect`]). A reader converts it
-//! once, at the line, into a [`Finding`](crate::read::Finding) with the exact
+//! once, at the line, into a [`Finding`](crate::text::Finding) with the exact
 //! character column ([`SyntaxError::offset_in`], [`column`]) and the message
 //! `expected …, found …` ([`SyntaxError::message`]).
 //!

@@ -27,8 +27,8 @@
 //!   from any other method skips the rest of the game, and the reader goes
 //!   straight to `end_game`.
 //!
-//! Visitors that come with the library: [`crate::read::RecordBuilder`]
-//! (builds [`crate::read::Game`]s), [`crate::validate::Validator`] and
+//! Visitors that come with the library: [`crate::text::RecordBuilder`]
+//! (builds [`crate::text::Game`]s), [`crate::validate::Validator`] and
 //! [`crate::stats::StatsCollector`].
 
 use super::resolve::RawMove;
@@ -169,8 +169,8 @@ pub trait Visitor {
 /// the record) to a visitor, honouring skips. This is how a [`Game`] is
 /// validated, and how formats read in one piece reach visitors.
 ///
-/// [`Game`]: crate::read::Game
-pub fn visit_game<V: Visitor + ?Sized>(game: &crate::read::Game, v: &mut V) -> V::Output {
+/// [`Game`]: crate::text::Game
+pub fn visit_game<V: Visitor + ?Sized>(game: &crate::text::Game, v: &mut V) -> V::Output {
     visit_parts(game.index, &game.findings, &game.record, v)
 }
 

@@ -5,8 +5,6 @@
 //! here, so a condition gets the same finding whatever the format.
 
 use super::{Finding, Rule};
-use crate::csa::grammar::CsaMove;
-use crate::kif::grammar::{Dest, MoveText, Origin};
 use crate::record::Location;
 use crate::rules::color::Color;
 use crate::rules::moves::Move;
@@ -14,6 +12,8 @@ use crate::rules::position::Position;
 use crate::rules::role::Role;
 use crate::rules::setup::Setup;
 use crate::rules::square::Square;
+use crate::text::notation::csa::CsaMove;
+use crate::text::notation::moves::{Dest, MoveText, Origin};
 
 /// A move as a format writes it, before any position is consulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,9 +25,9 @@ pub enum RawMove {
     /// when one was written (KI2 ▲△).
     Japanese(MoveText, Option<Color>),
     /// PSN: international notation (origin only when needed).
-    Psn(crate::psn::PsnMove),
+    Psn(crate::text::notation::psn::PsnMove),
     /// JKF: the move object's fields as written.
-    Jkf(crate::jkf::JkfMove),
+    Jkf(crate::text::notation::jkf::JkfMove),
     /// USI: a complete move.
     Usi(Move),
     /// A move already resolved (a record being replayed): what the record
@@ -119,7 +119,7 @@ impl RawMove {
                     Origin::Square(from) => (Move::Normal { from, to, promote }, false),
                     Origin::Drop => (Move::Drop { role: m.role, to }, false),
                     Origin::None => {
-                        use crate::ki2::notation::{resolve, ResolveError};
+                        use crate::text::notation::ki2::{resolve, ResolveError};
                         match resolve(pos, to, m.role, m.mark, promote) {
                             Ok(r) => (r.mv, r.by_legality),
                             Err(ResolveError::NoPiece) => {
@@ -136,7 +136,7 @@ impl RawMove {
                                     .iter()
                                     .map(|s| {
                                         let mut t = String::new();
-                                        crate::japanese::push_square(*s, &mut t);
+                                        crate::text::notation::lexicon::push_square(*s, &mut t);
                                         format!("{t} ({s})")
                                     })
                                     .collect::<Vec<_>>()
@@ -157,7 +157,7 @@ impl RawMove {
                 }
             }
             RawMove::Psn(m) => {
-                use crate::psn::ResolveError;
+                use crate::text::notation::psn::ResolveError;
                 let mv = m.to_move(pos, false).map_err(|e| {
                     let rule = match e {
                         ResolveError::Ambiguous(_) => Rule::Ambiguous,

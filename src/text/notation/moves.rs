@@ -7,10 +7,10 @@
 
 use super::lexicon::{digit_value, is_space, kanji_value, ROLE_NAMES};
 use super::marks::{Horizontal, RelativeMark, Vertical};
-use crate::read::syntax::{expect, PResult, SyntaxError};
 use crate::rules::color::Color;
 use crate::rules::role::Role;
 use crate::rules::square::Square;
+use crate::text::syntax::{expect, PResult, SyntaxError};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while};
 use nom::character::complete::{anychar, char as ch};

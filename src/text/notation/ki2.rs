@@ -2,14 +2,14 @@
 //! name and a relative mark designate. The marks themselves live in
 //! [`crate::japanese::marks`].
 
-use crate::japanese::marks::candidates;
-pub use crate::japanese::marks::{
-    filter_candidates, relative_mark, vertical, Horizontal, RelativeMark, Vertical,
-};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::role::Role;
 use crate::rules::square::Square;
+use crate::text::notation::marks::candidates;
+pub use crate::text::notation::marks::{
+    filter_candidates, relative_mark, vertical, Horizontal, RelativeMark, Vertical,
+};
 
 /// Why a KI2 move could not be resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -21,7 +21,7 @@ struct OpenLine {
 
 /// Builds a [`Game`] (record and reader findings) from the events of a
 /// reader; what [`crate::read::Reader::games`] uses. Moves are resolved
-/// against their position ([`crate::read::RawMove::to_move`]) but not judged:
+/// against their position ([`crate::text::RawMove::to_move`]) but not judged:
 /// a record may hold illegal moves, for the validator to find.
 #[derive(Debug, Default)]
 pub struct RecordBuilder {
