@@ -166,6 +166,36 @@ pub fn iso_date(raw: &str) -> Option<String> {
     crate::date::iso(raw)
 }
 
+/// [`crate::date::StartTime::iso`] without `strftime` for the years of
+/// four digits (the same text).
+fn iso_of(t: &crate::date::StartTime) -> String {
+    let d = t.datetime();
+    let year = d.year();
+    if !(0..=9999).contains(&year) {
+        return t.iso();
+    }
+    let two = |n: i8| [b'0' + (n / 10) as u8, b'0' + (n % 10) as u8];
+    let y = year as u16;
+    let mut b = [0u8; 19];
+    b[..4].copy_from_slice(&[
+        b'0' + (y / 1000) as u8,
+        b'0' + (y / 100 % 10) as u8,
+        b'0' + (y / 10 % 10) as u8,
+        b'0' + (y % 10) as u8,
+    ]);
+    b[4] = b'-';
+    b[5..7].copy_from_slice(&two(d.month()));
+    b[7] = b'-';
+    b[8..10].copy_from_slice(&two(d.day()));
+    b[10] = b'T';
+    b[11..13].copy_from_slice(&two(d.hour()));
+    b[13] = b':';
+    b[14..16].copy_from_slice(&two(d.minute()));
+    b[16] = b':';
+    b[17..19].copy_from_slice(&two(d.second()));
+    String::from_utf8_lossy(&b).into_owned()
+}
+
 fn secs(ms: u64) -> f64 {
     ms as f64 / 1000.0
 }
@@ -212,6 +242,8 @@ pub struct StatsCollector {
     cumulative: [u64; 2],
     prev_to: Option<crate::rules::square::Square>,
     opening_plies: usize,
+    /// The `opening_usi` column so far (ASCII), reused from game to game.
+    opening: Vec<u8>,
     moves: Vec<MoveRow>,
     /// The last main-line move row, the position after it and its
     /// comments so far (for the `eval` and `pv` columns).
@@ -234,6 +266,7 @@ impl StatsCollector {
             cumulative: [0, 0],
             prev_to: None,
             opening_plies: 0,
+            opening: Vec::new(),
             moves: Vec::new(),
             pending_eval: None,
         }
@@ -256,10 +289,12 @@ impl StatsCollector {
         };
     }
 
-    /// Counts what the move just sent to the validator did.
-    fn count(&mut self, main: bool, before: Option<crate::rules::position::Position>) {
-        self.last_main = None;
-        let Some(p) = self.validator.last_played().copied().filter(|_| main) else {
+    /// Counts what the move just sent to the validator did (a main-line
+    /// move; `before` is the position it was played in, with the moves
+    /// table).
+    #[inline]
+    fn count(&mut self, before: Option<&crate::rules::position::Position>) {
+        let Some(&p) = self.validator.last_played() else {
             return;
         };
         self.last_main = Some(p.color);
@@ -284,55 +319,81 @@ impl StatsCollector {
         let v = self.variant;
         if self.opening_plies < self.opts.opening_plies {
             self.opening_plies += 1;
-            if !self.row.opening_usi.is_empty() {
-                self.row.opening_usi.push(' ');
+            if !self.opening.is_empty() {
+                self.opening.push(b' ');
             }
             // The USI text as `Move::usi` writes it, without `fmt`.
-            if let Ok(usi) = std::str::from_utf8(&p.mv.usi_bytes(v)) {
-                self.row.opening_usi.push_str(usi);
-            }
+            self.opening.extend_from_slice(&p.mv.usi_bytes(v));
         }
         if let Some(pos) = before {
-            let piece = crate::rules::role::Piece::new(p.color, p.role)
-                .sfen(v)
-                .to_ascii_uppercase();
-            self.moves.push(MoveRow {
-                path: self.row.path.clone(),
-                game: self.row.game,
-                ply: self.moves.len() as u32 + 1,
-                side: p.color.name().to_string(),
-                usi: p.mv.usi(v).to_string(),
-                psn: PsnMove::from_move(&pos, p.mv).display(v).to_string(),
-                kif: crate::kif::move_text(&pos, p.mv, self.prev_to).unwrap_or_default(),
-                piece,
-                from: p.mv.from().map_or(String::new(), |s| s.to_string()),
-                to: p.mv.to().to_string(),
-                capture: p.captured.map_or(String::new(), |r| r.sfen(v).to_string()),
-                promote: p.mv.is_promotion(),
-                drop: p.mv.is_drop(),
-                check: p.check,
-                time_s: None,
-                cumulative_s: None,
-                sfen_before: if self.opts.sfen {
-                    pos.sfen()
-                } else {
-                    String::new()
-                },
-                eval: None,
-                pv: String::new(),
-                mate: None,
-            });
-            self.pending_eval =
-                Some((self.moves.len() - 1, *self.validator.position(), Vec::new()));
+            self.push_move_row(&p, pos);
         }
         self.prev_to = Some(p.mv.to());
+    }
+
+    /// Adds the moves-table row of a main-line move played in `pos`.
+    #[cold]
+    fn push_move_row(
+        &mut self,
+        p: &crate::validate::Played,
+        pos: &crate::rules::position::Position,
+    ) {
+        let v = self.variant;
+        let piece = crate::rules::role::Piece::new(p.color, p.role)
+            .sfen(v)
+            .to_ascii_uppercase();
+        self.moves.push(MoveRow {
+            path: self.row.path.clone(),
+            game: self.row.game,
+            ply: self.moves.len() as u32 + 1,
+            side: p.color.name().to_string(),
+            usi: p.mv.usi(v).to_string(),
+            psn: PsnMove::from_move(pos, p.mv).display(v).to_string(),
+            kif: crate::kif::move_text(pos, p.mv, self.prev_to).unwrap_or_default(),
+            piece,
+            from: p.mv.from().map_or(String::new(), |s| s.to_string()),
+            to: p.mv.to().to_string(),
+            capture: p.captured.map_or(String::new(), |r| r.sfen(v).to_string()),
+            promote: p.mv.is_promotion(),
+            drop: p.mv.is_drop(),
+            check: p.check,
+            time_s: None,
+            cumulative_s: None,
+            sfen_before: if self.opts.sfen {
+                pos.sfen()
+            } else {
+                String::new()
+            },
+            eval: None,
+            pv: String::new(),
+            mate: None,
+        });
+        self.pending_eval = Some((self.moves.len() - 1, *self.validator.position(), Vec::new()));
     }
 }
 
 impl StatsCollector {
+    /// A main-line move with the moves table: the position before it is
+    /// kept for the row.
+    #[inline(never)]
+    fn movement_with_row(&mut self, mv: &MoveEvent<'_>) -> Flow {
+        let before = *self.validator.position();
+        let flow = self.validator.movement(mv);
+        self.count(Some(&before));
+        flow
+    }
+
     /// Fills the `eval`/`pv` columns of the last main-line move from its
-    /// comments.
+    /// comments (only with the moves table: the check is inlined).
+    #[inline]
     fn flush_eval(&mut self) {
+        if self.pending_eval.is_some() {
+            self.flush_pending_eval();
+        }
+    }
+
+    #[cold]
+    fn flush_pending_eval(&mut self) {
         let Some((i, pos, comments)) = self.pending_eval.take() else {
             return;
         };
@@ -379,6 +440,7 @@ impl Visitor for StatsCollector {
         self.cumulative = [0, 0];
         self.prev_to = None;
         self.opening_plies = 0;
+        self.opening.clear();
         self.moves.clear();
         self.pending_eval = None;
         let flow = self.validator.begin_game(index);
@@ -425,13 +487,16 @@ impl Visitor for StatsCollector {
     }
 
     fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
-        let main = self.depth == 0;
-        let before = (main && self.opts.moves).then(|| *self.validator.position());
-        if main {
-            self.flush_eval();
+        self.last_main = None;
+        if self.depth != 0 {
+            return self.validator.movement(mv);
+        }
+        self.flush_eval();
+        if self.opts.moves {
+            return self.movement_with_row(mv);
         }
         let flow = self.validator.movement(mv);
-        self.count(main, before);
+        self.count(None);
         flow
     }
 
@@ -491,7 +556,7 @@ impl Visitor for StatsCollector {
         let report = self.validator.end_game();
         let mut row = std::mem::take(&mut self.row);
         if let Some(t) = crate::date::parse(&row.start_time_raw) {
-            row.start_time = t.iso();
+            row.start_time = iso_of(&t);
             row.start_time_precision = t.precision().name().to_string();
             row.start_time_raw.clear();
         }
@@ -499,6 +564,8 @@ impl Visitor for StatsCollector {
             .findings
             .iter()
             .find(|f| f.severity == Severity::Error);
+        // USI moves are ASCII: the text is whole.
+        row.opening_usi = String::from_utf8_lossy(&self.opening).into_owned();
         row.plies = report.plies;
         row.result = report.result.outcome.name().to_string();
         row.reason = report.result.reason.clone().unwrap_or_default();
@@ -524,15 +591,270 @@ impl crate::select::Replays for StatsCollector {
     }
 
     fn summary(output: &GameStats) -> crate::select::Summary<'_> {
-        let row = &output.row;
+        // The row's columns, read from the report they were made from (the
+        // `result` column is the outcome's name, `reason` the reason or
+        // empty).
+        let r = &output.report;
         crate::select::Summary {
-            plies: row.plies,
-            ok: row.valid,
-            outcome: crate::select::parse_outcome(&row.result)
-                .unwrap_or(crate::record::Outcome::Unknown),
-            reason: (!row.reason.is_empty()).then_some(row.reason.as_str()),
-            key: row.game_key,
+            plies: r.plies,
+            ok: r.ok,
+            outcome: r.result.outcome,
+            reason: r.result.reason.as_deref().filter(|s| !s.is_empty()),
+            key: r.game_key,
         }
+    }
+}
+
+/// Writes CSV rows as `csv::Writer` (default settings) writes a serialized
+/// row: fields separated by `,`, a field quoted when it holds `,`, `"`,
+/// `\r` or `\n` (quotes doubled inside), `\n` after the row; numbers as
+/// `itoa`/`ryu` write them, `None` as an empty field, booleans as
+/// `true`/`false`.
+struct CsvLine<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+}
+
+impl<'a> CsvLine<'a> {
+    fn new(out: &'a mut Vec<u8>) -> CsvLine<'a> {
+        // Room for a usual row at once.
+        out.reserve(512);
+        CsvLine { out, first: true }
+    }
+
+    #[inline]
+    fn sep(&mut self) {
+        if !self.first {
+            self.out.push(b',');
+        }
+        self.first = false;
+    }
+
+    #[inline]
+    fn bytes(&mut self, b: &[u8]) {
+        self.sep();
+        if b.iter().any(|&c| matches!(c, b',' | b'"' | b'\r' | b'\n')) {
+            self.out.push(b'"');
+            for &c in b {
+                if c == b'"' {
+                    self.out.push(b'"');
+                }
+                self.out.push(c);
+            }
+            self.out.push(b'"');
+        } else {
+            self.out.extend_from_slice(b);
+        }
+    }
+
+    #[inline]
+    fn str(&mut self, s: &str) {
+        self.bytes(s.as_bytes());
+    }
+
+    #[inline]
+    fn int<I: itoa::Integer>(&mut self, n: I) {
+        self.sep();
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+    }
+
+    #[inline]
+    fn opt_int<I: itoa::Integer>(&mut self, n: Option<I>) {
+        match n {
+            Some(n) => self.int(n),
+            None => self.sep(),
+        }
+    }
+
+    #[inline]
+    fn opt_f64(&mut self, x: Option<f64>) {
+        match x {
+            Some(x) => {
+                self.sep();
+                self.out
+                    .extend_from_slice(ryu::Buffer::new().format(x).as_bytes());
+            }
+            None => self.sep(),
+        }
+    }
+
+    #[inline]
+    fn bool(&mut self, b: bool) {
+        self.sep();
+        self.out
+            .extend_from_slice(if b { &b"true"[..] } else { &b"false"[..] });
+    }
+
+    fn key(&mut self, k: crate::record::key::GameKey) {
+        self.sep();
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut b = [0u8; 32];
+        for (i, d) in b.iter_mut().enumerate() {
+            *d = HEX[((k.0 >> (4 * (31 - i))) & 0xf) as usize];
+        }
+        self.out.extend_from_slice(&b);
+    }
+
+    fn end(self) {
+        self.out.push(b'\n');
+    }
+
+    fn header(out: &mut Vec<u8>, columns: &[&str]) {
+        let mut l = CsvLine::new(out);
+        for c in columns {
+            l.str(c);
+        }
+        l.end();
+    }
+}
+
+impl GameRow {
+    /// The games table's columns, in order (the field names).
+    pub const COLUMNS: [&'static str; 36] = [
+        "path",
+        "game",
+        "format",
+        "encoding",
+        "variant",
+        "handicap",
+        "event",
+        "site",
+        "start_time",
+        "start_time_raw",
+        "sente",
+        "gote",
+        "time_control",
+        "plies",
+        "result",
+        "reason",
+        "valid",
+        "first_error_rule",
+        "first_error_ply",
+        "sente_captures",
+        "gote_captures",
+        "sente_drops",
+        "gote_drops",
+        "sente_promotions",
+        "gote_promotions",
+        "sente_checks",
+        "gote_checks",
+        "sente_time_s",
+        "gote_time_s",
+        "opening_usi",
+        "final_sfen",
+        "variations",
+        "comments",
+        "start_time_precision",
+        "game_key",
+        "terminal_text",
+    ];
+
+    /// Appends the CSV header line of the games table to `out`.
+    pub fn write_csv_header(out: &mut Vec<u8>) {
+        CsvLine::header(out, &Self::COLUMNS);
+    }
+
+    /// Appends this row as one CSV line to `out`: the bytes a `csv::Writer`
+    /// with default settings writes when it serializes the row, without
+    /// serde's per-field cost.
+    pub fn write_csv(&self, out: &mut Vec<u8>) {
+        let mut l = CsvLine::new(out);
+        l.str(&self.path);
+        l.int(self.game);
+        l.str(&self.format);
+        l.str(&self.encoding);
+        l.str(&self.variant);
+        l.str(&self.handicap);
+        l.str(&self.event);
+        l.str(&self.site);
+        l.str(&self.start_time);
+        l.str(&self.start_time_raw);
+        l.str(&self.sente);
+        l.str(&self.gote);
+        l.str(&self.time_control);
+        l.int(self.plies);
+        l.str(&self.result);
+        l.str(&self.reason);
+        l.bool(self.valid);
+        l.str(&self.first_error_rule);
+        l.opt_int(self.first_error_ply);
+        l.int(self.sente_captures);
+        l.int(self.gote_captures);
+        l.int(self.sente_drops);
+        l.int(self.gote_drops);
+        l.int(self.sente_promotions);
+        l.int(self.gote_promotions);
+        l.int(self.sente_checks);
+        l.int(self.gote_checks);
+        l.opt_f64(self.sente_time_s);
+        l.opt_f64(self.gote_time_s);
+        l.str(&self.opening_usi);
+        l.str(&self.final_sfen);
+        l.int(self.variations);
+        l.int(self.comments);
+        l.str(&self.start_time_precision);
+        l.key(self.game_key);
+        l.str(&self.terminal_text);
+        l.end();
+    }
+}
+
+impl MoveRow {
+    /// The moves table's columns, in order (the field names).
+    pub const COLUMNS: [&'static str; 20] = [
+        "path",
+        "game",
+        "ply",
+        "side",
+        "usi",
+        "psn",
+        "kif",
+        "piece",
+        "from",
+        "to",
+        "capture",
+        "promote",
+        "drop",
+        "check",
+        "time_s",
+        "cumulative_s",
+        "sfen_before",
+        "eval",
+        "pv",
+        "mate",
+    ];
+
+    /// Appends the CSV header line of the moves table to `out`.
+    pub fn write_csv_header(out: &mut Vec<u8>) {
+        CsvLine::header(out, &Self::COLUMNS);
+    }
+
+    /// Appends this row as one CSV line to `out` (see
+    /// [`GameRow::write_csv`]).
+    pub fn write_csv(&self, out: &mut Vec<u8>) {
+        let mut l = CsvLine::new(out);
+        l.str(&self.path);
+        l.int(self.game);
+        l.int(self.ply);
+        l.str(&self.side);
+        l.str(&self.usi);
+        l.str(&self.psn);
+        l.str(&self.kif);
+        l.str(&self.piece);
+        l.str(&self.from);
+        l.str(&self.to);
+        l.str(&self.capture);
+        l.bool(self.promote);
+        l.bool(self.drop);
+        l.bool(self.check);
+        l.opt_f64(self.time_s);
+        l.opt_f64(self.cumulative_s);
+        l.str(&self.sfen_before);
+        l.opt_int(self.eval);
+        l.str(&self.pv);
+        l.opt_int(self.mate);
+        l.end();
     }
 }
 
@@ -751,7 +1073,131 @@ fn pad(s: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{iso_date, GameRow, Summary, LABEL_SLOTS, OPENING_SLOTS};
+    use super::{iso_date, GameRow, MoveRow, Summary, LABEL_SLOTS, OPENING_SLOTS};
+    use proptest::prelude::*;
+
+    /// The bytes `csv::Writer` writes when it serializes `rows`.
+    fn serde_csv<T: serde::Serialize>(rows: &[T]) -> Vec<u8> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in rows {
+            w.serialize(r).unwrap();
+        }
+        w.into_inner().unwrap()
+    }
+
+    fn our_csv<T>(rows: &[T], header: fn(&mut Vec<u8>), row: fn(&T, &mut Vec<u8>)) -> Vec<u8> {
+        let mut out = Vec::new();
+        if !rows.is_empty() {
+            header(&mut out);
+        }
+        for r in rows {
+            row(r, &mut out);
+        }
+        out
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        "[a-z0-9 ,\"\r\n'#\t平手同]{0,8}"
+    }
+
+    fn time() -> impl Strategy<Value = Option<f64>> {
+        prop_oneof![
+            Just(None),
+            any::<u64>().prop_map(|ms| Some(super::secs(ms))),
+            (0u64..100_000_000).prop_map(|ms| Some(super::secs(ms))),
+            any::<f64>().prop_map(Some),
+        ]
+    }
+
+    proptest! {
+        /// The hand-written CSV rows are the bytes serde and `csv` write.
+        #[test]
+        fn csv_rows_agree_with_serde(
+            (a, b, c, d) in (text(), text(), text(), text()),
+            (n, m, k) in (any::<usize>(), any::<u32>(), any::<u128>()),
+            (ply, valid) in (any::<Option<u32>>(), any::<bool>()),
+            (t1, t2) in (time(), time()),
+            (eval, mate) in (any::<Option<i64>>(), any::<Option<i32>>()),
+        ) {
+            let game = GameRow {
+                path: a.clone(),
+                game: n,
+                format: b.clone(),
+                event: c.clone(),
+                sente: d.clone(),
+                gote: a.clone(),
+                plies: m,
+                valid,
+                first_error_ply: ply,
+                sente_checks: m / 3,
+                sente_time_s: t1,
+                gote_time_s: t2,
+                opening_usi: b.clone(),
+                final_sfen: c.clone(),
+                comments: n / 7,
+                game_key: crate::record::key::GameKey(k),
+                terminal_text: d.clone(),
+                ..GameRow::default()
+            };
+            let rows = [game.clone(), GameRow::default(), game];
+            prop_assert_eq!(
+                our_csv(&rows, GameRow::write_csv_header, GameRow::write_csv),
+                serde_csv(&rows)
+            );
+            let mv = MoveRow {
+                path: a,
+                game: n,
+                ply: m,
+                usi: b,
+                kif: c,
+                promote: valid,
+                check: !valid,
+                time_s: t1,
+                cumulative_s: t2,
+                sfen_before: d,
+                eval,
+                mate,
+                ..MoveRow::default()
+            };
+            let rows = [mv.clone(), MoveRow::default(), mv];
+            prop_assert_eq!(
+                our_csv(&rows, MoveRow::write_csv_header, MoveRow::write_csv),
+                serde_csv(&rows)
+            );
+        }
+
+        /// The ISO text of a start time is `StartTime::iso`'s.
+        #[test]
+        fn iso_without_strftime_agrees(
+            (y, mo, d) in (0u32..10000, 1u32..13, 1u32..29),
+            (h, mi, s) in (0u32..24, 0u32..60, 0u32..60),
+        ) {
+            let raw = format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02}");
+            if let Some(t) = crate::date::parse(&raw) {
+                prop_assert_eq!(super::iso_of(&t), t.iso());
+            }
+        }
+    }
+
+    #[test]
+    fn csv_columns_are_the_field_names() {
+        let header = |b: Vec<u8>| {
+            String::from_utf8(b)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(
+            header(serde_csv(&[GameRow::default()])),
+            GameRow::COLUMNS.join(",")
+        );
+        assert_eq!(
+            header(serde_csv(&[MoveRow::default()])),
+            MoveRow::COLUMNS.join(",")
+        );
+    }
 
     fn row(plies: u32, reason: &str, opening: &str) -> GameRow {
         GameRow {

@@ -8,51 +8,97 @@ use crate::output::{self, Claims, Destination, InputSet, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::rules::ImpasseRule;
-use kifu::stats::{GameStats, Source, StatsCollector, StatsOptions, Summary};
+use kifu::stats::{GameRow, GameStats, MoveRow, Source, StatsCollector, StatsOptions, Summary};
 use kifu::validate::ValidateOptions;
-use std::io;
+use std::io::{self, Write};
 use std::ops::ControlFlow;
 
-/// A CSV table being written, and the first error it met.
+/// A row of a CSV table, written without serde (the same bytes).
+trait Row {
+    fn header(out: &mut Vec<u8>);
+    fn line(&self, out: &mut Vec<u8>);
+}
+
+impl Row for GameRow {
+    fn header(out: &mut Vec<u8>) {
+        GameRow::write_csv_header(out);
+    }
+    fn line(&self, out: &mut Vec<u8>) {
+        self.write_csv(out);
+    }
+}
+
+impl Row for MoveRow {
+    fn header(out: &mut Vec<u8>) {
+        MoveRow::write_csv_header(out);
+    }
+    fn line(&self, out: &mut Vec<u8>) {
+        self.write_csv(out);
+    }
+}
+
+/// A CSV table being written, and the first error it met. Rows are
+/// gathered in one reused buffer and written out in large pieces; the
+/// header goes before the first row (none without rows, as `csv` does).
 struct Table {
-    w: csv::Writer<Sink>,
+    w: Sink,
+    buf: Vec<u8>,
+    header: bool,
     failed: Option<io::Error>,
 }
 
+/// How much a table gathers before it writes (as `csv::Writer` did).
+const TABLE_BUFFER: usize = 8 * 1024;
+
 impl Table {
-    fn write<T: serde::Serialize>(&mut self, row: &T) -> bool {
+    fn new(w: Sink) -> Table {
+        Table {
+            w,
+            buf: Vec::with_capacity(TABLE_BUFFER + 4096),
+            header: false,
+            failed: None,
+        }
+    }
+
+    fn write<T: Row>(&mut self, row: &T) -> bool {
         if self.failed.is_none() {
-            if let Err(e) = self.w.serialize(row) {
-                self.failed = Some(csv_io(e));
+            if !self.header {
+                self.header = true;
+                T::header(&mut self.buf);
+            }
+            row.line(&mut self.buf);
+            if self.buf.len() >= TABLE_BUFFER {
+                self.drain();
             }
         }
         self.failed.is_none()
     }
 
+    /// Writes what is gathered.
+    fn drain(&mut self) {
+        if let Err(e) = self.w.write_all(&self.buf) {
+            self.failed = Some(e);
+        }
+        self.buf.clear();
+    }
+
     fn is_stdout(&self) -> bool {
-        matches!(self.w.get_ref(), Sink::Stdout(_))
+        matches!(self.w, Sink::Stdout(_))
     }
 
     fn name(&self) -> String {
-        self.w.get_ref().display()
+        self.w.display()
     }
 
     /// Flushes and commits; the first error met, if any.
     fn finish(mut self) -> io::Result<()> {
+        if self.failed.is_none() && !self.buf.is_empty() {
+            self.drain();
+        }
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
-        self.w
-            .into_inner()
-            .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string()))?
-            .commit()
-    }
-}
-
-fn csv_io(e: csv::Error) -> io::Error {
-    match e.into_kind() {
-        csv::ErrorKind::Io(e) => e,
-        other => io::Error::other(format!("{other:?}")),
+        self.w.commit()
     }
 }
 
@@ -104,12 +150,7 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         }),
     };
     let read_opts = common::read_options(&a.input, a.encoding);
-    let open = |d: &Destination| {
-        output::open(d, a.force, &input_set).map(|s| Table {
-            w: csv::Writer::from_writer(s),
-            failed: None,
-        })
-    };
+    let open = |d: &Destination| output::open(d, a.force, &input_set).map(Table::new);
     let mut games_out = match open(&games_dest) {
         Ok(s) => s,
         Err(e) => return Ok(fail(&e.to_string())),
