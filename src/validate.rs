@@ -2,7 +2,7 @@
 //! the reader reads it, against the rules, and reports each finding with its
 //! location, ply, move and position.
 
-use crate::read::resolve::{LineCursor, Resolved};
+use crate::read::resolve::{LineCursor, RawMove, Resolved};
 use crate::read::{visitor, Finding, Flow, Game, MoveEvent, Rule, Severity, Visitor, CONTINUE};
 use crate::record::key::{GameKey, KeyHasher};
 use crate::record::{
@@ -872,9 +872,25 @@ impl Visitor for Validator {
                 r
             }
             Err(f) => {
-                if let (true, Some(f)) = (judged, f) {
-                    let rule = f.rule;
-                    self.findings.push(*f);
+                let found = match f {
+                    Some(_) if !judged => None,
+                    Some(f) => {
+                        let rule = f.rule;
+                        self.findings.push(*f);
+                        Some((rule, self.findings.len() - 1))
+                    }
+                    // A built record's stop: its finding came with the
+                    // reader's findings.
+                    None if matches!(ev.raw, RawMove::Unplaced) => self
+                        .findings
+                        .iter()
+                        .rposition(|f| {
+                            f.line == ev.at.line && f.column == ev.at.column && f.ply.is_some()
+                        })
+                        .map(|i| (self.findings[i].rule, i)),
+                    None => None,
+                };
+                if let (true, Some((rule, finding))) = (judged, found) {
                     if rule.is_illegal_move() {
                         // The resolver found no move (KI2 `no-piece`, …):
                         // the line stops at it like at any illegal move.
@@ -882,7 +898,6 @@ impl Visitor for Validator {
                             self.main_nodes += 1;
                         }
                         let pos = self.cursor.top().pos;
-                        let finding = self.findings.len() - 1;
                         let line = self.top();
                         line.failed = Some(Failure {
                             ply,

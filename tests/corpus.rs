@@ -51,6 +51,7 @@ fn corpus_expectations_hold() {
     let mut rdr = csv::Reader::from_path(dir.join("index.csv")).expect("index.csv");
     let mut stats: BTreeMap<String, [u32; 3]> = BTreeMap::new(); // ok, refused, wrong
     let mut wrong = Vec::new();
+    let mut paths_differ = Vec::new();
     let opts = ValidateOptions::default();
     for rec in rdr.records() {
         let rec = rec.expect("row");
@@ -61,8 +62,10 @@ fn corpus_expectations_hold() {
         let bytes = std::fs::read(dir.join(path)).expect("corpus file");
         let games = read::read_all(&bytes, Some(format), &ReadOptions::default());
         let mut errors: Vec<String> = Vec::new();
+        let mut built = Vec::new();
         for g in &games {
             let report = validate(g, &opts);
+            built.push(report.clone());
             for f in report
                 .findings
                 .iter()
@@ -72,6 +75,20 @@ fn corpus_expectations_hold() {
                     "game {} {}:{} {} {}",
                     g.index, f.line, f.column, f.rule, f.message
                 ));
+            }
+        }
+        // The library's two paths agree on real records: the built
+        // record validated (above) and the events streamed into a
+        // `Validator`, as `kifu validate` does.
+        if let Ok(mut reader) =
+            read::Reader::with_options(&bytes[..], Some(format), &ReadOptions::default())
+        {
+            let mut streamed = Vec::new();
+            while let Some(r) = reader.read_game(&mut kifu::validate::Validator::new(opts)) {
+                streamed.push(r);
+            }
+            if streamed != built {
+                paths_differ.push(path.to_string());
             }
         }
         let refused = !errors.is_empty() || games.is_empty();
@@ -115,6 +132,12 @@ fn corpus_expectations_hold() {
     for (fmt, [ok, refused, bad]) in &stats {
         eprintln!("corpus {fmt}: {ok} clean, {refused} refused as expected, {bad} wrong");
     }
+    assert!(
+        paths_differ.is_empty(),
+        "streaming and built records disagree on {} files: {}",
+        paths_differ.len(),
+        paths_differ.join(", ")
+    );
     assert!(
         wrong.is_empty(),
         "{} corpus files disagree:\n{}",

@@ -135,6 +135,8 @@ fn ki2_one_illegal_move_is_one_finding() {
     assert_eq!(findings(&r, true), ["no-piece error 5:17"]);
     assert_eq!(r.findings[0].ply, Some(3));
     assert_eq!(r.plies, 2);
+    // The built record keeps the `まで` line's ending, as reading does.
+    assert_eq!(r.result.reason.as_deref(), Some("resign"));
 }
 
 /// The foul games written to every format: the foul move where the target

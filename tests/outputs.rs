@@ -1267,3 +1267,39 @@ fn machine_readable_reports_carry_every_warning() {
         err(&o)
     );
 }
+
+#[test]
+fn outputs_differing_only_by_unicode_normalisation_are_refused() {
+    // `が.csa` written composed (U+304C) and decomposed (か U+304B + U+3099):
+    // two files on Linux, one on macOS, so refused everywhere.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("in")).unwrap();
+    std::fs::write(d.join("in/\u{304C}.csa"), GAME).unwrap();
+    std::fs::write(d.join("in/\u{304B}\u{3099}.csa"), GAME2).unwrap();
+    let o = run(&[
+        "convert",
+        s(&d.join("in")),
+        "--to",
+        "kif",
+        "--out-dir",
+        s(&d.join("out")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("Unicode normalisation"), "{}", err(&o));
+    assert!(!d.join("out").exists() || tree(&d.join("out")).is_empty());
+    // Different kana stay apart: `か.csa` and `が.csa` convert.
+    std::fs::create_dir(d.join("in2")).unwrap();
+    std::fs::write(d.join("in2/\u{304C}.csa"), GAME).unwrap();
+    std::fs::write(d.join("in2/\u{304B}.csa"), GAME2).unwrap();
+    let o = run(&[
+        "convert",
+        s(&d.join("in2")),
+        "--to",
+        "kif",
+        "--out-dir",
+        s(&d.join("out2")),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(tree(&d.join("out2")).len(), 2);
+}

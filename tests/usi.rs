@@ -57,6 +57,7 @@ fn normalise(r: &Record) -> Record {
             })
             .collect(),
         terminal: None,
+        stop: None,
     };
     r
 }

@@ -164,3 +164,63 @@ fn same_condition_same_finding() {
         );
     }
 }
+
+/// The two ways to validate a game agree: streaming the reader's events
+/// into a `Validator` (what `kifu validate` does) and validating the built
+/// record (`validate(&Game)`, what a library user holding a `Record` does).
+/// Same verdict, result, plies, final position, findings and game key, on
+/// every fixture we ship.
+#[test]
+fn streaming_and_built_records_give_the_same_report() {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if kifu::read::Format::from_path(&p).is_some() {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+        &mut files,
+    );
+    assert!(files.len() > 100, "{} fixtures", files.len());
+    let opts = ReadOptions::default();
+    let mut differ = Vec::new();
+    let mut compared = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let format = kifu::read::Format::from_path(path);
+        let built: Vec<_> = read::read_all(&bytes, format, &opts)
+            .iter()
+            .map(|g| validate(g, &ValidateOptions::default()))
+            .collect();
+        let Ok(mut reader) = read::Reader::with_options(&bytes[..], format, &opts) else {
+            continue;
+        };
+        let mut streamed = Vec::new();
+        loop {
+            let mut v = kifu::validate::Validator::new(ValidateOptions::default());
+            match reader.read_game(&mut v) {
+                Some(r) => streamed.push(r),
+                None => break,
+            }
+        }
+        compared += streamed.len();
+        if built != streamed {
+            differ.push(format!(
+                "{}:\n  built    {built:?}\n  streamed {streamed:?}",
+                path.display()
+            ));
+        }
+    }
+    assert!(compared > 100, "{compared} games compared");
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

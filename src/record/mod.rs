@@ -237,6 +237,28 @@ pub struct Line {
     pub moves: Vec<Node>,
     /// How the line ends.
     pub terminal: Option<Terminal>,
+    /// Where the reader stopped the line: a move written in the record
+    /// that could not be placed on the board (`None` for every line that
+    /// reads to its end).
+    pub stop: Option<Stop>,
+}
+
+/// A move the record writes but the reader could not place on the board
+/// (no piece can make it, a move after the line's end, the move limit). Its
+/// finding is among the reader's findings; the line's later moves are not
+/// read. Kept so that validating the built record
+/// ([`crate::validate::validate`]) judges the line as `kifu validate` does
+/// while reading: same verdict, same game key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stop {
+    /// The move as written.
+    pub written: String,
+    /// Where it is written.
+    pub location: Location,
+    /// How many moves the line writes after it.
+    pub after: u32,
+    /// It came after the line's terminal (a move after the end).
+    pub after_terminal: bool,
 }
 
 /// How a game (or a line) ended.

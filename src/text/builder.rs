@@ -5,7 +5,7 @@ use super::resolve::LineCursor;
 use super::visitor::{Flow, MoveEvent, Visitor, CONTINUE};
 use super::{Finding, Game};
 use crate::record::{
-    written, HeaderKey, Line, Location, MoveTime, Node, Record, ResultClaim, Start, Terminal,
+    written, HeaderKey, Line, Location, MoveTime, Node, Record, ResultClaim, Start, Stop, Terminal,
     TerminalKind,
 };
 
@@ -104,6 +104,9 @@ impl Visitor for RecordBuilder {
     fn movement(&mut self, ev: &MoveEvent<'_>) -> Flow {
         self.ensure_started();
         if self.cursor.top().stopped {
+            if let Some(s) = self.line().stop.as_mut() {
+                s.after += 1;
+            }
             return CONTINUE;
         }
         match self.cursor.resolve(&ev.raw, ev.written, ev.at) {
@@ -119,7 +122,19 @@ impl Visitor for RecordBuilder {
                 }
                 self.line().moves.push(node);
             }
-            Err(f) => self.findings.extend(f.map(|f| *f)),
+            Err(f) => {
+                self.findings.extend(f.map(|f| *f));
+                let top = self.cursor.top();
+                if top.stopped {
+                    let after_terminal = top.terminal;
+                    self.line().stop = Some(Stop {
+                        written: ev.written.to_string(),
+                        location: ev.at,
+                        after: 0,
+                        after_terminal,
+                    });
+                }
+            }
         }
         CONTINUE
     }
@@ -159,7 +174,7 @@ impl Visitor for RecordBuilder {
         self.cursor.end_variation();
         let parent = self.line();
         if let Some(node) = parent.moves.get_mut(o.branch) {
-            if !o.line.moves.is_empty() || o.line.terminal.is_some() {
+            if !o.line.moves.is_empty() || o.line.terminal.is_some() || o.line.stop.is_some() {
                 node.variations.push(o.line);
             }
             node.comments.extend(o.pending);
@@ -170,9 +185,12 @@ impl Visitor for RecordBuilder {
     fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
         self.ensure_started();
         let top = self.cursor.top_mut();
-        if top.stopped || top.terminal {
+        if top.terminal {
             return CONTINUE;
         }
+        // A line stopped at a move the resolver could not place still keeps
+        // its terminal: it tells how the record ends the game, as the
+        // streaming validator reads it.
         top.terminal = true;
         let comments = match self.open.last_mut() {
             Some(o) => std::mem::take(&mut o.pending),

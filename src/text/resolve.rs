@@ -30,6 +30,10 @@ pub enum RawMove {
     Jkf(crate::text::notation::jkf::JkfMove),
     /// USI: a complete move.
     Usi(Move),
+    /// A move the reader could not place when it built the record (see
+    /// [`crate::record::Stop`]): replaying a record, it stops the line
+    /// again, and its finding is the one the reader already reported.
+    Unplaced,
     /// A move already resolved (a record being replayed): what the record
     /// says moves, and who.
     Resolved {
@@ -187,6 +191,12 @@ impl RawMove {
                 color,
                 by_legality: false,
             },
+            RawMove::Unplaced => {
+                return Err((
+                    Rule::NoPiece,
+                    "`{written}` could not be placed on the board".to_string(),
+                ))
+            }
         })
     }
 }
@@ -343,6 +353,14 @@ impl LineCursor {
         written: &str,
         at: Location,
     ) -> Result<(Resolved, Option<Finding>), Option<Box<Finding>>> {
+        if let RawMove::Unplaced = raw {
+            // Reported when the record was built.
+            if self.played >= MAX_GAME_MOVES {
+                self.played += 1;
+            }
+            self.top_mut().stopped = true;
+            return Err(None);
+        }
         if self.played >= MAX_GAME_MOVES {
             let first = self.played == MAX_GAME_MOVES;
             self.played += 1;

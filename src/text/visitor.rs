@@ -218,6 +218,24 @@ fn emit_game<V: Visitor + ?Sized>(
                 }
             }
         }
+        // The move the reader could not place, and the moves written after
+        // it, on either side of the terminal as the text had them.
+        let stop = |v: &mut V| -> Flow {
+            if let Some(s) = &l.stop {
+                let ev = MoveEvent {
+                    raw: RawMove::Unplaced,
+                    written: &s.written,
+                    at: s.location,
+                };
+                for _ in 0..=s.after {
+                    v.movement(&ev)?;
+                }
+            }
+            CONTINUE
+        };
+        if l.stop.as_ref().is_some_and(|s| !s.after_terminal) {
+            stop(v)?;
+        }
         if let Some(t) = &l.terminal {
             v.terminal(&t.kind, t.location)?;
             if t.time != MoveTime::default() {
@@ -226,6 +244,9 @@ fn emit_game<V: Visitor + ?Sized>(
             for c in &t.comments {
                 v.comment(c, Location::default())?;
             }
+        }
+        if l.stop.as_ref().is_some_and(|s| s.after_terminal) {
+            stop(v)?;
         }
         CONTINUE
     }

@@ -512,15 +512,29 @@ pub fn open(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Si
     }
 }
 
-/// `name` with letter case folded (Unicode lower case) where it is UTF-8;
-/// bytes that are not UTF-8 are kept as they are, so such names stay apart.
-fn fold(name: &OsStr) -> Vec<u8> {
+/// `name` with letter case folded (Unicode lower case) and, where
+/// `normal`, in Unicode normal form C (composed: `が`, not `か` + `゛`), where
+/// it is UTF-8; bytes that are not UTF-8 are kept as they are, so such names
+/// stay apart.
+fn fold_with(name: &OsStr, normal: bool) -> Vec<u8> {
+    use unicode_normalization::UnicodeNormalization;
     let mut out = Vec::with_capacity(name.len());
     for chunk in name.as_encoded_bytes().utf8_chunks() {
-        out.extend_from_slice(chunk.valid().to_lowercase().as_bytes());
+        let lower = chunk.valid().to_lowercase();
+        if normal {
+            out.extend(lower.nfc().collect::<String>().bytes());
+        } else {
+            out.extend_from_slice(lower.as_bytes());
+        }
         out.extend_from_slice(chunk.invalid());
     }
     out
+}
+
+/// `name` as a file system that ignores letter case and Unicode
+/// normalisation (macOS) sees it.
+fn fold(name: &OsStr) -> Vec<u8> {
+    fold_with(name, true)
 }
 
 /// The key of an output folder `dir` and stem under which two outputs
@@ -658,8 +672,9 @@ impl OutDirPlan {
             out_dir.join(d).join(f)
         };
         // The same output name twice, or two names that differ only by
-        // letter case: one file on a file system that ignores case (macOS,
-        // Windows), so refused everywhere.
+        // letter case or Unicode normalisation: one file on a file system
+        // that ignores case (macOS, Windows) or normalisation (macOS), so
+        // refused everywhere.
         let mut owner: HashMap<Vec<u8>, (usize, PathBuf)> = HashMap::new();
         for (i, s) in stems.iter().enumerate() {
             let Some((d, stem)) = s else { continue };
@@ -671,8 +686,19 @@ impl OutDirPlan {
                     inputs[i].display,
                     path.display()
                 )),
+                Some((j, other))
+                    if fold_with(other.as_os_str(), false) == fold_with(path.as_os_str(), false) =>
+                {
+                    errors.push(format!(
+                        "{} and {} would be written to {} and {}, names that differ only by letter case (one file on a file system that ignores case, as on macOS and Windows)",
+                        inputs[*j].display,
+                        inputs[i].display,
+                        other.display(),
+                        path.display()
+                    ))
+                }
                 Some((j, other)) => errors.push(format!(
-                    "{} and {} would be written to {} and {}, names that differ only by letter case (one file on a file system that ignores case, as on macOS and Windows)",
+                    "{} and {} would be written to {} and {}, names that differ only by Unicode normalisation or letter case (composed and decomposed kana or accents: one file on macOS)",
                     inputs[*j].display,
                     inputs[i].display,
                     other.display(),
