@@ -753,25 +753,32 @@ impl<R: BufRead> CsaReader<R> {
                 last_line,
                 ..
             } = self;
-            let end = match lines.next_line() {
-                None => None,
-                Some(Err(e)) => {
-                    b.finding(&mut out, io_finding(&e));
-                    None
-                }
-                Some(Ok(Ok((n, text)))) => {
-                    *last_line = n;
-                    Some(process_line(b, &mut out, n, text, start))
-                }
-                Some(Ok(Err((n, err)))) => {
-                    *last_line = n;
-                    b.finding(&mut out, line_finding(n, &err, encoding));
-                    match err {
-                        LineError::Encoding { .. } => {
-                            let text = lines.current_text();
-                            Some(process_line(b, &mut out, n, text, start))
+            // Most lines are in the reader's checked block: taken from
+            // there directly (the same line `next_line` gives).
+            let end = if let Some((n, text)) = lines.next_block_line() {
+                *last_line = n;
+                Some(process_line(b, &mut out, n, text, start))
+            } else {
+                match lines.next_line() {
+                    None => None,
+                    Some(Err(e)) => {
+                        b.finding(&mut out, io_finding(&e));
+                        None
+                    }
+                    Some(Ok(Ok((n, text)))) => {
+                        *last_line = n;
+                        Some(process_line(b, &mut out, n, text, start))
+                    }
+                    Some(Ok(Err((n, err)))) => {
+                        *last_line = n;
+                        b.finding(&mut out, line_finding(n, &err, encoding));
+                        match err {
+                            LineError::Encoding { .. } => {
+                                let text = lines.current_text();
+                                Some(process_line(b, &mut out, n, text, start))
+                            }
+                            LineError::TooLong => Some(LineEnd::Done),
                         }
-                        LineError::TooLong => Some(LineEnd::Done),
                     }
                 }
             };

@@ -536,6 +536,57 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
+    /// The next line when it is already in the checked UTF-8 block: the
+    /// same line [`LineReader::next_line`] would give, for less work (no
+    /// state to unwind, short lines found without a vector search). `None`
+    /// when it is not at hand (a line to give again after
+    /// [`LineReader::unread`], the block used up, another encoding): the
+    /// caller then asks [`LineReader::next_line`]. For readers of many
+    /// short lines (CSA).
+    #[inline]
+    pub fn next_block_line(&mut self) -> Option<Line<'_>> {
+        let start = self.block_pos;
+        if self.peeked || self.pending > 0 || start >= self.block.len() {
+            return None;
+        }
+        let bytes = &self.block.as_bytes()[start..];
+        // Most lines of a CSA file are under eight bytes: their break is
+        // found in one word (the lowest byte equal to LF or CR; the
+        // zero-byte test is exact for the lowest match), the rest by
+        // `memchr`. A block ends with a line break.
+        let i = match bytes.first_chunk::<8>() {
+            Some(w) => {
+                const ONES: u64 = 0x0101_0101_0101_0101;
+                const HIGH: u64 = 0x8080_8080_8080_8080;
+                let w = u64::from_le_bytes(*w);
+                let lf = w ^ (ONES * u64::from(b'\n'));
+                let cr = w ^ (ONES * u64::from(b'\r'));
+                let m = ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGH;
+                if m != 0 {
+                    (m.trailing_zeros() / 8) as usize
+                } else {
+                    8 + memchr::memchr2(b'\n', b'\r', &bytes[8..])?
+                }
+            }
+            None => memchr::memchr2(b'\n', b'\r', bytes)?,
+        };
+        let mut next = start + i + 1;
+        if bytes[i] == b'\r' {
+            match bytes.get(i + 1) {
+                Some(b'\n') => next += 1,
+                Some(_) => {}
+                None => self.skip_lf = true,
+            }
+        }
+        let end = start + i;
+        self.bytes_read += (next - start) as u64;
+        self.block_pos = next;
+        self.line_no += 1;
+        self.borrowed = None;
+        self.block_line = Some((start, end));
+        Some((self.line_no, &self.block[start..end]))
+    }
+
     /// The text of the current line after an error (lossily decoded if it
     /// had bad bytes).
     pub fn current_text(&self) -> &str {
@@ -564,6 +615,7 @@ pub fn read_to_string<R: Read>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::Strategy as _;
 
     /// Lines as the reader should give them: LF, CRLF and lone CR end a
     /// line; `None` for a line that is not UTF-8.
@@ -587,7 +639,14 @@ mod tests {
         out
     }
 
-    fn read(bytes: &[u8], cap: usize, unread_every: usize) -> (Vec<Option<String>>, u64) {
+    /// Reads every line, giving some again after `unread`; with `fast`,
+    /// each line is asked of [`LineReader::next_block_line`] first.
+    fn read_with(
+        bytes: &[u8],
+        cap: usize,
+        unread_every: usize,
+        fast: bool,
+    ) -> (Vec<Option<String>>, u64) {
         let src = io::BufReader::with_capacity(cap, bytes);
         let opts = DecodeOptions {
             encoding: Some(Encoding::Utf8),
@@ -596,7 +655,18 @@ mod tests {
         let mut r = LineReader::new(src, &opts).unwrap();
         let mut out = Vec::new();
         let mut n = 0;
-        while let Some(line) = r.next_line() {
+        loop {
+            let line = if fast {
+                match r.next_block_line() {
+                    Some((no, text)) => Some(Ok(Ok((no, text)))),
+                    None => r.next_line(),
+                }
+            } else {
+                r.next_line()
+            };
+            let Some(line) = line else {
+                break;
+            };
             n += 1;
             match line.unwrap() {
                 Ok((no, text)) => {
@@ -635,11 +705,43 @@ mod tests {
             let want = oracle(bytes);
             for cap in [1, 2, 3, 5, 8, 64, 1 << 20] {
                 for unread_every in [0, 1, 3] {
-                    let (got, read) = read(bytes, cap, unread_every);
-                    assert_eq!(got, want, "cap {cap}, {:?}", String::from_utf8_lossy(bytes));
-                    assert_eq!(read, bytes.len() as u64, "bytes read, cap {cap}");
+                    for fast in [false, true] {
+                        let (got, read) = read_with(bytes, cap, unread_every, fast);
+                        assert_eq!(got, want, "cap {cap}, {:?}", String::from_utf8_lossy(bytes));
+                        assert_eq!(read, bytes.len() as u64, "bytes read, cap {cap}");
+                    }
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// The block fast path gives the lines, numbers and byte counts of
+        /// `next_line`, whatever the bytes, breaks and buffer size.
+        #[test]
+        fn block_lines_agree_with_next_line(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::string::string_regex("[-+0-9A-Z%/',T ]{0,40}").unwrap().prop_map(String::into_bytes),
+                    proptest::prelude::Just(b"\n".to_vec()),
+                    proptest::prelude::Just(b"\r".to_vec()),
+                    proptest::prelude::Just(b"\r\n".to_vec()),
+                    proptest::prelude::Just("\u{3042}".as_bytes().to_vec()),
+                    proptest::prelude::Just(vec![0xE3, 0x81]),
+                    proptest::prelude::Just(vec![0xFF]),
+                ],
+                0..60,
+            ),
+            cap in proptest::prop_oneof![1usize..12, proptest::prelude::Just(1usize << 20)],
+            unread_every in 0usize..4,
+        ) {
+            let bytes: Vec<u8> = parts.concat();
+            let want = oracle(&bytes);
+            let slow = read_with(&bytes, cap, unread_every, false);
+            let fast = read_with(&bytes, cap, unread_every, true);
+            proptest::prop_assert_eq!(&slow.0, &want);
+            proptest::prop_assert_eq!(slow, fast);
         }
     }
 }

@@ -318,6 +318,17 @@ impl Workers {
         let mut note = (asked > wanted).then(|| {
             format!("-j {asked} is more than the {MAX_JOBS} threads kifu starts; using {MAX_JOBS}")
         });
+        if wanted == 1 {
+            // One worker (`-j1`): the work runs on the calling thread (see
+            // [`run`]), so no thread is started at all.
+            return (
+                Workers {
+                    pool: None,
+                    threads: 1,
+                },
+                note,
+            );
+        }
         let mut n = wanted;
         let mut failed = None;
         loop {
