@@ -866,8 +866,8 @@ impl Visitor for Validator {
         let mover = self.cursor.top().pos.turn();
         let r = match self.cursor.resolve(&ev.raw, ev.written, ev.at) {
             Ok((r, warning)) => {
-                if judged {
-                    self.findings.extend(warning);
+                if let (true, Some(w)) = (judged, warning) {
+                    self.findings.push(*w);
                 }
                 r
             }

@@ -115,9 +115,19 @@ impl State {
         self.flush(out);
     }
 
-    /// Begins the game and sends the comments held back.
+    /// Begins the game and sends the comments held back (called on every
+    /// statement: the comments, rare, are sent out of line).
+    #[inline]
     fn flush<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>) {
         out.begin();
+        if !self.comments.is_empty() {
+            self.send_comments(out);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn send_comments<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>) {
         for (c, at) in self.comments.drain(..) {
             out.comment(&c, at);
         }

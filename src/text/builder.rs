@@ -111,7 +111,7 @@ impl Visitor for RecordBuilder {
         }
         match self.cursor.resolve(&ev.raw, ev.written, ev.at) {
             Ok((r, warning)) => {
-                self.findings.extend(warning);
+                self.findings.extend(warning.map(|f| *f));
                 self.cursor.play(r.mv);
                 let mut node = Node::new(r.mv, ev.at);
                 node.role = r.role;

@@ -352,7 +352,7 @@ impl LineCursor {
         raw: &RawMove,
         written: &str,
         at: Location,
-    ) -> Result<(Resolved, Option<Finding>), Option<Box<Finding>>> {
+    ) -> Result<(Resolved, Option<Box<Finding>>), Option<Box<Finding>>> {
         if let RawMove::Unplaced = raw {
             // Reported when the record was built.
             if self.played >= MAX_GAME_MOVES {
@@ -397,13 +397,15 @@ impl LineCursor {
         match raw.to_move(&top.pos, top.last_to) {
             Ok(r) => {
                 let warning = r.by_legality.then(|| {
-                    Finding::warning(
+                    // Boxed: the warning is rare, and the result is moved
+                    // on every move.
+                    Box::new(Finding::warning(
                         Rule::Dialect,
                         at,
                         format!(
                             "`{written}` fits several pieces; only one of them can move there legally"
                         ),
-                    )
+                    ))
                 });
                 Ok((r, warning))
             }

@@ -42,12 +42,19 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
     }
 
     /// Begins the game if it has not begun.
+    #[inline]
     pub fn begin(&mut self) {
         if !self.begun {
-            self.begun = true;
-            if self.v.begin_game(self.index).is_break() {
-                self.skip = true;
-            }
+            self.begin_now();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn begin_now(&mut self) {
+        self.begun = true;
+        if self.v.begin_game(self.index).is_break() {
+            self.skip = true;
         }
     }
 
