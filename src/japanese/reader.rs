@@ -27,6 +27,17 @@ pub(crate) trait MoveLines {
     fn is_move_line(line: &str) -> bool;
     /// Reads a move line into the state.
     fn move_line<V: Visitor + ?Sized>(st: &mut State, out: &mut Sink<V>, line_no: u32, line: &str);
+    /// Reads a Shift_JIS line from its bytes, without decoding it, if it
+    /// is a plain move line the format reads that way; `false` leaves the
+    /// line to be decoded and read by [`State::line`].
+    fn raw_line<V: Visitor + ?Sized>(
+        _st: &mut State,
+        _out: &mut Sink<V>,
+        _line_no: u32,
+        _bytes: &[u8],
+    ) -> bool {
+        false
+    }
 }
 
 /// Which of the two formats is being read.
@@ -82,6 +93,8 @@ pub(crate) struct State {
     pub(crate) pending_variation: Option<Location>,
     /// Which program wrote the file, as far as the `#` lines tell.
     pub producer: Option<&'static str>,
+    /// A move text decoded from Shift_JIS bytes ([`MoveLines::raw_line`]).
+    pub(crate) written: String,
 }
 
 impl State {
@@ -102,6 +115,7 @@ impl State {
             skipping: false,
             pending_variation: None,
             producer: None,
+            written: String::new(),
         }
     }
 
@@ -776,7 +790,9 @@ pub(crate) fn read_game<M: MoveLines, R: BufRead, V: Visitor + ?Sized>(
     let mut out = Sink::new(v, 0);
     out.begin();
     loop {
-        let item = match lines.next_line() {
+        // Shift_JIS move lines are offered undecoded first.
+        let mut raw = |n: u32, bytes: &[u8]| M::raw_line(&mut st, &mut out, n, bytes);
+        let item = match lines.next_line_or_raw(&mut raw) {
             None => break,
             Some(x) => x,
         };
@@ -785,8 +801,9 @@ pub(crate) fn read_game<M: MoveLines, R: BufRead, V: Visitor + ?Sized>(
                 out.finding(io_finding(&e));
                 break;
             }
+            Ok(Ok(None)) => {}
             // The line is read where the line reader holds it, not copied.
-            Ok(Ok((n, text))) => st.line::<M, V>(&mut out, n, text),
+            Ok(Ok(Some((n, text)))) => st.line::<M, V>(&mut out, n, text),
             Ok(Err((n, err))) => {
                 out.finding(line_finding(n, &err, encoding));
                 st.line::<M, V>(&mut out, n, lines.current_text());

@@ -4,13 +4,13 @@
 
 use crate::japanese::lexicon::is_space;
 use crate::japanese::moves::{
-    dest, dest_fast, is_side_mark, move_text, move_text_fast, side_mark, skip_spaces, spaces,
-    A_MOVE_NUMBER, A_MOVE_OR_TERMINAL, A_TIME, A_TIME_CLOSE,
+    dest, move_text, side_mark, spaces, A_MOVE_NUMBER, A_MOVE_OR_TERMINAL, A_TIME, A_TIME_CLOSE,
 };
 #[allow(unused_imports)] // `Dest`, `MoveText`, `Origin`: named here by the tests
 pub use crate::japanese::moves::{is_move_line, offset, Body, Dest, MoveText, Origin};
 use crate::record::MoveTime;
 use crate::rules::color::Color;
+use crate::text::notation::fast::Vocab;
 use crate::text::syntax::{expect, into_error, PResult, SyntaxError};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till, take_till1, take_while1};
@@ -166,124 +166,59 @@ fn kif_line_parts(line: &str) -> PResult<&str, KifLine<'_>> {
     ))
 }
 
-/// The fast path of [`kif_line`] (see [`crate::japanese::moves`]): the
-/// plain move line, with the same result as the nom parsers; `None` for
-/// anything else (terminal words, a side mark, an error), which the nom
-/// parsers then read.
+/// The fast path of [`kif_line`] (see [`crate::text::notation::fast`]):
+/// the plain move line, with the same result as the nom parsers; `None`
+/// for anything else (terminal words, a side mark, an error), which the
+/// nom parsers then read.
 fn kif_line_fast(line: &str) -> Option<KifLine<'_>> {
-    let i = skip_spaces(line);
-    let mut number: u32 = 0;
-    let mut rest = i;
-    while let Some(c) = rest.chars().next() {
-        let v = match c {
-            '0'..='9' => c as u32 - '0' as u32,
-            '０'..='９' => c as u32 - '０' as u32,
-            _ => break,
-        };
-        number = number.checked_mul(10)?.checked_add(v)?;
-        rest = &rest[c.len_utf8()..];
-    }
-    if rest.len() == i.len() {
-        return None;
-    }
-    let body = skip_spaces(rest);
-    if body.starts_with(is_side_mark) {
-        return None;
-    }
-    dest_fast(body)?;
-    let (after, mt) = move_text_fast(body)?;
-    let written = &body[..body.len() - after.len()];
-    let mut i = skip_spaces(after);
-    let mut time = None;
-    if i.starts_with('(') {
-        let (r, t) = time_fast(i)?;
-        time = Some(t);
-        i = r;
-    }
-    let i = skip_spaces(i);
-    let (branch, i) = match i.strip_prefix('+') {
-        Some(r) => (true, skip_spaces(r)),
-        None => (false, i),
-    };
+    let f = Vocab::utf8().kif_line(line.as_bytes())?;
     Some(KifLine {
-        number,
+        number: f.number,
         mark: None,
-        body_offset: offset(line, body),
-        written,
-        body: Body::Move(mt),
-        time,
-        branch,
-        trailing: (!i.is_empty()).then(|| offset(line, i)),
+        body_offset: f.body,
+        written: line.get(f.body..f.written_end)?,
+        body: Body::Move(f.mt),
+        time: f.time,
+        branch: f.branch,
+        trailing: f.trailing,
     })
 }
 
-/// [`time_field`] without nom: `Ok(None)` where it fails, `Err` where the
-/// fast path does not decide (a number too large).
-fn time_field_fast(i: &str) -> Result<Option<(&str, u64)>, ()> {
-    let j = skip_spaces(i);
-    let j = j.strip_prefix('+').unwrap_or(j);
-    let mut v: u64 = 0;
-    let mut n = 0;
-    for &b in j.as_bytes() {
-        if !b.is_ascii_digit() {
-            break;
-        }
-        // `parse::<u64>` fails on overflow: left to nom.
-        v = v
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(u64::from(b - b'0')))
-            .ok_or(())?;
-        n += 1;
+/// A plain KIF move line read straight from its Shift_JIS bytes, without
+/// decoding the line: the line as [`kif_line`] reads the decoded line, and
+/// the 1-based column of the move text. `written` receives the move text
+/// decoded (the line's `written` borrows it); `body_offset` is a byte
+/// offset in the Shift_JIS line. `None` unless the whole line is a plain
+/// move line with nothing the reader would report (trailing text, `不成`,
+/// a KI2 relative mark): such lines are decoded and read by [`kif_line`].
+pub(crate) fn kif_line_sjis<'w>(
+    line: &[u8],
+    written: &'w mut String,
+) -> Option<(KifLine<'w>, u32)> {
+    let v = Vocab::sjis();
+    let f = v.kif_line(line)?;
+    if f.trailing.is_some()
+        || f.mt.wrote_funari
+        || f.mt.mark.horizontal.is_some()
+        || f.mt.mark.vertical.is_some()
+    {
+        return None;
     }
-    if n == 0 {
-        return Ok(None);
-    }
-    Ok(Some((skip_spaces(&j[n..]), v)))
-}
-
-/// [`clock`] without nom; `Err` where the fast path does not decide.
-fn clock_fast(i: &str) -> Result<(&str, Option<u64>), ()> {
-    let Some((mut r, a)) = time_field_fast(i)? else {
-        return Ok((skip_spaces(i), None));
-    };
-    let mut fields = [a, 0, 0];
-    let mut n = 1;
-    while n < 3 {
-        let Some(after) = r.strip_prefix(':') else {
-            break;
-        };
-        match time_field_fast(after)? {
-            Some((r2, v)) => {
-                fields[n] = v;
-                n += 1;
-                r = r2;
-            }
-            None => break,
-        }
-    }
-    let [a, b, c] = fields;
-    let secs = match n {
-        1 => Some(a),
-        2 => a.checked_mul(60).and_then(|x| x.checked_add(b)),
-        _ => a
-            .checked_mul(3600)
-            .and_then(|x| x.checked_add(b.checked_mul(60)?))
-            .and_then(|x| x.checked_add(c)),
-    };
-    let ms = secs.and_then(|s| s.checked_mul(1000)).ok_or(())?;
-    Ok((r, Some(ms)))
-}
-
-/// [`time`] without nom: `None` where it fails or does not decide.
-fn time_fast(i: &str) -> Option<(&str, MoveTime)> {
-    let r = i.strip_prefix('(')?;
-    let (r, spent_ms) = clock_fast(r).ok()?;
-    let (r, total_ms) = match r.strip_prefix('/') {
-        Some(r) => clock_fast(r).ok()?,
-        None => (r, None),
-    };
-    let r = r.strip_prefix(')')?;
-    Some((r, MoveTime { spent_ms, total_ms }))
+    v.decode_into(line.get(f.body..f.written_end)?, written)?;
+    let col = v.column(line, f.body);
+    Some((
+        KifLine {
+            number: f.number,
+            mark: None,
+            body_offset: f.body,
+            written: written.as_str(),
+            body: Body::Move(f.mt),
+            time: f.time,
+            branch: f.branch,
+            trailing: None,
+        },
+        col,
+    ))
 }
 
 #[cfg(test)]
@@ -403,6 +338,66 @@ mod tests {
             let fast = kif_line_fast(&line);
             proptest::prop_assert!(fast.is_some(), "{}", line);
             proptest::prop_assert_eq!(Ok(fast.unwrap()), kif_line_nom(&line), "{}", line);
+            let (sjis, _, bad) = encoding_rs::SHIFT_JIS.encode(&line);
+            proptest::prop_assert!(!bad);
+            let mut w = String::new();
+            let fast = kif_line_sjis(&sjis, &mut w);
+            // `不成` is a dialect the reader reports: left to nom.
+            proptest::prop_assert_eq!(fast.is_some(), suf != "不成", "{}", line);
+            sjis_agrees(&line, fast)?;
         }
+
+        /// The Shift_JIS bytes path agrees with nom on the decoded line
+        /// wherever it answers.
+        #[test]
+        fn sjis_path_agrees_with_nom(parts in proptest::collection::vec(0usize..FRAGMENTS.len(), 0..14)) {
+            let line: String = parts.iter().map(|&i| FRAGMENTS[i]).collect();
+            let (sjis, _, bad) = encoding_rs::SHIFT_JIS.encode(&line);
+            if !bad {
+                let mut w = String::new();
+                sjis_agrees(&line, kif_line_sjis(&sjis, &mut w))?;
+            }
+        }
+
+        /// Arbitrary bytes: the Shift_JIS path answers only for lines that
+        /// decode, and then as nom reads the decoded line.
+        #[test]
+        fn sjis_path_on_any_bytes(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40)) {
+            let mut w = String::new();
+            let fast = kif_line_sjis(&bytes, &mut w);
+            if fast.is_some() {
+                let line = encoding_rs::SHIFT_JIS
+                    .decode_without_bom_handling_and_without_replacement(&bytes);
+                proptest::prop_assert!(line.is_some());
+                sjis_agrees(&line.unwrap(), fast)?;
+            }
+        }
+    }
+
+    /// What [`kif_line_sjis`] answered for the Shift_JIS form of `line` is
+    /// what nom reads from `line` (the body offset compared as a column).
+    fn sjis_agrees(
+        line: &str,
+        fast: Option<(KifLine<'_>, u32)>,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        if let Some((fast, col)) = fast {
+            let nom = kif_line_nom(line);
+            proptest::prop_assert!(nom.is_ok(), "{}", line);
+            let nom = nom.unwrap();
+            proptest::prop_assert_eq!(col, crate::text::syntax::column(line, nom.body_offset));
+            proptest::prop_assert_eq!(
+                KifLine {
+                    body_offset: 0,
+                    ..fast
+                },
+                KifLine {
+                    body_offset: 0,
+                    ..nom
+                },
+                "{}",
+                line
+            );
+        }
+        Ok(())
     }
 }

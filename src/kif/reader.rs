@@ -33,6 +33,54 @@ impl MoveLines for Kif {
                 return;
             }
         };
+        let col = column(line, ml.body_offset);
+        take_line(st, out, line_no, line, ml, col, pending);
+    }
+
+    fn raw_line<V: Visitor + ?Sized>(
+        st: &mut State,
+        out: &mut Sink<V>,
+        line_no: u32,
+        bytes: &[u8],
+    ) -> bool {
+        // Only inside the moves, with nothing pending: the checks
+        // `State::line` makes before the move lines cannot match a line
+        // that starts with a move number then.
+        if !st.started || st.skipping || st.pending_variation.is_some() {
+            return false;
+        }
+        let mut written = std::mem::take(&mut st.written);
+        let taken = match grammar::kif_line_sjis(bytes, &mut written) {
+            Some((ml, col)) => {
+                st.content = true;
+                // No finding of this line needs a column inside the line
+                // but the move text's: the move text stands for the line.
+                let ml = grammar::KifLine {
+                    body_offset: 0,
+                    ..ml
+                };
+                take_line(st, out, line_no, ml.written, ml, col, None);
+                true
+            }
+            None => false,
+        };
+        st.written = written;
+        taken
+    }
+}
+
+/// Reads a parsed KIF move line into the state; `col` is the move text's
+/// column, `pending` a bare `変化：` waiting for this line's number.
+fn take_line<V: Visitor + ?Sized>(
+    st: &mut State,
+    out: &mut Sink<V>,
+    line_no: u32,
+    line: &str,
+    ml: grammar::KifLine<'_>,
+    col: u32,
+    pending: Option<Location>,
+) {
+    {
         if let Some(at) = pending {
             st.dialect(
                 out,
@@ -59,7 +107,7 @@ impl MoveLines for Kif {
                 ),
             );
         }
-        let loc = Location::new(line_no, column(line, ml.body_offset));
+        let loc = Location::new(line_no, col);
         let top = *st.top();
         if top.stopped {
             return;

@@ -182,6 +182,10 @@ impl<R: BufRead> Utf16Reader<R> {
 /// A line: its 1-based number and text (without the line break).
 pub type Line<'a> = (u32, &'a str);
 
+/// What [`LineReader::next_line_or_raw`] gives: a line, `None` for a line
+/// taken undecoded, or the line's error.
+pub(crate) type MaybeLine<'a> = Result<Option<Line<'a>>, (u32, LineError)>;
+
 impl<R: BufRead> LineReader<R> {
     /// Detects the encoding from the first 64 KiB (see [`detect`]) and
     /// prepares to read. The BOM, if any, is skipped.
@@ -408,10 +412,24 @@ impl<R: BufRead> LineReader<R> {
     /// The next line, `None` at the end. An I/O error ends the stream and is
     /// returned as `Some(Err(..))` once.
     pub fn next_line(&mut self) -> Option<io::Result<Result<Line<'_>, (u32, LineError)>>> {
+        // `raw` takes no line, so every line comes back decoded.
+        let line = self.next_line_or_raw(&mut |_, _| false)?;
+        Some(line.map(|l| l.map(|l| l.unwrap_or((0, "")))))
+    }
+
+    /// [`LineReader::next_line`], except that a Shift_JIS line is first
+    /// offered undecoded to `raw` (its number and bytes) when it sits whole
+    /// in the source's buffer: if `raw` takes it (answers `true`), the line
+    /// is never decoded and `Ok(Ok(None))` is returned. Such a line cannot
+    /// be [`LineReader::unread`].
+    pub(crate) fn next_line_or_raw(
+        &mut self,
+        raw: &mut dyn FnMut(u32, &[u8]) -> bool,
+    ) -> Option<io::Result<MaybeLine<'_>>> {
         if self.peeked {
             self.peeked = false;
             if let Some((a, b)) = self.block_line {
-                return Some(Ok(Ok((self.line_no, &self.block[a..b]))));
+                return Some(Ok(Ok(Some((self.line_no, &self.block[a..b])))));
             }
             if let Some(len) = self.borrowed {
                 // Still in the source's buffer (nothing was consumed since).
@@ -419,9 +437,9 @@ impl<R: BufRead> LineReader<R> {
                     Ok(buf) => buf.get(..len).and_then(|b| std::str::from_utf8(b).ok()),
                     Err(_) => None,
                 };
-                return Some(Ok(Ok((self.line_no, text.unwrap_or("")))));
+                return Some(Ok(Ok(Some((self.line_no, text.unwrap_or(""))))));
             }
-            return Some(Ok(Ok((self.line_no, self.text.as_str()))));
+            return Some(Ok(Ok(Some((self.line_no, self.text.as_str())))));
         }
         if self.pending > 0 {
             self.inner.consume(std::mem::take(&mut self.pending));
@@ -457,7 +475,7 @@ impl<R: BufRead> LineReader<R> {
                 self.block_pos = next;
                 self.line_no += 1;
                 self.block_line = Some((start, end));
-                return Some(Ok(Ok((self.line_no, &self.block[start..end]))));
+                return Some(Ok(Ok(Some((self.line_no, &self.block[start..end])))));
             }
         }
         // The common case: the whole line and its break are in the source's
@@ -478,11 +496,16 @@ impl<R: BufRead> LineReader<R> {
             if matches!(self.line_encoding, Encoding::Utf8 | Encoding::Utf8Bom) {
                 if let Ok(text) = std::str::from_utf8(bytes) {
                     self.borrowed = Some(len);
-                    return Some(Ok(Ok((self.line_no, text))));
+                    return Some(Ok(Ok(Some((self.line_no, text)))));
                 }
             }
+            if self.line_encoding == Encoding::ShiftJis && raw(self.line_no, bytes) {
+                // Read from its bytes: never decoded.
+                self.text.clear();
+                return Some(Ok(Ok(None)));
+            }
             return match decode_into(self.line_encoding, bytes, self.lossy, &mut self.text) {
-                Ok(()) => Some(Ok(Ok((self.line_no, self.text.as_str())))),
+                Ok(()) => Some(Ok(Ok(Some((self.line_no, self.text.as_str()))))),
                 Err(e) => {
                     let _ = decode_into(self.line_encoding, bytes, true, &mut self.text);
                     Some(Ok(Err((
@@ -513,13 +536,13 @@ impl<R: BufRead> LineReader<R> {
                     match String::from_utf8(std::mem::take(&mut self.raw)) {
                         Ok(text) => {
                             self.raw = std::mem::replace(&mut self.text, text).into_bytes();
-                            return Some(Ok(Ok((self.line_no, self.text.as_str()))));
+                            return Some(Ok(Ok(Some((self.line_no, self.text.as_str())))));
                         }
                         Err(e) => self.raw = e.into_bytes(),
                     }
                 }
                 match decode_into(self.line_encoding, &self.raw, self.lossy, &mut self.text) {
-                    Ok(()) => Some(Ok(Ok((self.line_no, self.text.as_str())))),
+                    Ok(()) => Some(Ok(Ok(Some((self.line_no, self.text.as_str()))))),
                     Err(e) => {
                         // Keep a lossy version so a reader may go on.
                         let _ = decode_into(self.line_encoding, &self.raw, true, &mut self.text);

@@ -8,11 +8,14 @@
 //!   words, header keys), shared by KIF, KI2 and the writers;
 //! - [`marks`] and [`ki2`]: KI2 relative marks and the resolution by them;
 //! - [`moves`]: KIF/KI2 move text (destination or `同`, piece, origin);
+//! - [`fast`]: the KIF move line read on bytes (UTF-8 or Shift_JIS), in
+//!   front of the nom grammar;
 //! - [`psn`]: PSN move notation;
 //! - [`csa`]: a CSA move (piece code after the move);
 //! - [`jkf`]: JKF move objects and JKF relative letters.
 
 pub mod csa;
+pub(crate) mod fast;
 pub mod jkf;
 pub mod ki2;
 pub mod lexicon;

@@ -183,7 +183,7 @@ fn origin(i: &str) -> PResult<&str, Square> {
 
 /// What may follow the piece, in any order and repeated (the last wins).
 #[derive(Clone, Copy)]
-enum Suffix {
+pub(crate) enum Suffix {
     Promote,
     NoPromote,
     Drop,
@@ -194,7 +194,7 @@ enum Suffix {
 
 /// Move words after the piece (成 不成 生 打 右 左 直 上 行 寄 引) with their
 /// meaning.
-const SUFFIX_WORDS: &[(&str, Suffix)] = &[
+pub(crate) const SUFFIX_WORDS: &[(&str, Suffix)] = &[
     ("不成", Suffix::NoPromote),
     ("生", Suffix::NoPromote),
     ("成", Suffix::Promote),
@@ -217,7 +217,7 @@ fn suffix(i: &str) -> PResult<&str, Suffix> {
 }
 
 impl MoveText {
-    fn with(mut self, s: Suffix) -> MoveText {
+    pub(crate) fn with(mut self, s: Suffix) -> MoveText {
         match s {
             Suffix::Promote => self.promote = Some(true),
             Suffix::NoPromote => {
