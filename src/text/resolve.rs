@@ -201,6 +201,10 @@ impl RawMove {
     }
 }
 
+/// A finding the resolver returns: boxed, since findings are rare and the
+/// result is moved on every move.
+pub type BoxedFinding = Box<Finding>;
+
 /// The most moves (main line and variations together) one game may hold:
 /// a larger game is reported (rule `limit`) and its further moves are not
 /// read, so that memory per game stays bounded whatever the input.
@@ -352,7 +356,7 @@ impl LineCursor {
         raw: &RawMove,
         written: &str,
         at: Location,
-    ) -> Result<(Resolved, Option<Box<Finding>>), Option<Box<Finding>>> {
+    ) -> Result<(Resolved, Option<BoxedFinding>), Option<BoxedFinding>> {
         if let RawMove::Unplaced = raw {
             // Reported when the record was built.
             if self.played >= MAX_GAME_MOVES {
