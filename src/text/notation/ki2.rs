@@ -49,8 +49,18 @@ pub fn resolve(
     if mark.drop {
         return Ok(drop);
     }
-    let all = candidates(pos, to, color, role, false);
     let no_mark = mark.horizontal.is_none() && mark.vertical.is_none();
+    if no_mark {
+        // The usual move: one piece of that role reaches the square and no
+        // mark is written (no candidate list needed).
+        if let Some(from) = pos.pseudo_attackers(to, color, role).single() {
+            return Ok(Resolved {
+                mv: Move::Normal { from, to, promote },
+                by_legality: false,
+            });
+        }
+    }
+    let all = candidates(pos, to, color, role, false);
     if all.is_empty() {
         if no_mark && pos.hand(color).count(role) > 0 && role.hand_index().is_some() {
             return Ok(drop);
