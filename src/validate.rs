@@ -209,6 +209,30 @@ impl VLine {
     }
 }
 
+/// Why a resolved move is not played legally.
+#[derive(Debug)]
+enum Rejection {
+    /// A fourfold repetition ended the line before it.
+    AfterEnd(GameEnd),
+    /// It breaks a rule: (rule, message, whether it is a foul).
+    Illegal((Rule, String, bool)),
+}
+
+/// What [`Validator::movement`] learnt of a move before resolving it.
+#[derive(Clone, Copy, Debug)]
+struct MoveContext {
+    /// The move is on the main line.
+    main: bool,
+    /// Its ply.
+    ply: u32,
+    /// It belongs to the game key's moves.
+    keyed: bool,
+    /// Its line is judged.
+    judged: bool,
+    /// The side to move.
+    mover: Color,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LastMain {
     Nothing,
@@ -256,10 +280,16 @@ pub struct Validator {
     last: Option<Played>,
     /// The cursor and history stand at the game's start position.
     started: bool,
-    /// The game key of the main line so far.
+    /// The game key's buffer: its start bytes, set at the start; the moves
+    /// are added at the end of the game from the cursor's main line.
     key: KeyHasher,
+    /// The main line's move that could not be resolved (it ends the key's
+    /// move list), when there is one.
+    unresolved: Option<String>,
     /// Write [`GameReport::final_sfen`].
     final_sfen: bool,
+    /// Compute [`GameReport::game_key`].
+    game_key: bool,
 }
 
 /// The memory of a dropped [`Validator`], for the next one made on the same
@@ -346,7 +376,9 @@ impl Validator {
             last: None,
             started: false,
             key,
+            unresolved: None,
             final_sfen: true,
+            game_key: true,
         }
     }
 
@@ -355,6 +387,15 @@ impl Validator {
     /// an SFEN per game; the field is then empty. Nothing else changes.
     pub fn with_final_sfen(mut self, yes: bool) -> Validator {
         self.final_sfen = yes;
+        self
+    }
+
+    /// Whether [`GameReport::game_key`] is computed (yes by default). A
+    /// caller that never reads it (a report without keys, no `--dedupe`)
+    /// saves hashing the main line once per game; the field is then
+    /// `GameKey(0)`. Nothing else changes.
+    pub fn with_game_key(mut self, yes: bool) -> Validator {
+        self.game_key = yes;
         self
     }
 
@@ -423,16 +464,7 @@ impl Validator {
             if let Some(prev) = self.totals[side] {
                 let expect = prev + spent;
                 if total + 1000 < expect || total > expect + 1000 {
-                    self.findings.push(Finding::warning(
-                        Rule::Time,
-                        self.last_node_at,
-                        format!(
-                            "cumulative time {} does not equal the previous total {} plus this move's {}",
-                            fmt_ms(total),
-                            fmt_ms(prev),
-                            fmt_ms(spent)
-                        ),
-                    ));
+                    self.time_mismatch(total, prev, spent);
                     self.totals[side] = None; // report once per side
                     return;
                 }
@@ -441,6 +473,131 @@ impl Validator {
         } else if t.total_ms.is_some() {
             self.totals[side] = t.total_ms;
         }
+    }
+
+    /// The `time` warning (rare: out of the per-move path).
+    #[cold]
+    #[inline(never)]
+    fn time_mismatch(&mut self, total: u64, prev: u64, spent: u64) {
+        self.findings.push(Finding::warning(
+            Rule::Time,
+            self.last_node_at,
+            format!(
+                "cumulative time {} does not equal the previous total {} plus this move's {}",
+                fmt_ms(total),
+                fmt_ms(prev),
+                fmt_ms(spent)
+            ),
+        ));
+    }
+
+    /// A move the resolver could not place (rare: out of the per-move
+    /// path): its finding, and the line stops at it.
+    #[cold]
+    #[inline(never)]
+    fn unresolved_move(&mut self, ev: &MoveEvent<'_>, f: Option<Box<Finding>>, ctx: MoveContext) {
+        let MoveContext {
+            main,
+            ply,
+            keyed,
+            judged,
+            mover,
+        } = ctx;
+        let found = match f {
+            Some(_) if !judged => None,
+            Some(f) => {
+                let rule = f.rule;
+                self.findings.push(*f);
+                Some((rule, self.findings.len() - 1))
+            }
+            // A built record's stop: its finding came with the
+            // reader's findings.
+            None if matches!(ev.raw, RawMove::Unplaced) => self
+                .findings
+                .iter()
+                .rposition(|f| f.line == ev.at.line && f.column == ev.at.column && f.ply.is_some())
+                .map(|i| (self.findings[i].rule, i)),
+            None => None,
+        };
+        if let (true, Some((rule, finding))) = (judged, found) {
+            if rule.is_illegal_move() {
+                // The resolver found no move (KI2 `no-piece`, …):
+                // the line stops at it like at any illegal move.
+                if main {
+                    self.main_nodes += 1;
+                }
+                let pos = self.cursor.top().pos;
+                let line = self.top();
+                line.failed = Some(Failure {
+                    ply,
+                    mover,
+                    finding,
+                    foul: rule != Rule::Ambiguous,
+                    after: 0,
+                });
+                line.last_good = Some(pos);
+            }
+        }
+        if keyed && self.unresolved.is_none() {
+            self.unresolved = Some(ev.written.to_string());
+        }
+    }
+
+    /// A move that breaks a rule or comes after a repetition ended the
+    /// line (rare: out of the per-move path). Its finding; the line
+    /// fails at it, and the cursor still plays it.
+    #[cold]
+    #[inline(never)]
+    fn illegal_move(
+        &mut self,
+        ev: &MoveEvent<'_>,
+        r: &Resolved,
+        ply: u32,
+        mover: Color,
+        e: Rejection,
+    ) {
+        let pos = self.cursor.top().pos;
+        let (rule, msg, foul) = match e {
+            Rejection::AfterEnd(end) => (
+                Rule::AfterEnd,
+                format!(
+                    "move after the game ended by {}{}",
+                    end.reason.name(),
+                    self.suffix()
+                ),
+                false,
+            ),
+            Rejection::Illegal((rule, msg, foul)) => match self.rule_end(&pos) {
+                Some(end) if rule.is_illegal_move() => (
+                    Rule::AfterEnd,
+                    format!(
+                        "move after the game ended by {} ({msg}){}",
+                        end.reason.name(),
+                        self.suffix()
+                    ),
+                    false,
+                ),
+                _ => (rule, format!("{msg}{}", self.suffix()), foul),
+            },
+        };
+        let text = if ev.written.is_empty() {
+            r.mv.usi(pos.variant()).to_string()
+        } else {
+            ev.written.to_string()
+        };
+        let f = Finding::error(rule, ev.at, msg).at_move(ply, &text, pos.sfen());
+        self.findings.push(f);
+        let finding = self.findings.len() - 1;
+        let line = self.top();
+        line.failed = Some(Failure {
+            ply,
+            mover,
+            finding,
+            foul,
+            after: 0,
+        });
+        line.last_good = Some(pos);
+        self.cursor.play(r.mv);
     }
 
     /// Judges the terminal of the current line; returns the outcome it
@@ -791,6 +948,7 @@ impl Visitor for Validator {
         self.last_node_at = Location::default();
         self.totals = [Some(0), Some(0)];
         self.last = None;
+        self.unresolved = None;
         CONTINUE
     }
 
@@ -872,52 +1030,17 @@ impl Visitor for Validator {
                 r
             }
             Err(f) => {
-                let found = match f {
-                    Some(_) if !judged => None,
-                    Some(f) => {
-                        let rule = f.rule;
-                        self.findings.push(*f);
-                        Some((rule, self.findings.len() - 1))
-                    }
-                    // A built record's stop: its finding came with the
-                    // reader's findings.
-                    None if matches!(ev.raw, RawMove::Unplaced) => self
-                        .findings
-                        .iter()
-                        .rposition(|f| {
-                            f.line == ev.at.line && f.column == ev.at.column && f.ply.is_some()
-                        })
-                        .map(|i| (self.findings[i].rule, i)),
-                    None => None,
+                let ctx = MoveContext {
+                    main,
+                    ply,
+                    keyed,
+                    judged,
+                    mover,
                 };
-                if let (true, Some((rule, finding))) = (judged, found) {
-                    if rule.is_illegal_move() {
-                        // The resolver found no move (KI2 `no-piece`, …):
-                        // the line stops at it like at any illegal move.
-                        if main {
-                            self.main_nodes += 1;
-                        }
-                        let pos = self.cursor.top().pos;
-                        let line = self.top();
-                        line.failed = Some(Failure {
-                            ply,
-                            mover,
-                            finding,
-                            foul: rule != Rule::Ambiguous,
-                            after: 0,
-                        });
-                        line.last_good = Some(pos);
-                    }
-                }
-                if keyed {
-                    self.key.push_unresolved(ev.written);
-                }
+                self.unresolved_move(ev, f, ctx);
                 return CONTINUE;
             }
         };
-        if keyed {
-            self.key.push(r.mv, self.start.setup.variant);
-        }
         if main {
             self.main_nodes += 1;
             self.last_main = LastMain::Move;
@@ -929,53 +1052,12 @@ impl Visitor for Validator {
             return CONTINUE;
         }
         let pos = &self.cursor.top().pos;
-        let verdict = if let Some(end) = self.history.repetition() {
-            Err((
-                Rule::AfterEnd,
-                format!(
-                    "move after the game ended by {}{}",
-                    end.reason.name(),
-                    self.suffix()
-                ),
-                false,
-            ))
-        } else {
-            match check_node(pos, &r) {
-                Ok(()) => Ok(()),
-                Err((rule, msg, foul)) => Err(match self.rule_end(pos) {
-                    Some(end) if rule.is_illegal_move() => (
-                        Rule::AfterEnd,
-                        format!(
-                            "move after the game ended by {} ({msg}){}",
-                            end.reason.name(),
-                            self.suffix()
-                        ),
-                        false,
-                    ),
-                    _ => (rule, format!("{msg}{}", self.suffix()), foul),
-                }),
-            }
+        let verdict = match self.history.repetition() {
+            Some(end) => Err(Rejection::AfterEnd(end)),
+            None => check_node(pos, &r).map_err(Rejection::Illegal),
         };
-        if let Err((rule, msg, foul)) = verdict {
-            let pos = *pos;
-            let text = if ev.written.is_empty() {
-                r.mv.usi(pos.variant()).to_string()
-            } else {
-                ev.written.to_string()
-            };
-            let f = Finding::error(rule, ev.at, msg).at_move(ply, &text, pos.sfen());
-            self.findings.push(f);
-            let finding = self.findings.len() - 1;
-            let line = self.top();
-            line.failed = Some(Failure {
-                ply,
-                mover,
-                finding,
-                foul,
-                after: 0,
-            });
-            line.last_good = Some(pos);
-            self.cursor.play(r.mv);
+        if let Err(e) = verdict {
+            self.illegal_move(ev, &r, ply, mover, e);
             return CONTINUE;
         }
         let role = pos
@@ -1078,6 +1160,19 @@ impl Visitor for Validator {
             let _ = self.end_variation();
         }
         let final_pos = self.lines[0].last_good.unwrap_or(self.cursor.top().pos);
+        // The key's moves: every move the main line resolved (played by the
+        // cursor, legal or not) up to its terminal, then the first one it
+        // could not resolve.
+        let game_key = if self.game_key {
+            self.key
+                .push_moves(self.cursor.main_moves(), self.start.setup.variant);
+            if let Some(w) = &self.unresolved {
+                self.key.push_unresolved(w);
+            }
+            self.key.finish()
+        } else {
+            GameKey(0)
+        };
         let result = self.judge_game();
         let mut findings = std::mem::take(&mut self.findings);
         findings.sort_by_key(|f| (f.line, f.column));
@@ -1093,7 +1188,7 @@ impl Visitor for Validator {
             },
             result,
             findings,
-            game_key: self.key.finish(),
+            game_key,
         }
     }
 }

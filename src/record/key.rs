@@ -175,6 +175,31 @@ impl KeyHasher {
         self.moves += 1;
     }
 
+    /// Adds the next main-line moves, in order (the same bytes as
+    /// [`KeyHasher::push`] for each).
+    pub(crate) fn push_moves(&mut self, moves: &[Move], variant: Variant) {
+        if self.closed || moves.is_empty() {
+            return;
+        }
+        // Written in place, each move as one 8-byte word (a space, then
+        // at most 5 bytes of USI), then cut; the first move of the list
+        // has no space before it.
+        let lead = self.moves == 0;
+        let start = self.buf.len();
+        self.buf.resize(start + moves.len() * 8 + 8, 0);
+        let mut n = start;
+        for &mv in moves {
+            let (word, len) = mv.usi_word(variant);
+            self.buf[n..n + 8].copy_from_slice(&word.to_le_bytes());
+            n += len;
+        }
+        self.buf.truncate(n);
+        if lead {
+            self.buf.remove(start);
+        }
+        self.moves += moves.len() as u32;
+    }
+
     /// Ends the move list with a move that could not be resolved, as
     /// written; later pushes are ignored.
     pub fn push_unresolved(&mut self, written: &str) {
@@ -224,5 +249,43 @@ mod tests {
         let k = h.finish();
         assert_eq!(k.to_string().parse::<GameKey>(), Ok(k));
         assert!("xyz".parse::<GameKey>().is_err());
+    }
+
+    #[test]
+    fn push_moves_writes_what_push_writes() {
+        let setup = crate::rules::handicap::Handicap::Even.setup();
+        for variant in Variant::ALL {
+            let moves: Vec<Move> = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "2b1a"]
+                .iter()
+                .map(|u| Move::from_usi(u, Variant::Standard).unwrap())
+                .chain([
+                    Move::Drop {
+                        role: crate::rules::role::Role::Pawn,
+                        to: crate::rules::square::Square::new(1, 1).unwrap(),
+                    },
+                    Move::Drop {
+                        role: crate::rules::role::Role::ProPawn,
+                        to: crate::rules::square::Square::new(9, 9).unwrap(),
+                    },
+                ])
+                .collect();
+            for split in 0..=moves.len() {
+                let mut one = KeyHasher::default();
+                one.begin(&setup);
+                for &m in &moves {
+                    one.push(m, variant);
+                }
+                let mut all = KeyHasher::default();
+                all.begin(&setup);
+                all.push_moves(&moves[..split], variant);
+                all.push_moves(&moves[split..], variant);
+                assert_eq!(one.buf, all.buf, "{variant:?} {split}");
+                assert_eq!(one.moves, all.moves);
+                one.push_unresolved("x");
+                all.push_unresolved("x");
+                all.push_moves(&moves, variant);
+                assert_eq!(one.buf, all.buf);
+            }
+        }
     }
 }

@@ -63,6 +63,29 @@ impl Move {
         UsiDisplay(self, variant)
     }
 
+    /// A space and the USI text (the bytes of [`Move::usi_bytes`]) as
+    /// the little-endian bytes of a word, and how many of them count;
+    /// squares come from a table: the game key writes every main-line
+    /// move so.
+    #[inline]
+    pub(crate) fn usi_word(self, variant: Variant) -> (u64, usize) {
+        match self {
+            Move::Normal { from, to, promote } => {
+                let f = USI_SQUARES[from.index()] as u64;
+                let t = USI_SQUARES[to.index()] as u64;
+                let word = b' ' as u64 | f << 8 | t << 24 | (b'+' as u64) << 40;
+                (word, 5 + promote as usize)
+            }
+            Move::Drop { .. } => {
+                let b = self.usi_bytes(variant);
+                let mut bytes = [0u8; 8];
+                bytes[0] = b' ';
+                bytes[1..1 + b.len()].copy_from_slice(&b);
+                (u64::from_le_bytes(bytes), 1 + b.len())
+            }
+        }
+    }
+
     /// The USI text as bytes, without going through `fmt` (hot paths such
     /// as the game key).
     pub(crate) fn usi_bytes(self, variant: Variant) -> arrayvec::ArrayVec<u8, 8> {
@@ -134,3 +157,15 @@ impl fmt::Display for Move {
         UsiDisplay(*self, Variant::Standard).fmt(f)
     }
 }
+
+/// The USI name of every square by index (file digit, rank letter) as a
+/// little-endian pair of bytes.
+static USI_SQUARES: [u16; 81] = {
+    let mut t = [0u16; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = (b'1' + (i / 9) as u8) as u16 | ((b'a' + (i % 9) as u8) as u16) << 8;
+        i += 1;
+    }
+    t
+};

@@ -582,6 +582,7 @@ impl Position {
     /// Sets `checkers` and `pinned` for the side to move: one-step checkers
     /// from the tables; for every enemy slider on a line through the king,
     /// nothing between means check, one own piece between means a pin.
+    #[inline]
     fn update_king_safety(&mut self) {
         let us = self.turn;
         let Some(k) = self.king(us) else {
@@ -590,7 +591,13 @@ impl Position {
             return;
         };
         let theirs = self.by_color[(!us).index()];
-        let mut checkers = self.step_attackers(k, !us) & theirs;
+        // One-step checkers stand next to the king or a knight's jump away:
+        // looked for only when an enemy piece stands that near at all.
+        let mut checkers = if (theirs & attacks::step_neighbourhood(k)).any() {
+            self.step_attackers(k, !us) & theirs
+        } else {
+            Bitboard::EMPTY
+        };
         let mut pinned = Bitboard::EMPTY;
         let snipers = ((attacks::rook_pseudo_attacks(k) & self.rooks())
             | (attacks::bishop_pseudo_attacks(k) & self.bishops())
@@ -852,7 +859,7 @@ impl Position {
             Some(p) if p.color == us && (rules.board & from_bb).any() => p,
             _ => return Err(IllegalMove::NoPiece),
         };
-        if (attacks(us, piece.role, from, occ) & rules.board & to_bb).is_empty() {
+        if (rules.board & to_bb).is_empty() || !attacks::reaches(us, piece.role, from, to, occ) {
             return Err(IllegalMove::IllegalMovement);
         }
         if (self.by_color[us.index()] & to_bb).any() {
@@ -957,14 +964,30 @@ impl Position {
     /// to move, its drop role is in hand); otherwise the position is left
     /// unchanged apart from the turn.
     pub fn play_unchecked(&mut self, m: Move) {
+        self.move_pieces(m);
+        self.switch_turn();
+    }
+
+    /// The board and hands part of [`Position::play_unchecked`].
+    #[inline(always)]
+    fn move_pieces(&mut self, m: Move) {
         let us = self.turn;
         match m {
             Move::Normal { from, to, promote } => {
-                let Some(mut piece) = self.take(from) else {
-                    self.switch_turn();
+                // `take(from)`, `take(to)`, `put(piece, to)` with the
+                // board key updated once.
+                let Some(mut piece) = self.board[from.index()].take() else {
                     return;
                 };
-                if let Some(captured) = self.take(to) {
+                let from_bb = Bitboard::from_square(from);
+                let to_bb = Bitboard::from_square(to);
+                self.by_color[piece.color.index()] ^= from_bb;
+                self.by_role[piece.role.index()] ^= from_bb;
+                let mut key = self.board_key ^ piece_key(piece, from);
+                if let Some(captured) = self.board[to.index()] {
+                    self.by_color[captured.color.index()] ^= to_bb;
+                    self.by_role[captured.role.index()] ^= to_bb;
+                    key ^= piece_key(captured, to);
                     let base = captured.role.unpromoted();
                     if self.hands[us.index()].add(base) {
                         self.hand_key = self.hand_key.wrapping_add(hand_key(us, base));
@@ -975,7 +998,10 @@ impl Position {
                         piece.role = r;
                     }
                 }
-                self.put(piece, to);
+                self.board[to.index()] = Some(piece);
+                self.by_color[piece.color.index()] |= to_bb;
+                self.by_role[piece.role.index()] |= to_bb;
+                self.board_key = key ^ piece_key(piece, to);
             }
             Move::Drop { role, to } => {
                 if self.hands[us.index()].remove(role) {
@@ -985,7 +1011,6 @@ impl Position {
                 }
             }
         }
-        self.switch_turn();
     }
 
     #[inline]

@@ -303,13 +303,126 @@ struct Occurrences {
     at: [u32; 4],
 }
 
+/// One slot of a [`SeenTable`]: a position hash and its occurrences, valid
+/// when its generation is the table's.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    hash: u64,
+    generation: u32,
+    occ: Occurrences,
+}
+
+/// The positions seen on one line, by Zobrist hash: an open-addressing
+/// table (linear probing) whose keys are already uniformly spread hashes,
+/// emptied in O(1) by bumping a generation number. A slot of an older
+/// generation is free.
+#[derive(Clone, Debug)]
+struct SeenTable {
+    slots: Vec<Slot>,
+    /// Valid slots.
+    len: usize,
+    generation: u32,
+}
+
+impl Default for SeenTable {
+    fn default() -> SeenTable {
+        SeenTable {
+            slots: Vec::new(),
+            len: 0,
+            generation: 1,
+        }
+    }
+}
+
+impl SeenTable {
+    /// Slots of a table's first use: a game of 100 plies fits at a load
+    /// under one half.
+    const INITIAL: usize = 256;
+
+    /// Empties the table (keeping memory).
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Once in 2^32 clears: no slot may look valid.
+            self.slots.iter_mut().for_each(|s| s.generation = 0);
+            self.generation = 1;
+        }
+    }
+
+    #[inline]
+    fn mask(&self) -> usize {
+        self.slots.len().wrapping_sub(1)
+    }
+
+    /// The occurrences of `hash`, if seen.
+    #[inline]
+    fn get(&self, hash: u64) -> Option<&Occurrences> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.mask();
+        let mut i = hash as usize & mask;
+        loop {
+            let s = &self.slots[i];
+            if s.generation != self.generation {
+                return None;
+            }
+            if s.hash == hash {
+                return Some(&s.occ);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The occurrences of `hash`, inserted empty if not seen yet.
+    #[inline]
+    fn entry(&mut self, hash: u64) -> &mut Occurrences {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.mask();
+        let generation = self.generation;
+        let mut i = hash as usize & mask;
+        loop {
+            if self.slots[i].generation != generation {
+                self.len += 1;
+                self.slots[i] = Slot {
+                    hash,
+                    generation,
+                    occ: Occurrences::default(),
+                };
+                return &mut self.slots[i].occ;
+            }
+            if self.slots[i].hash == hash {
+                return &mut self.slots[i].occ;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(Self::INITIAL);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        let generation = self.generation;
+        self.len = 0;
+        for s in old {
+            if s.generation == generation {
+                *self.entry(s.hash) = s.occ;
+            }
+        }
+    }
+}
+
 /// The positions of one line: index `i` is the position after `i` moves of
 /// the game (0 = the start position).
 #[derive(Clone, Debug, Default)]
 struct LineHistory {
     /// Index of the line's first position.
     start: u32,
-    seen: HashMap<u64, Occurrences, BuildHasherDefault<IdentityHasher>>,
+    seen: SeenTable,
     /// Whether the move leading to each position gave check.
     gave_check: Vec<bool>,
     /// A fourfold repetition on this path, and the index where it happened.
@@ -345,11 +458,10 @@ impl PathHistory {
         }
         let l = &mut self.lines[0];
         l.seen.clear();
-        l.seen.reserve(256);
         l.gave_check.clear();
         l.start = 0;
         l.ended = None;
-        l.seen.insert(start, Occurrences { n: 1, at: [0; 4] });
+        *l.seen.entry(start) = Occurrences { n: 1, at: [0; 4] };
         l.gave_check.push(false);
     }
 
@@ -402,7 +514,7 @@ impl PathHistory {
         let mut n = 0;
         let mut first = None;
         for (d, l) in self.lines.iter().enumerate() {
-            if let Some(o) = l.seen.get(&hash) {
+            if let Some(o) = l.seen.get(hash) {
                 let bound = self.bound(d);
                 for &i in &o.at[..o.n as usize] {
                     if i < bound {
@@ -417,13 +529,14 @@ impl PathHistory {
 
     /// Records the position `pos` reached by a move (`gave_check`: whether
     /// it did); returns the fourfold repetition it completes, if any.
+    #[inline]
     pub fn push(&mut self, pos: &Position, gave_check: bool) -> Option<GameEnd> {
         let hash = pos.hash();
         let single = self.lines.len() == 1;
         let top = self.lines.last_mut().expect("reset first");
         let index = top.next_index();
         top.gave_check.push(gave_check);
-        let o = top.seen.entry(hash).or_default();
+        let o = top.seen.entry(hash);
         if (o.n as usize) < o.at.len() {
             o.at[o.n as usize] = index;
             o.n += 1;

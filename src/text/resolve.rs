@@ -70,46 +70,7 @@ impl RawMove {
         last_to: Option<Square>,
     ) -> Result<Resolved, (Rule, String)> {
         Ok(match *self {
-            RawMove::Csa(m) => {
-                let (mv, role) = match m.from {
-                    None => (
-                        Move::Drop {
-                            role: m.role,
-                            to: m.to,
-                        },
-                        m.role,
-                    ),
-                    Some(from) => {
-                        // The code names the piece after the move: a
-                        // promotion when it is the promoted form of what
-                        // stands on the origin.
-                        match pos.piece_at(from).map(|p| p.role) {
-                            Some(r) if r != m.role && r.promoted() == Some(m.role) => (
-                                Move::Normal {
-                                    from,
-                                    to: m.to,
-                                    promote: true,
-                                },
-                                r,
-                            ),
-                            _ => (
-                                Move::Normal {
-                                    from,
-                                    to: m.to,
-                                    promote: false,
-                                },
-                                m.role,
-                            ),
-                        }
-                    }
-                };
-                Resolved {
-                    mv,
-                    role: Some(role),
-                    color: Some(m.color),
-                    by_legality: false,
-                }
-            }
+            RawMove::Csa(m) => csa_resolved(&m, pos),
             RawMove::Japanese(m, color) => {
                 let to = match m.dest {
                     Dest::Square(sq) => sq,
@@ -198,6 +159,45 @@ impl RawMove {
                 ))
             }
         })
+    }
+}
+
+/// A CSA move in `pos`: the code names the piece after the move, so it is a
+/// promotion when it is the promoted form of what stands on the origin.
+#[inline]
+fn csa_resolved(m: &CsaMove, pos: &Position) -> Resolved {
+    let (mv, role) = match m.from {
+        None => (
+            Move::Drop {
+                role: m.role,
+                to: m.to,
+            },
+            m.role,
+        ),
+        Some(from) => match pos.piece_at(from).map(|p| p.role) {
+            Some(r) if r != m.role && r.promoted() == Some(m.role) => (
+                Move::Normal {
+                    from,
+                    to: m.to,
+                    promote: true,
+                },
+                r,
+            ),
+            _ => (
+                Move::Normal {
+                    from,
+                    to: m.to,
+                    promote: false,
+                },
+                m.role,
+            ),
+        },
+    };
+    Resolved {
+        mv,
+        role: Some(role),
+        color: Some(m.color),
+        by_legality: false,
     }
 }
 
@@ -341,6 +341,11 @@ impl LineCursor {
             .expect("the main line is never popped")
     }
 
+    /// The moves of the main line so far (legal or not, as played).
+    pub fn main_moves(&self) -> &[Move] {
+        self.lines.first().map_or(&[], |l| &l.moves)
+    }
+
     /// Nesting depth (0 = main line).
     #[allow(dead_code)]
     pub fn depth(&self) -> usize {
@@ -398,6 +403,10 @@ impl LineCursor {
                 &top.pos,
             )));
         }
+        if let RawMove::Csa(m) = raw {
+            // CSA moves always resolve (and never by legality alone).
+            return Ok((csa_resolved(m, &top.pos), None));
+        }
         match raw.to_move(&top.pos, top.last_to) {
             Ok(r) => {
                 let warning = r.by_legality.then(|| {
@@ -425,6 +434,7 @@ impl LineCursor {
     }
 
     /// Plays a resolved move on the current line.
+    #[inline]
     pub fn play(&mut self, mv: Move) {
         self.played += 1;
         let top = self.top_mut();

@@ -47,6 +47,7 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
     );
     let workers = common::workers(&a.input, |n| reporter.tool_warning(n, &progress));
     let json = a.format == OutputFormat::Json;
+    let game_key = json || a.filter.dedupe;
     let filter = a.filter.filter(Some(&a.moves));
     let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
     // Every game is played whole (drain: false), so that the games a filter
@@ -54,8 +55,13 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
     let per_game = crate::cmd::select::Selecting {
         filter: &filter,
         drain: false,
-        // Only the JSON report prints the final position.
-        inner: |_: &FileMeta| Validator::new(opts).with_final_sfen(json),
+        // Only the JSON report prints the final position and the game
+        // key; `--dedupe` reads the key too.
+        inner: |_: &FileMeta| {
+            Validator::new(opts)
+                .with_final_sfen(json)
+                .with_game_key(game_key)
+        },
     };
     batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
         match ev {
