@@ -910,7 +910,7 @@ impl Visitor for Validator {
                     }
                 }
                 if keyed {
-                    self.key.push_unresolved(ev.written);
+                    self.key.push_unresolved(&ev.written.text());
                 }
                 return CONTINUE;
             }
@@ -961,7 +961,7 @@ impl Visitor for Validator {
             let text = if ev.written.is_empty() {
                 r.mv.usi(pos.variant()).to_string()
             } else {
-                ev.written.to_string()
+                ev.written.text().into_owned()
             };
             let f = Finding::error(rule, ev.at, msg).at_move(ply, &text, pos.sfen());
             self.findings.push(f);
