@@ -179,13 +179,17 @@ fn kif_line_fast(line: &str) -> Option<KifLine<'_>> {
 #[inline]
 pub(crate) fn kif_line_utf8(line: &str) -> Option<(KifLine<'_>, u32)> {
     let f = Vocab::utf8().kif_line(line.as_bytes())?;
+    let written = line.get(f.body..f.written_end)?;
     Some((
         KifLine {
             number: f.number,
             mark: None,
             body_offset: f.body,
-            written: line.get(f.body..f.written_end)?,
-            body: Body::Move(f.mt),
+            written,
+            body: match f.mt {
+                Some(mt) => Body::Move(mt),
+                None => Body::Terminal(written),
+            },
             time: f.time,
             branch: f.branch,
             trailing: f.trailing,
@@ -205,10 +209,11 @@ pub(crate) fn kif_line_utf8(line: &str) -> Option<(KifLine<'_>, u32)> {
 pub(crate) fn kif_line_sjis(line: &[u8]) -> Option<(KifLine<'static>, &[u8], u32)> {
     let v = Vocab::sjis();
     let f = v.kif_line(line)?;
+    let mt = f.mt?;
     if f.trailing.is_some()
-        || f.mt.wrote_funari
-        || f.mt.mark.horizontal.is_some()
-        || f.mt.mark.vertical.is_some()
+        || mt.wrote_funari
+        || mt.mark.horizontal.is_some()
+        || mt.mark.vertical.is_some()
     {
         return None;
     }
@@ -219,7 +224,7 @@ pub(crate) fn kif_line_sjis(line: &[u8]) -> Option<(KifLine<'static>, &[u8], u32
             mark: None,
             body_offset: f.body,
             written: "",
-            body: Body::Move(f.mt),
+            body: Body::Move(mt),
             time: f.time,
             branch: f.branch,
             trailing: None,
@@ -315,6 +320,14 @@ mod tests {
         "先手",
         "x",
         "詰み",
+        "後手",
+        "上手",
+        "中断",
+        "反則負け",
+        "\u{a0}",
+        "☗",
+        "▽",
+        "ab",
         "ひよこ",
         "竜",
         "王",

@@ -297,6 +297,35 @@ impl Vocab {
         }
     }
 
+    /// UTF-8 only: the end of a terminal word at `k` (`投了`), as
+    /// `kif::grammar` reads it where no destination starts: up to a space,
+    /// `(` or `+`. `None` where a destination starts (a move the fast path
+    /// did not read), for a side named first (`先手 反則負け`, left to nom)
+    /// and in Shift_JIS (such lines are decoded and read as UTF-8).
+    fn terminal_word(&self, b: &[u8], k: usize) -> Option<usize> {
+        if self.sjis || self.square(b, k).is_some() || starts(&b[k..], &self.same) {
+            return None;
+        }
+        let rest = &b[k..];
+        // A side mark after the number is the dialect nom reads.
+        for side in ["先手", "下手", "後手", "上手", "▲", "△", "☗", "☖", "▼", "▽"]
+        {
+            if rest.starts_with(side.as_bytes()) {
+                return None;
+            }
+        }
+        let mut j = k;
+        while let Some(&x) = b.get(j) {
+            if matches!(x, b' ' | b'\t' | b'(' | b'+')
+                || (x == self.space[0] && starts(&b[j..], &self.space))
+            {
+                break;
+            }
+            j += 1;
+        }
+        (j > k).then_some(j)
+    }
+
     /// One field of a time at `k` (spaces, an optional `+`, ASCII digits,
     /// spaces): `Ok(None)` where there is none, `Err` where the fast path
     /// does not decide (a number too large).
@@ -411,7 +440,10 @@ impl Vocab {
             return None;
         }
         let body = self.skip_spaces_counting(b, k, &mut wide);
-        let (after, mt) = self.move_text(b, body)?;
+        let (after, mt) = match self.move_text(b, body) {
+            Some((after, mt)) => (after, Some(mt)),
+            None => (self.terminal_word(b, body)?, None),
+        };
         let mut k = self.skip_spaces(b, after);
         let mut time = None;
         if b.get(k) == Some(&b'(') {
@@ -590,8 +622,9 @@ pub(crate) struct FastKif {
     pub(crate) column: u32,
     /// Where the move text ends.
     pub(crate) written_end: usize,
-    /// The move.
-    pub(crate) mt: MoveText,
+    /// The move; `None` for a terminal word (UTF-8 only), which is the
+    /// text from `body` to `written_end`.
+    pub(crate) mt: Option<MoveText>,
     /// The time, if written.
     pub(crate) time: Option<MoveTime>,
     /// The trailing `+` branch mark.
