@@ -539,7 +539,7 @@ impl Validator {
             }
         }
         if keyed && self.unresolved.is_none() {
-            self.unresolved = Some(ev.written.to_string());
+            self.unresolved = Some(ev.written.text().into_owned());
         }
     }
 
@@ -583,7 +583,7 @@ impl Validator {
         let text = if ev.written.is_empty() {
             r.mv.usi(pos.variant()).to_string()
         } else {
-            ev.written.to_string()
+            ev.written.text().into_owned()
         };
         let f = Finding::error(rule, ev.at, msg).at_move(ply, &text, pos.sfen());
         self.findings.push(f);

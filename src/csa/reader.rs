@@ -284,7 +284,7 @@ impl State {
         }
         out.movement(&MoveEvent {
             raw: RawMove::Csa(m),
-            written: stmt,
+            written: stmt.into(),
             at: loc,
         });
         if self.terminal.is_some() {

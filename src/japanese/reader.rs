@@ -14,7 +14,8 @@ use crate::text::sink::Sink;
 use crate::text::syntax::column;
 use crate::text::syntax::SyntaxError;
 use crate::text::{
-    empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
+    empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule,
+    Visitor, WrittenText,
 };
 use std::io::BufRead;
 
@@ -35,6 +36,17 @@ pub(crate) trait MoveLines {
         _out: &mut Sink<V>,
         _line_no: u32,
         _bytes: &[u8],
+    ) -> bool {
+        false
+    }
+    /// Reads a decoded line at once, as [`State::line`] would, if it is a
+    /// plain move line the format reads that way; `false` leaves the line
+    /// to [`State::line`].
+    fn text_line<V: Visitor + ?Sized>(
+        _st: &mut State,
+        _out: &mut Sink<V>,
+        _line_no: u32,
+        _line: &str,
     ) -> bool {
         false
     }
@@ -93,8 +105,6 @@ pub(crate) struct State {
     pub(crate) pending_variation: Option<Location>,
     /// Which program wrote the file, as far as the `#` lines tell.
     pub producer: Option<&'static str>,
-    /// A move text decoded from Shift_JIS bytes ([`MoveLines::raw_line`]).
-    pub(crate) written: String,
 }
 
 impl State {
@@ -115,7 +125,6 @@ impl State {
             skipping: false,
             pending_variation: None,
             producer: None,
-            written: String::new(),
         }
     }
 
@@ -266,12 +275,13 @@ impl State {
 
     /// Sends a move of the current line.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn push_move<V: Visitor + ?Sized>(
+    #[inline]
+    pub(crate) fn push_move<'w, V: Visitor + ?Sized>(
         &mut self,
         out: &mut Sink<V>,
         mut mt: MoveText,
         color: Option<Color>,
-        written: &str,
+        written: impl Into<WrittenText<'w>>,
         time: Option<record::MoveTime>,
         loc: Location,
         line_no: u32,
@@ -322,7 +332,7 @@ impl State {
         }
         out.movement(&MoveEvent {
             raw: RawMove::Japanese(mt, color),
-            written,
+            written: written.into(),
             at: loc,
         });
         if let Some(t) = time {
@@ -519,6 +529,9 @@ impl State {
         } else {
             line
         };
+        if M::text_line(self, out, line_no, line) {
+            return;
+        }
         let t = japanese::trim(line);
         if t.is_empty() {
             return;

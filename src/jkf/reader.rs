@@ -248,7 +248,7 @@ impl<V: Visitor + ?Sized> Walk<'_, '_, V> {
                 let written = m.written();
                 self.out.movement(&MoveEvent {
                     raw: RawMove::Jkf(m),
-                    written: &written,
+                    written: written.as_str().into(),
                     at: loc,
                 });
                 if terminal.is_some() {

@@ -51,7 +51,7 @@ impl MoveLines for Ki2 {
                         // The resolver reports it (`after-end`); the line ends.
                         out.movement(&MoveEvent {
                             raw: RawMove::Japanese(mt, Some(tok.color)),
-                            written: tok.written,
+                            written: tok.written.into(),
                             at: loc,
                         });
                         st.stop();

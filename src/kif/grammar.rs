@@ -171,53 +171,66 @@ fn kif_line_parts(line: &str) -> PResult<&str, KifLine<'_>> {
 /// for anything else (terminal words, a side mark, an error), which the
 /// nom parsers then read.
 fn kif_line_fast(line: &str) -> Option<KifLine<'_>> {
-    let f = Vocab::utf8().kif_line(line.as_bytes())?;
-    Some(KifLine {
-        number: f.number,
-        mark: None,
-        body_offset: f.body,
-        written: line.get(f.body..f.written_end)?,
-        body: Body::Move(f.mt),
-        time: f.time,
-        branch: f.branch,
-        trailing: f.trailing,
-    })
+    kif_line_utf8(line).map(|(l, _)| l)
 }
 
-/// A plain KIF move line read straight from its Shift_JIS bytes, without
-/// decoding the line: the line as [`kif_line`] reads the decoded line, and
-/// the 1-based column of the move text. `written` receives the move text
-/// decoded (the line's `written` borrows it); `body_offset` is a byte
-/// offset in the Shift_JIS line. `None` unless the whole line is a plain
-/// move line with nothing the reader would report (trailing text, `不成`,
-/// a KI2 relative mark): such lines are decoded and read by [`kif_line`].
-pub(crate) fn kif_line_sjis<'w>(
-    line: &[u8],
-    written: &'w mut String,
-) -> Option<(KifLine<'w>, u32)> {
-    let v = Vocab::sjis();
-    let f = v.kif_line(line)?;
-    if f.trailing.is_some()
-        || f.mt.wrote_funari
-        || f.mt.mark.horizontal.is_some()
-        || f.mt.mark.vertical.is_some()
-    {
-        return None;
-    }
-    v.decode_into(line.get(f.body..f.written_end)?, written)?;
-    let col = v.column(line, f.body);
+/// [`kif_line_fast`] with the 1-based column of the move text: what
+/// [`kif_line`] reads from a plain move line, and its body's column.
+#[inline]
+pub(crate) fn kif_line_utf8(line: &str) -> Option<(KifLine<'_>, u32)> {
+    let f = Vocab::utf8().kif_line(line.as_bytes())?;
+    let written = line.get(f.body..f.written_end)?;
     Some((
         KifLine {
             number: f.number,
             mark: None,
             body_offset: f.body,
-            written: written.as_str(),
-            body: Body::Move(f.mt),
+            written,
+            body: match f.mt {
+                Some(mt) => Body::Move(mt),
+                None => Body::Terminal(written),
+            },
+            time: f.time,
+            branch: f.branch,
+            trailing: f.trailing,
+        },
+        f.column,
+    ))
+}
+
+/// A plain KIF move line read straight from its Shift_JIS bytes, without
+/// decoding the line: the line as [`kif_line`] reads the decoded line
+/// (but for `written`, left empty), the move text's Shift_JIS bytes, and
+/// the 1-based column of the move text; `body_offset` is a byte offset in
+/// the Shift_JIS line. `None` unless the whole line is a plain move line
+/// with nothing the reader would report (trailing text, `不成`, a KI2
+/// relative mark): such lines are decoded and read by [`kif_line`].
+#[inline]
+pub(crate) fn kif_line_sjis(line: &[u8]) -> Option<(KifLine<'static>, &[u8], u32)> {
+    let v = Vocab::sjis();
+    let f = v.kif_line(line)?;
+    let mt = f.mt?;
+    if f.trailing.is_some()
+        || mt.wrote_funari
+        || mt.mark.horizontal.is_some()
+        || mt.mark.vertical.is_some()
+    {
+        return None;
+    }
+    let written = line.get(f.body..f.written_end)?;
+    Some((
+        KifLine {
+            number: f.number,
+            mark: None,
+            body_offset: f.body,
+            written: "",
+            body: Body::Move(mt),
             time: f.time,
             branch: f.branch,
             trailing: None,
         },
-        col,
+        written,
+        f.column,
     ))
 }
 
@@ -307,6 +320,14 @@ mod tests {
         "先手",
         "x",
         "詰み",
+        "後手",
+        "上手",
+        "中断",
+        "反則負け",
+        "\u{a0}",
+        "☗",
+        "▽",
+        "ab",
         "ひよこ",
         "竜",
         "王",
@@ -317,7 +338,8 @@ mod tests {
         #[test]
         fn fast_path_agrees_with_nom(parts in proptest::collection::vec(0usize..FRAGMENTS.len(), 0..14)) {
             let line: String = parts.iter().map(|&i| FRAGMENTS[i]).collect();
-            if let Some(fast) = kif_line_fast(&line) {
+            if let Some((fast, col)) = kif_line_utf8(&line) {
+                proptest::prop_assert_eq!(col, crate::text::syntax::column(&line, fast.body_offset), "{}", line);
                 proptest::prop_assert_eq!(Ok(fast), kif_line_nom(&line), "{}", line);
             }
         }
@@ -340,8 +362,7 @@ mod tests {
             proptest::prop_assert_eq!(Ok(fast.unwrap()), kif_line_nom(&line), "{}", line);
             let (sjis, _, bad) = encoding_rs::SHIFT_JIS.encode(&line);
             proptest::prop_assert!(!bad);
-            let mut w = String::new();
-            let fast = kif_line_sjis(&sjis, &mut w);
+            let fast = kif_line_sjis(&sjis);
             // `不成` is a dialect the reader reports: left to nom.
             proptest::prop_assert_eq!(fast.is_some(), suf != "不成", "{}", line);
             sjis_agrees(&line, fast)?;
@@ -354,8 +375,7 @@ mod tests {
             let line: String = parts.iter().map(|&i| FRAGMENTS[i]).collect();
             let (sjis, _, bad) = encoding_rs::SHIFT_JIS.encode(&line);
             if !bad {
-                let mut w = String::new();
-                sjis_agrees(&line, kif_line_sjis(&sjis, &mut w))?;
+                sjis_agrees(&line, kif_line_sjis(&sjis))?;
             }
         }
 
@@ -363,8 +383,7 @@ mod tests {
         /// decode, and then as nom reads the decoded line.
         #[test]
         fn sjis_path_on_any_bytes(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40)) {
-            let mut w = String::new();
-            let fast = kif_line_sjis(&bytes, &mut w);
+            let fast = kif_line_sjis(&bytes);
             if fast.is_some() {
                 let line = encoding_rs::SHIFT_JIS
                     .decode_without_bom_handling_and_without_replacement(&bytes);
@@ -378,20 +397,24 @@ mod tests {
     /// what nom reads from `line` (the body offset compared as a column).
     fn sjis_agrees(
         line: &str,
-        fast: Option<(KifLine<'_>, u32)>,
+        fast: Option<(KifLine<'_>, &[u8], u32)>,
     ) -> Result<(), proptest::test_runner::TestCaseError> {
-        if let Some((fast, col)) = fast {
+        if let Some((fast, written, col)) = fast {
             let nom = kif_line_nom(line);
             proptest::prop_assert!(nom.is_ok(), "{}", line);
             let nom = nom.unwrap();
             proptest::prop_assert_eq!(col, crate::text::syntax::column(line, nom.body_offset));
+            let written = crate::text::WrittenText::shift_jis(written).text();
+            proptest::prop_assert_eq!(&*written, nom.written, "{}", line);
             proptest::prop_assert_eq!(
                 KifLine {
                     body_offset: 0,
+                    written: "",
                     ..fast
                 },
                 KifLine {
                     body_offset: 0,
+                    written: "",
                     ..nom
                 },
                 "{}",

@@ -7,7 +7,7 @@ use crate::japanese::reader::{Flavor, MoveLines, State};
 use crate::record::{self, Location, TerminalKind};
 use crate::text::sink::Sink;
 use crate::text::syntax::column;
-use crate::text::{Finding, MoveEvent, RawMove, Rule, Visitor};
+use crate::text::{Finding, MoveEvent, RawMove, Rule, Visitor, WrittenText};
 
 /// KIF in the shared line reader.
 pub(crate) struct Kif;
@@ -34,7 +34,28 @@ impl MoveLines for Kif {
             }
         };
         let col = column(line, ml.body_offset);
-        take_line(st, out, line_no, line, ml, col, pending);
+        take_line(st, out, line_no, line, ml, ml.written.into(), col, pending);
+    }
+
+    fn text_line<V: Visitor + ?Sized>(
+        st: &mut State,
+        out: &mut Sink<V>,
+        line_no: u32,
+        line: &str,
+    ) -> bool {
+        // As in `raw_line`: a line that starts with a move number, inside
+        // the moves, goes straight to `move_line`, which reads it so.
+        if !st.started || st.skipping || st.pending_variation.is_some() {
+            return false;
+        }
+        match grammar::kif_line_utf8(line) {
+            Some((ml, col)) => {
+                st.content = true;
+                take_line(st, out, line_no, line, ml, ml.written.into(), col, None);
+                true
+            }
+            None => false,
+        }
     }
 
     fn raw_line<V: Visitor + ?Sized>(
@@ -49,34 +70,43 @@ impl MoveLines for Kif {
         if !st.started || st.skipping || st.pending_variation.is_some() {
             return false;
         }
-        let mut written = std::mem::take(&mut st.written);
-        let taken = match grammar::kif_line_sjis(bytes, &mut written) {
-            Some((ml, col)) => {
+        match grammar::kif_line_sjis(bytes) {
+            Some((ml, written, col)) => {
                 st.content = true;
                 // No finding of this line needs a column inside the line
-                // but the move text's: the move text stands for the line.
-                let ml = grammar::KifLine {
-                    body_offset: 0,
-                    ..ml
-                };
-                take_line(st, out, line_no, ml.written, ml, col, None);
+                // but the move text's (the line has no trailing text, and
+                // column 1 is the move number's): the move text is kept
+                // undecoded, and decoded only if a finding or a stored
+                // record needs it.
+                take_line(
+                    st,
+                    out,
+                    line_no,
+                    "",
+                    ml,
+                    WrittenText::shift_jis(written),
+                    col,
+                    None,
+                );
                 true
             }
             None => false,
-        };
-        st.written = written;
-        taken
+        }
     }
 }
 
-/// Reads a parsed KIF move line into the state; `col` is the move text's
-/// column, `pending` a bare `変化：` waiting for this line's number.
+/// Reads a parsed KIF move line into the state; `written` is its move
+/// text, `col` the move text's column, `pending` a bare `変化：` waiting
+/// for this line's number.
+#[allow(clippy::too_many_arguments)]
+#[inline]
 fn take_line<V: Visitor + ?Sized>(
     st: &mut State,
     out: &mut Sink<V>,
     line_no: u32,
     line: &str,
     ml: grammar::KifLine<'_>,
+    written: WrittenText<'_>,
     col: u32,
     pending: Option<Location>,
 ) {
@@ -154,7 +184,7 @@ fn take_line<V: Visitor + ?Sized>(
                     // The resolver reports it (`after-end`); the line ends.
                     out.movement(&MoveEvent {
                         raw: RawMove::Japanese(mt, ml.mark),
-                        written: ml.written,
+                        written,
                         at: loc,
                     });
                     st.stop();
@@ -167,7 +197,7 @@ fn take_line<V: Visitor + ?Sized>(
                 out,
                 mt,
                 ml.mark,
-                ml.written,
+                written,
                 ml.time,
                 loc,
                 line_no,

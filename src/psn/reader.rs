@@ -217,7 +217,7 @@ impl GameState {
                 Ev::Comment(c, at) => out.comment(&c, at),
                 Ev::Move(raw, w, at) => out.movement(&MoveEvent {
                     raw,
-                    written: &w,
+                    written: w.as_str().into(),
                     at,
                 }),
                 Ev::Time(t, at) => out.time(t, at),

@@ -13,7 +13,7 @@ pub use crate::text::{Finding, Game, ReadOptions, Rule, Severity, UnknownRule};
 pub use decode::{DecodeOptions, Encoding};
 pub use lines::LineReader;
 pub use resolve::{RawMove, Resolved, MAX_GAME_MOVES};
-pub use visitor::{visit_game, Flow, MoveEvent, Visitor, CONTINUE, SKIP};
+pub use visitor::{visit_game, Flow, MoveEvent, Visitor, WrittenText, CONTINUE, SKIP};
 
 use serde::Serialize;
 use std::fmt;

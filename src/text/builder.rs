@@ -5,7 +5,7 @@ use super::resolve::LineCursor;
 use super::visitor::{Flow, MoveEvent, Visitor, CONTINUE};
 use super::{Finding, Game};
 use crate::record::{
-    written, HeaderKey, Line, Location, MoveTime, Node, Record, ResultClaim, Start, Stop, Terminal,
+    HeaderKey, Line, Location, MoveTime, Node, Record, ResultClaim, Start, Stop, Terminal,
     TerminalKind,
 };
 
@@ -116,7 +116,7 @@ impl Visitor for RecordBuilder {
                 let mut node = Node::new(r.mv, ev.at);
                 node.role = r.role;
                 node.color = r.color;
-                node.written = written(ev.written);
+                node.written = ev.written.to_written();
                 if let Some(o) = self.open.last_mut() {
                     node.comments = std::mem::take(&mut o.pending);
                 }
@@ -128,7 +128,7 @@ impl Visitor for RecordBuilder {
                 if top.stopped {
                     let after_terminal = top.terminal;
                     self.line().stop = Some(Stop {
-                        written: ev.written.to_string(),
+                        written: ev.written.text().into_owned(),
                         location: ev.at,
                         after: 0,
                         after_terminal,

@@ -21,7 +21,7 @@ pub use builder::RecordBuilder;
 pub use decode::{DecodeOptions, Encoding};
 pub use lines::LineReader;
 pub use resolve::{RawMove, Resolved};
-pub use visitor::{Flow, MoveEvent, Visitor};
+pub use visitor::{Flow, MoveEvent, Visitor, WrittenText};
 
 use crate::record::{Location, Record};
 use crate::rules::position::IllegalMove;

@@ -4,6 +4,7 @@
 //! needs positions (record building, validation, statistics) goes through
 //! here, so a condition gets the same finding whatever the format.
 
+use super::visitor::WrittenText;
 use super::{Finding, Rule};
 use crate::record::Location;
 use crate::rules::color::Color;
@@ -359,7 +360,7 @@ impl LineCursor {
     pub fn resolve(
         &mut self,
         raw: &RawMove,
-        written: &str,
+        written: WrittenText<'_>,
         at: Location,
     ) -> Result<(Resolved, Option<BoxedFinding>), Option<BoxedFinding>> {
         if let RawMove::Unplaced = raw {
@@ -387,13 +388,13 @@ impl LineCursor {
                         "the game has more than {MAX_GAME_MOVES} moves (all lines together); the rest is not read"
                     ),
                 )
-                .at_move(ply, written, top.pos.sfen()),
+                .at_move(ply, &written.text(), top.pos.sfen()),
             )));
         }
         let top = self.top_mut();
         let ply = top.next_ply();
         let fail = |rule, msg: String, pos: &Position| {
-            Box::new(Finding::error(rule, at, msg).at_move(ply, written, pos.sfen()))
+            Box::new(Finding::error(rule, at, msg).at_move(ply, &written.text(), pos.sfen()))
         };
         if top.terminal {
             top.stopped = true;
@@ -426,7 +427,7 @@ impl LineCursor {
                 top.stopped = true;
                 Err(Some(fail(
                     rule,
-                    msg.replace("{written}", written),
+                    msg.replace("{written}", &written.text()),
                     &top.pos,
                 )))
             }

@@ -206,7 +206,7 @@ fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
             match mv {
                 Some(mv) => out.movement(&MoveEvent {
                     raw: RawMove::Usi(mv),
-                    written,
+                    written: written.into(),
                     at: loc,
                 }),
                 None => {
@@ -224,7 +224,7 @@ fn read_line<V: Visitor + ?Sized>(out: &mut Sink<V>, no: u32, text: &str) {
             (Ok((r, _)), Some(mv)) => {
                 out.movement(&MoveEvent {
                     raw: RawMove::Usi(mv),
-                    written,
+                    written: written.into(),
                     at: loc,
                 });
                 rest = r;

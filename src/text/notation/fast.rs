@@ -30,12 +30,16 @@ pub(crate) struct Vocab {
     /// `同`.
     same: Box<[u8]>,
     /// [`ROLE_NAMES`], in its order.
-    roles: Vec<Token<Role>>,
+    roles: Tokens<Role>,
     /// [`SUFFIX_WORDS`], in its order.
-    suffixes: Vec<Token<Suffix>>,
+    suffixes: Tokens<Suffix>,
     /// Shift_JIS only: the vocabulary's characters by their two bytes
     /// ([`sjis_index`]); `'\0'` for any other pair.
     chars: Vec<char>,
+    /// Shift_JIS only: by [`sjis_index`], the character's value as a file
+    /// digit ([`digit_value`], low four bits) and as a rank
+    /// ([`kanji_value`], high four bits); 0 where it is none.
+    values: Vec<u8>,
 }
 
 /// Lead bytes of two-byte Shift_JIS characters the vocabulary uses (JIS X
@@ -50,12 +54,6 @@ fn sjis_index(lead: u8, trail: u8) -> Option<usize> {
         return None;
     }
     Some(row * 189 + (trail - 0x40) as usize)
-}
-
-/// Whether `b` starts a two-byte Shift_JIS character.
-#[inline]
-fn sjis_lead(b: u8) -> bool {
-    matches!(b, 0x81..=0x9F | 0xE0..=0xFC)
 }
 
 /// The characters of the vocabulary (what a plain move line is made of,
@@ -96,15 +94,20 @@ impl Vocab {
             sjis: false,
             space: "\u{3000}".as_bytes().into(),
             same: "同".as_bytes().into(),
-            roles: ROLE_NAMES
-                .iter()
-                .filter_map(|&(w, r)| Token::new(w.as_bytes().into(), r))
-                .collect(),
-            suffixes: SUFFIX_WORDS
-                .iter()
-                .filter_map(|&(w, s)| Token::new(w.as_bytes().into(), s))
-                .collect(),
+            roles: Tokens::new(
+                ROLE_NAMES
+                    .iter()
+                    .filter_map(|&(w, r)| Token::new(w.as_bytes().into(), r))
+                    .collect(),
+            ),
+            suffixes: Tokens::new(
+                SUFFIX_WORDS
+                    .iter()
+                    .filter_map(|&(w, s)| Token::new(w.as_bytes().into(), s))
+                    .collect(),
+            ),
             chars: Vec::new(),
+            values: Vec::new(),
         })
     }
 
@@ -124,20 +127,29 @@ impl Vocab {
                     }
                 }
             }
+            let values = chars
+                .iter()
+                .map(|&c| digit_value(c).unwrap_or(0) | (kanji_value(c).unwrap_or(0) << 4))
+                .collect();
             let word = |w: &str| sjis_bytes(w);
             Vocab {
                 sjis: true,
                 space: word("\u{3000}").expect("U+3000 is Shift_JIS"),
                 same: word("同").expect("同 is Shift_JIS"),
-                roles: ROLE_NAMES
-                    .iter()
-                    .filter_map(|&(w, r)| Token::new(word(w)?, r))
-                    .collect(),
-                suffixes: SUFFIX_WORDS
-                    .iter()
-                    .filter_map(|&(w, s)| Token::new(word(w)?, s))
-                    .collect(),
+                roles: Tokens::new(
+                    ROLE_NAMES
+                        .iter()
+                        .filter_map(|&(w, r)| Token::new(word(w)?, r))
+                        .collect(),
+                ),
+                suffixes: Tokens::new(
+                    SUFFIX_WORDS
+                        .iter()
+                        .filter_map(|&(w, s)| Token::new(word(w)?, s))
+                        .collect(),
+                ),
                 chars,
+                values,
             }
         })
     }
@@ -183,14 +195,51 @@ impl Vocab {
         }
     }
 
+    /// [`Vocab::skip_spaces`], adding to `wide` the bytes of the spaces
+    /// skipped past their first.
+    #[inline]
+    fn skip_spaces_counting(&self, b: &[u8], mut k: usize, wide: &mut usize) -> usize {
+        loop {
+            match b.get(k) {
+                Some(b' ' | b'\t') => k += 1,
+                Some(&x) if x == self.space[0] && starts(&b[k..], &self.space) => {
+                    k += self.space.len();
+                    *wide += self.space.len() - 1;
+                }
+                _ => return k,
+            }
+        }
+    }
+
     /// A square `７六` at `k`: the index after it and the square.
     #[inline]
     fn square(&self, b: &[u8], k: usize) -> Option<(usize, Square)> {
+        if self.sjis {
+            // The values straight from the table.
+            let (file, n) = self.sjis_value(b, k, 0)?;
+            let (rank, m) = self.sjis_value(b, k + n, 4)?;
+            return Some((k + n + m, Square::new(file, rank)?));
+        }
         let (f, n) = self.next_char(b.get(k..)?)?;
         let file = digit_value(f)?;
         let (r, m) = self.next_char(&b[k + n..])?;
         let rank = kanji_value(r)?;
         Some((k + n + m, Square::new(file, rank)?))
+    }
+
+    /// Shift_JIS: the value of the character at `k` as a file digit
+    /// (`shift` 0, [`digit_value`]) or a rank (`shift` 4, [`kanji_value`])
+    /// and its length; `None` where it is none.
+    #[inline]
+    fn sjis_value(&self, b: &[u8], k: usize, shift: u32) -> Option<(u8, usize)> {
+        let &b0 = b.get(k)?;
+        if b0 < 0x80 {
+            // `1`..`9` are both.
+            return (b'1'..=b'9').contains(&b0).then_some((b0 - b'0', 1));
+        }
+        let &b1 = b.get(k + 1)?;
+        let v = (*self.values.get(sjis_index(b0, b1)?)? >> shift) & 0x0F;
+        (v != 0).then_some((v, 2))
     }
 
     /// The move text at `k` (as `moves::move_text` reads it): the index
@@ -204,7 +253,7 @@ impl Vocab {
             }
             None => return None,
         };
-        let role = find(&self.roles, &b[k..])?;
+        let role = self.roles.find(&b[k..])?;
         let mut k = k + role.bytes.len();
         let mut mt = MoveText {
             dest,
@@ -216,12 +265,22 @@ impl Vocab {
         };
         loop {
             let rest = &b[k..];
-            if let Some(s) = find(&self.suffixes, rest) {
+            if let Some(s) = self.suffixes.find(rest) {
                 mt = mt.with(s.value);
                 k += s.bytes.len();
                 continue;
             }
             if rest.first() == Some(&b'(') {
+                // `(77)`, the usual origin, at once.
+                if let Some(&[_, f, r, b')']) = rest.get(..4) {
+                    if (b'1'..=b'9').contains(&f) && (b'1'..=b'9').contains(&r) {
+                        if let Some(sq) = Square::new(f - b'0', r - b'0') {
+                            mt = mt.with(Suffix::Origin(sq));
+                            k += 4;
+                            continue;
+                        }
+                    }
+                }
                 let origin = self.next_char(&rest[1..]).and_then(|(f, n)| {
                     let (r, m) = self.next_char(&rest[1 + n..])?;
                     let sq = Square::new(digit_value(f)?, digit_value(r)?)?;
@@ -236,6 +295,35 @@ impl Vocab {
             }
             return Some((k, mt));
         }
+    }
+
+    /// UTF-8 only: the end of a terminal word at `k` (`投了`), as
+    /// `kif::grammar` reads it where no destination starts: up to a space,
+    /// `(` or `+`. `None` where a destination starts (a move the fast path
+    /// did not read), for a side named first (`先手 反則負け`, left to nom)
+    /// and in Shift_JIS (such lines are decoded and read as UTF-8).
+    fn terminal_word(&self, b: &[u8], k: usize) -> Option<usize> {
+        if self.sjis || self.square(b, k).is_some() || starts(&b[k..], &self.same) {
+            return None;
+        }
+        let rest = &b[k..];
+        // A side mark after the number is the dialect nom reads.
+        for side in ["先手", "下手", "後手", "上手", "▲", "△", "☗", "☖", "▼", "▽"]
+        {
+            if rest.starts_with(side.as_bytes()) {
+                return None;
+            }
+        }
+        let mut j = k;
+        while let Some(&x) = b.get(j) {
+            if matches!(x, b' ' | b'\t' | b'(' | b'+')
+                || (x == self.space[0] && starts(&b[j..], &self.space))
+            {
+                break;
+            }
+            j += 1;
+        }
+        (j > k).then_some(j)
     }
 
     /// One field of a time at `k` (spaces, an optional `+`, ASCII digits,
@@ -318,10 +406,27 @@ impl Vocab {
     /// what `kif::grammar::kif_line` reads from it, as byte offsets; `None`
     /// for anything else (a terminal word, a side mark, an error).
     pub(crate) fn kif_line(&self, b: &[u8]) -> Option<FastKif> {
-        let mut k = self.skip_spaces(b, 0);
+        // Bytes of the characters before the body past their first: the
+        // body's column is `body - wide + 1`.
+        let mut wide = 0;
+        let mut k = self.skip_spaces_counting(b, 0, &mut wide);
         let digits = k;
         let mut number: u32 = 0;
-        while let Some((c, n)) = self.next_char(&b[k..]) {
+        loop {
+            // ASCII digits at once, the rest by character.
+            if let Some(&d) = b.get(k) {
+                if d.is_ascii_digit() {
+                    number = number.checked_mul(10)?.checked_add(u32::from(d - b'0'))?;
+                    k += 1;
+                    continue;
+                }
+                if d < 0x80 {
+                    break;
+                }
+            }
+            let Some((c, n)) = self.next_char(&b[k..]) else {
+                break;
+            };
             let v = match c {
                 '0'..='9' => c as u32 - '0' as u32,
                 '０'..='９' => c as u32 - '０' as u32,
@@ -329,12 +434,16 @@ impl Vocab {
             };
             number = number.checked_mul(10)?.checked_add(v)?;
             k += n;
+            wide += n - 1;
         }
         if k == digits {
             return None;
         }
-        let body = self.skip_spaces(b, k);
-        let (after, mt) = self.move_text(b, body)?;
+        let body = self.skip_spaces_counting(b, k, &mut wide);
+        let (after, mt) = match self.move_text(b, body) {
+            Some((after, mt)) => (after, Some(mt)),
+            None => (self.terminal_word(b, body)?, None),
+        };
         let mut k = self.skip_spaces(b, after);
         let mut time = None;
         if b.get(k) == Some(&b'(') {
@@ -350,6 +459,7 @@ impl Vocab {
         Some(FastKif {
             number,
             body,
+            column: (body - wide + 1) as u32,
             written_end: after,
             mt,
             time,
@@ -363,27 +473,25 @@ impl Vocab {
     /// character is not among them.
     pub(crate) fn decode_into(&self, b: &[u8], out: &mut String) -> Option<()> {
         out.clear();
+        self.decode_each(b, |c| {
+            out.push(c);
+            true
+        })
+    }
+
+    /// Decodes `b` as [`Vocab::decode_into`] does, a character at a time
+    /// into `f`, until `f` answers `false`; `None` if some character is
+    /// not in the vocabulary.
+    pub(crate) fn decode_each(&self, b: &[u8], mut f: impl FnMut(char) -> bool) -> Option<()> {
         let mut k = 0;
         while k < b.len() {
             let (c, n) = self.next_char(&b[k..])?;
-            out.push(c);
+            if !f(c) {
+                break;
+            }
             k += n;
         }
         Some(())
-    }
-
-    /// The 1-based column (in characters) of byte `k` of a line whose
-    /// bytes up to `k` the fast path read.
-    pub(crate) fn column(&self, b: &[u8], k: usize) -> u32 {
-        if !self.sjis {
-            return crate::text::syntax::column(std::str::from_utf8(b).unwrap_or(""), k);
-        }
-        let (mut i, mut n) = (0, 1);
-        while i < k.min(b.len()) {
-            i += if sjis_lead(b[i]) { 2 } else { 1 };
-            n += 1;
-        }
-        n
     }
 }
 
@@ -402,13 +510,45 @@ impl<T> Token<T> {
     }
 }
 
-/// The first token of `tokens` that `b` starts with.
+/// Words of the vocabulary, in their order, found by their first two
+/// bytes.
+struct Tokens<T> {
+    list: Vec<Token<T>>,
+    /// By [`slot`] of a token's first two bytes: a bit for each token
+    /// (its index in `list`) whose first two bytes have that slot.
+    slots: Box<[u32; 256]>,
+}
+
+/// The slot of two first bytes in [`Tokens::slots`].
 #[inline]
-fn find<'t, T>(tokens: &'t [Token<T>], b: &[u8]) -> Option<&'t Token<T>> {
-    let head = [*b.first()?, *b.get(1)?];
-    tokens
-        .iter()
-        .find(|t| t.head == head && starts(&b[2..], &t.bytes[2..]))
+fn slot(b0: u8, b1: u8) -> usize {
+    usize::from(b0.wrapping_mul(0x2D) ^ b1)
+}
+
+impl<T> Tokens<T> {
+    fn new(list: Vec<Token<T>>) -> Tokens<T> {
+        assert!(list.len() <= 32, "a token list has more than 32 words");
+        let mut slots = Box::new([0u32; 256]);
+        for (i, t) in list.iter().enumerate() {
+            slots[slot(t.head[0], t.head[1])] |= 1 << i;
+        }
+        Tokens { list, slots }
+    }
+
+    /// The first token (in the list's order) that `b` starts with.
+    #[inline]
+    fn find(&self, b: &[u8]) -> Option<&Token<T>> {
+        let head = [*b.first()?, *b.get(1)?];
+        let mut m = self.slots[slot(head[0], head[1])];
+        while m != 0 {
+            let t = &self.list[m.trailing_zeros() as usize];
+            if t.head == head && starts(&b[2..], &t.bytes[2..]) {
+                return Some(t);
+            }
+            m &= m - 1;
+        }
+        None
+    }
 }
 
 /// Whether `b` starts with the token `w` (tokens are short: compared a
@@ -439,14 +579,14 @@ fn time_plain(b: &[u8], k: usize) -> Option<(usize, MoveTime)> {
     while r.get(j) == Some(&b' ') {
         j += 1;
     }
-    let digit = |i: usize| -> Option<u64> {
-        let d = *r.get(i)?;
-        d.is_ascii_digit().then(|| u64::from(d - b'0'))
+    let digit = |d: u8| -> Option<u64> {
+        let v = d.wrapping_sub(b'0');
+        (v < 10).then_some(u64::from(v))
     };
-    let mut m = digit(j)?;
+    let mut m = digit(*r.get(j)?)?;
     j += 1;
     for _ in 0..2 {
-        match digit(j) {
+        match r.get(j).and_then(|&d| digit(d)) {
             Some(d) => {
                 m = m * 10 + d;
                 j += 1;
@@ -454,14 +594,14 @@ fn time_plain(b: &[u8], k: usize) -> Option<(usize, MoveTime)> {
             None => break,
         }
     }
-    let two = |i: usize| Some(digit(i)? * 10 + digit(i + 1)?);
     // `:ss/hh:mm:ss)`: 13 bytes.
-    let t = r.get(j..j + 13)?;
+    let t: &[u8; 13] = r.get(j..j + 13)?.try_into().ok()?;
     if t[0] != b':' || t[3] != b'/' || t[6] != b':' || t[9] != b':' || t[12] != b')' {
         return None;
     }
-    let s = two(j + 1)?;
-    let (hh, mm, ss) = (two(j + 4)?, two(j + 7)?, two(j + 10)?);
+    let two = |i: usize| Some(digit(t[i])? * 10 + digit(t[i + 1])?);
+    let s = two(1)?;
+    let (hh, mm, ss) = (two(4)?, two(7)?, two(10)?);
     Some((
         k + j + 13,
         MoveTime {
@@ -478,10 +618,13 @@ pub(crate) struct FastKif {
     pub(crate) number: u32,
     /// Where the move text starts.
     pub(crate) body: usize,
+    /// The 1-based column (in characters) of the move text.
+    pub(crate) column: u32,
     /// Where the move text ends.
     pub(crate) written_end: usize,
-    /// The move.
-    pub(crate) mt: MoveText,
+    /// The move; `None` for a terminal word (UTF-8 only), which is the
+    /// text from `body` to `written_end`.
+    pub(crate) mt: Option<MoveText>,
     /// The time, if written.
     pub(crate) time: Option<MoveTime>,
     /// The trailing `+` branch mark.
