@@ -782,15 +782,23 @@ fn process_block<V: Visitor + ?Sized>(
         }
         run.lines += 1;
         let line_no = before + run.lines;
-        let line = &rest[pos..end];
+        let (start, line) = (pos, &bytes[pos..end]);
         run.last = (pos, end);
         run.bytes = next;
         pos = next;
-        if !quick_line(b, out, line_no, line.as_bytes(), line) {
-            if let LineEnd::Separator(at, loc) = process_line(b, out, line_no, line, 0) {
-                run.separator = Some((at, loc));
-                break;
-            }
+        // As [`quick_line`], the text of the line taken only when needed.
+        let at = || Location::new(line_no, 1);
+        if let Some(m) = quick_move(line) {
+            b.content(out);
+            b.play(out, m, &rest[start..end], at());
+        } else if let Some(ms) = quick_time(line) {
+            b.content(out);
+            b.time(out, ms, false, at());
+        } else if let LineEnd::Separator(at, loc) =
+            process_line(b, out, line_no, &rest[start..end], 0)
+        {
+            run.separator = Some((at, loc));
+            break;
         }
     }
     run
@@ -979,6 +987,63 @@ mod tests {
             games("PI\n+\n")[0].record.start.handicap,
             Some(Handicap::Even)
         );
+    }
+
+    fn games_with_buffer(text: &[u8], cap: usize) -> Vec<Game> {
+        let src = std::io::BufReader::with_capacity(cap, text);
+        let lines = LineReader::new(src, &Default::default()).unwrap();
+        let mut reader = CsaReader::new(lines);
+        std::iter::from_fn(|| reader.read_game(&mut RecordBuilder::new())).collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Lines taken from the checked block in a row (`process_block`)
+        /// read as lines taken one by one: the same games, findings and
+        /// locations whatever the source's buffer size (a small buffer
+        /// sends most lines through `next_line`).
+        #[test]
+        fn block_runs_read_like_single_lines(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::prelude::Just("+7776FU"),
+                    proptest::prelude::Just("-3334FU"),
+                    proptest::prelude::Just("+8822UM"),
+                    proptest::prelude::Just("T12"),
+                    proptest::prelude::Just("T3.5"),
+                    proptest::prelude::Just("%TORYO"),
+                    proptest::prelude::Just("/"),
+                    proptest::prelude::Just(" / "),
+                    proptest::prelude::Just("PI"),
+                    proptest::prelude::Just("PI82HI"),
+                    proptest::prelude::Just("+"),
+                    proptest::prelude::Just("-"),
+                    proptest::prelude::Just("V2.2"),
+                    proptest::prelude::Just("N+a"),
+                    proptest::prelude::Just("'c"),
+                    proptest::prelude::Just("+7776FU,T1"),
+                    proptest::prelude::Just("+7776F"),
+                    proptest::prelude::Just("\u{3042}"),
+                    proptest::prelude::Just(""),
+                ],
+                0..40,
+            ),
+            breaks in proptest::collection::vec(0usize..3, 40),
+            cap in 1usize..24,
+        ) {
+            let mut text = String::new();
+            for (i, p) in parts.iter().enumerate() {
+                text.push_str(p);
+                text.push_str(["\n", "\r\n", "\r"][breaks[i]]);
+            }
+            let fast = games(&text);
+            let slow = games_with_buffer(text.as_bytes(), cap);
+            proptest::prop_assert_eq!(fast.len(), slow.len());
+            for (a, b) in fast.iter().zip(&slow) {
+                proptest::prop_assert_eq!(&a.record, &b.record);
+                proptest::prop_assert_eq!(&a.findings, &b.findings);
+            }
+        }
     }
 
     /// Whole-line moves and times take the reader's byte path; with a

@@ -229,10 +229,7 @@ pub fn discover(
                     d.inputs.push(Input {
                         display,
                         path: Some(e.path().to_path_buf()),
-                        rel: e
-                            .path()
-                            .strip_prefix(&path)
-                            .map_or_else(|_| e.path().to_path_buf(), Path::to_path_buf),
+                        rel: rel_path(e.path(), &path),
                         arg: arg_index,
                         format: forced.or_else(|| Format::from_path(e.path())),
                         size: 0,
@@ -271,6 +268,30 @@ pub fn discover(
         }
     }
     d
+}
+
+/// `path` relative to `root`, a folder it was found under (as
+/// `strip_prefix` gives it; the path itself if it is not under it). The
+/// walk joins names to the folder's path, so the path usually starts with
+/// the folder's bytes and a `/`: then the rest is the answer, without
+/// taking both paths apart into components.
+fn rel_path(path: &Path, root: &Path) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    let (p, r) = (path.as_os_str().as_bytes(), root.as_os_str().as_bytes());
+    if let Some(rest) = p.strip_prefix(r) {
+        let boundary = r.ends_with(b"/") || rest.starts_with(b"/");
+        let rest = &rest[rest.iter().take_while(|&&b| b == b'/').count()..];
+        let plain = boundary
+            && !rest.is_empty()
+            && rest
+                .split(|&b| b == b'/')
+                .all(|c| !c.is_empty() && c != b"." && c != b"..");
+        if plain {
+            return PathBuf::from(std::ffi::OsStr::from_bytes(rest));
+        }
+    }
+    path.strip_prefix(root)
+        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
 }
 
 /// The bytes a game was read from, kept so that reports can quote source
@@ -626,24 +647,24 @@ impl<'a, T: Send + 'a, F: PerGame<Output = T>> Ctx<'a, T, F> {
     }
 }
 
-/// Parses an input held whole in memory.
-fn parse_whole<T, F>(
+/// Reads an input held whole in memory, handing each game to `each` as
+/// it is read (`Break` stops the reading): the input's description, and
+/// whether the reading was stopped.
+fn read_whole<T, F, E>(
     i: usize,
     input: &Input,
     bytes: Arc<[u8]>,
     opts: &ReadOptions,
     per_game: &F,
-) -> Batch<T>
+    mut each: E,
+) -> (Arc<FileMeta>, bool)
 where
     F: PerGame<Output = T>,
+    E: FnMut(&Arc<FileMeta>, T) -> ControlFlow<()>,
 {
     let held = bytes.clone();
     match Reader::with_options(&held[..], input.format, opts) {
-        Err(e) => Batch {
-            meta: Arc::new(error_meta(i, input, &e)),
-            items: Vec::new(),
-            last: true,
-        },
+        Err(e) => (Arc::new(error_meta(i, input, &e)), false),
         Ok(mut reader) => {
             let meta = Arc::new(FileMeta {
                 format: Some(reader.format()),
@@ -659,13 +680,42 @@ where
                 })),
                 ..meta_for(i, input)
             });
-            let items = read_games(per_game, &meta, &mut reader);
-            Batch {
-                meta,
-                items,
-                last: true,
-            }
+            let stopped = {
+                let mut v = per_game.visitor(&meta);
+                let mut stopped = false;
+                while let Some(out) = reader.read_game(&mut v) {
+                    if each(&meta, out).is_break() {
+                        stopped = true;
+                        break;
+                    }
+                }
+                stopped
+            };
+            (meta, stopped)
         }
+    }
+}
+
+/// Parses an input held whole in memory.
+fn parse_whole<T, F>(
+    i: usize,
+    input: &Input,
+    bytes: Arc<[u8]>,
+    opts: &ReadOptions,
+    per_game: &F,
+) -> Batch<T>
+where
+    F: PerGame<Output = T>,
+{
+    let mut items = Vec::new();
+    let (meta, _) = read_whole(i, input, bytes, opts, per_game, |_, out| {
+        items.push(out);
+        ControlFlow::Continue(())
+    });
+    Batch {
+        meta,
+        items,
+        last: true,
     }
 }
 
@@ -788,10 +838,10 @@ where
             continue;
         }
         let opened = open_stream(input).and_then(|mut r| {
-            let (n, complete) = read_start(&mut r, &mut buf, STREAM_THRESHOLD as usize)?;
-            Ok((n, complete, r))
+            let (len, complete) = read_start(&mut r, &mut buf, STREAM_THRESHOLD as usize)?;
+            Ok((len, complete, r))
         });
-        let (n, complete, rest) = match opened {
+        let (len, complete, rest) = match opened {
             Ok(x) => x,
             Err(e) => {
                 if sink(Event::FileDone(Arc::new(error_meta(i, input, &e)))).is_break() {
@@ -801,18 +851,26 @@ where
             }
         };
         if complete {
-            let batch = parse_whole(i, input, Arc::from(&buf[..n]), opts, per_game);
-            for (n, item) in batch.items.into_iter().enumerate() {
-                if sink(Event::Game(batch.meta.clone(), n, item)).is_break() {
-                    return false;
-                }
-            }
-            if sink(Event::FileDone(batch.meta)).is_break() {
+            // Each game goes to the sink as it is read.
+            let mut n = 0;
+            let (meta, stopped) = read_whole(
+                i,
+                input,
+                Arc::from(&buf[..len]),
+                opts,
+                per_game,
+                |meta, out| {
+                    let ev = Event::Game(meta.clone(), n, out);
+                    n += 1;
+                    sink(ev)
+                },
+            );
+            if stopped || sink(Event::FileDone(meta)).is_break() {
                 return false;
             }
             continue;
         }
-        let prefix = buf[..n].to_vec();
+        let prefix = buf[..len].to_vec();
         let src: read::Source = Box::new(BufReader::with_capacity(
             1 << 20,
             io::Cursor::new(prefix).chain(rest),
@@ -1446,6 +1504,34 @@ mod tests {
             assert_eq!(c.last, want, "step {step}");
         }
         assert_eq!(want, Some(text.len() - 1));
+    }
+
+    #[test]
+    fn rel_path_is_strip_prefix() {
+        let cases = [
+            ("dir/a.csa", "dir"),
+            ("dir/a.csa", "dir/"),
+            ("dir//a.csa", "dir"),
+            ("./dir/sub/a.csa", "./dir"),
+            ("./dir/sub/a.csa", "."),
+            ("dir/./a.csa", "dir"),
+            ("dir/../a.csa", "dir"),
+            ("dir/.hidden/a.csa", "dir"),
+            ("dir/sub/", "dir"),
+            ("/a.csa", "/"),
+            ("dirx/a.csa", "dir"),
+            ("dir", "dir"),
+            ("dir/ a.csa", "dir"),
+            ("a/./b/x.csa", "a/./b"),
+            ("a/../b/x.csa", "a/.."),
+        ];
+        for (p, r) in cases {
+            let (p, r) = (Path::new(p), Path::new(r));
+            let want = p
+                .strip_prefix(r)
+                .map_or_else(|_| p.to_path_buf(), Path::to_path_buf);
+            assert_eq!(rel_path(p, r), want, "{p:?} under {r:?}");
+        }
     }
 
     #[test]
