@@ -287,6 +287,7 @@ impl State {
         out.header(&key, value.trim_end(), loc);
     }
 
+    #[inline(always)]
     fn play<V: Visitor + ?Sized>(
         &mut self,
         out: &mut Sink<V>,
@@ -350,6 +351,7 @@ impl State {
         self.last_timed = false;
     }
 
+    #[inline(always)]
     fn time<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, ms: u64, frac: bool, loc: Location) {
         if frac && !self.v3 && !self.warned_fraction {
             self.warned_fraction = true;
@@ -763,12 +765,9 @@ fn process_block<V: Visitor + ?Sized>(
     before: u32,
 ) -> BlockRun {
     let bytes = rest.as_bytes();
-    let mut run = BlockRun {
-        bytes: 0,
-        lines: 0,
-        last: (0, 0),
-        separator: None,
-    };
+    let mut lines = 0;
+    let mut last = (0, 0);
+    let mut separator = None;
     let mut pos = 0;
     while let Some(i) = crate::text::lines::line_break(&bytes[pos..]) {
         let end = pos + i;
@@ -780,11 +779,10 @@ fn process_block<V: Visitor + ?Sized>(
                 None => break,
             }
         }
-        run.lines += 1;
-        let line_no = before + run.lines;
+        lines += 1;
+        let line_no = before + lines;
         let (start, line) = (pos, &bytes[pos..end]);
-        run.last = (pos, end);
-        run.bytes = next;
+        last = (pos, end);
         pos = next;
         // As [`quick_line`], the text of the line taken only when needed.
         let at = || Location::new(line_no, 1);
@@ -797,11 +795,16 @@ fn process_block<V: Visitor + ?Sized>(
         } else if let LineEnd::Separator(at, loc) =
             process_line(b, out, line_no, &rest[start..end], 0)
         {
-            run.separator = Some((at, loc));
+            separator = Some((at, loc));
             break;
         }
     }
-    run
+    BlockRun {
+        bytes: pos,
+        lines,
+        last,
+        separator,
+    }
 }
 
 /// The common lines, a whole-line move (`+7776FU`) or whole seconds
@@ -989,9 +992,15 @@ mod tests {
         );
     }
 
+    /// The games of UTF-8 `text` read through a buffer of `cap` bytes (the
+    /// encoding given: detection would see only the first `cap` bytes).
     fn games_with_buffer(text: &[u8], cap: usize) -> Vec<Game> {
         let src = std::io::BufReader::with_capacity(cap, text);
-        let lines = LineReader::new(src, &Default::default()).unwrap();
+        let opts = crate::text::decode::DecodeOptions {
+            encoding: Some(crate::text::decode::Encoding::Utf8),
+            lossy: false,
+        };
+        let lines = LineReader::new(src, &opts).unwrap();
         let mut reader = CsaReader::new(lines);
         std::iter::from_fn(|| reader.read_game(&mut RecordBuilder::new())).collect()
     }
@@ -1036,7 +1045,7 @@ mod tests {
                 text.push_str(p);
                 text.push_str(["\n", "\r\n", "\r"][breaks[i]]);
             }
-            let fast = games(&text);
+            let fast = games_with_buffer(text.as_bytes(), 1 << 20);
             let slow = games_with_buffer(text.as_bytes(), cap);
             proptest::prop_assert_eq!(fast.len(), slow.len());
             for (a, b) in fast.iter().zip(&slow) {
