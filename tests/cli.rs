@@ -637,6 +637,58 @@ fn large_multi_game_file_is_read_in_pieces_with_exact_locations() {
     }
 }
 
+/// A mid-size multi-game CSA file (under the 8 MiB streaming threshold)
+/// is cut into pieces between games when several workers run; every
+/// report (JSON, human with quoted source lines, stats) is the one of a
+/// single worker. With a byte-order mark, comments between games, a bad
+/// game near a cut and trailing comments and blank lines after the last
+/// `/`.
+#[test]
+fn mid_size_multi_game_file_is_shared_by_workers_with_the_same_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = "PI\n+\n+7776FU\nT3\n-3334FU\n+2726FU\n-8384FU\n%TORYO\n/\n";
+    let bad = "PI\n+\n+7776FU\n-3334FU\n+0055FU\n/\n"; // no pawn in hand
+    let odd = "'a comment between games\n\n/\n  /  \n";
+    for (name, bom) in [("mid.csa", ""), ("bom.csa", "\u{feff}")] {
+        let path = dir.path().join(name);
+        let mut text = format!("{bom}'CSA encoding=UTF-8\nV2.2\n");
+        let mut g = 0;
+        while text.len() < 3 << 20 {
+            match g % 9973 {
+                17 => text.push_str(bad),
+                40 => text.push_str(odd),
+                _ => text.push_str(good),
+            }
+            g += 1;
+        }
+        text.push_str("'the end\n\n/\n'after the last game\n\n");
+        std::fs::write(&path, &text).unwrap();
+        let p = path.to_str().unwrap();
+        for args in [
+            vec!["validate", "--format", "json"],
+            vec!["validate"],
+            vec!["stats"],
+        ] {
+            let with = |jobs: &str| {
+                let mut a = args.clone();
+                a.extend(["-j", jobs, p]);
+                run(&a)
+            };
+            let (one, two) = (with("1"), with("2"));
+            assert_eq!(one.status.code(), two.status.code(), "{args:?} {name}");
+            assert!(
+                one.stdout == two.stdout,
+                "{args:?} {name}: -j2 differs from -j1"
+            );
+            assert!(!one.stdout.is_empty());
+        }
+        let o = run(&["validate", "--format", "json", "-j", "2", p]);
+        assert_eq!(o.status.code(), Some(1));
+        let games = stdout(&o).lines().count();
+        assert!(games > 30_000, "{games} games");
+    }
+}
+
 /// A false result line (claim-mismatch) is reported as `validate` reports
 /// it and the game is still written; `--strict` refuses it. An illegal
 /// move is refused either way.

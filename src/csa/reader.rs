@@ -60,6 +60,10 @@ struct State {
     phase: Phase,
     content: bool,
     board_given: bool,
+    /// The board is the even start's and the hands are empty (set by a
+    /// plain `PI`, cleared by any change): the handicap is then known
+    /// without comparing boards.
+    even: bool,
     last: Last,
     /// Whether the last move or terminal has its time.
     last_timed: bool,
@@ -92,6 +96,7 @@ impl State {
             phase: Phase::Header,
             content: false,
             board_given: false,
+            even: false,
             last: Last::Nothing,
             last_timed: false,
             terminal: None,
@@ -147,6 +152,15 @@ impl State {
         self.finding(out, Finding::error(Rule::Syntax, loc, msg));
     }
 
+    /// The handicap of the start position (as [`Handicap::detect`] finds it).
+    fn handicap(&self) -> Option<Handicap> {
+        if self.even && self.setup.turn == Color::Black {
+            Some(Handicap::Even)
+        } else {
+            Handicap::detect(&self.setup)
+        }
+    }
+
     fn take_from_box(&mut self, role: Role) {
         let i = role.unpromoted().index();
         if let Some(n) = self.boxed.get_mut(i) {
@@ -162,6 +176,7 @@ impl State {
     }
 
     fn place(&mut self, sq: crate::rules::square::Square, piece: Option<Piece>) {
+        self.even = false;
         if let Some(old) = self.setup.board[sq.index()] {
             self.return_to_box(old.role);
         }
@@ -210,13 +225,14 @@ impl State {
                 ),
             );
             self.setup = even_setup().clone();
+            self.even = true;
             self.start_location = None;
         }
         self.setup.turn = turn;
         self.setup.ply = 1;
         self.phase = Phase::Moves;
         out.start(&Start {
-            handicap: Handicap::detect(&self.setup),
+            handicap: self.handicap(),
             setup: self.setup.clone(),
             location: self.start_location,
         });
@@ -271,6 +287,7 @@ impl State {
         out.header(&key, value.trim_end(), loc);
     }
 
+    #[inline(always)]
     fn play<V: Visitor + ?Sized>(
         &mut self,
         out: &mut Sink<V>,
@@ -334,6 +351,7 @@ impl State {
         self.last_timed = false;
     }
 
+    #[inline(always)]
     fn time<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, ms: u64, frac: bool, loc: Location) {
         if frac && !self.v3 && !self.warned_fraction {
             self.warned_fraction = true;
@@ -429,6 +447,7 @@ impl State {
                     }
                     self.board_given = true;
                     self.setup.board = even_setup().board;
+                    self.even = self.setup.hands.iter().all(|h| h.is_empty());
                     self.boxed = [0; 8];
                     for &(at, (sq, role)) in removals.iter() {
                         match self.setup.board[sq.index()] {
@@ -492,11 +511,13 @@ impl State {
                                         ),
                                     );
                                 } else {
+                                    self.even = false;
                                     self.take_from_box(role);
                                     self.setup.hands[color.index()].add(role);
                                 }
                             }
                             (None, None) => {
+                                self.even = false;
                                 for role in Role::HAND {
                                     let i = role.index();
                                     if i < 7 {
@@ -641,23 +662,8 @@ fn process_line<V: Visitor + ?Sized>(
     start: usize,
 ) -> LineEnd {
     let bytes = line.as_bytes();
-    if start == 0 {
-        // The common lines, a whole-line move (`+7776FU`) or whole seconds
-        // (`T12`), go straight to the state machine: no statement split, no
-        // column count, no `Statement`. Anything else (and every error) takes
-        // the grammar below, which reads these lines the same way (the fast
-        // parsers are checked against the grammar in its tests).
-        let at = || Location::new(line_no, 1);
-        if let Some(m) = quick_move(bytes) {
-            b.content(out);
-            b.play(out, m, line, at());
-            return LineEnd::Done;
-        }
-        if let Some(ms) = quick_time(bytes) {
-            b.content(out);
-            b.time(out, ms, false, at());
-            return LineEnd::Done;
-        }
+    if start == 0 && quick_line(b, out, line_no, bytes, line) {
+        return LineEnd::Done;
     }
     let mut cols = crate::text::Columns::new(line);
     let mut i = start;
@@ -734,6 +740,100 @@ fn process_line<V: Visitor + ?Sized>(
     LineEnd::Done
 }
 
+/// How far [`process_block`] got.
+struct BlockRun {
+    /// Bytes taken (whole lines with their breaks).
+    bytes: usize,
+    /// Lines taken.
+    lines: u32,
+    /// Where the last line taken is, in the text given.
+    last: (usize, usize),
+    /// The last line taken holds a `/` that ended the game: where the line
+    /// goes on, and where the `/` is.
+    separator: Option<(usize, Location)>,
+}
+
+/// Processes the lines of `rest` (the line reader's checked block, whose
+/// first line is line `before + 1`) until a `/` ends the game or the
+/// block ends. A CR ending the block is left to the line reader (whether
+/// an LF follows is not known yet).
+#[inline(never)]
+fn process_block<V: Visitor + ?Sized>(
+    b: &mut State,
+    out: &mut Sink<V>,
+    rest: &str,
+    before: u32,
+) -> BlockRun {
+    let bytes = rest.as_bytes();
+    let mut lines = 0;
+    let mut last = (0, 0);
+    let mut separator = None;
+    let mut pos = 0;
+    while let Some(i) = crate::text::lines::line_break(&bytes[pos..]) {
+        let end = pos + i;
+        let mut next = end + 1;
+        if bytes[end] == b'\r' {
+            match bytes.get(next) {
+                Some(b'\n') => next += 1,
+                Some(_) => {}
+                None => break,
+            }
+        }
+        lines += 1;
+        let line_no = before + lines;
+        let (start, line) = (pos, &bytes[pos..end]);
+        last = (pos, end);
+        pos = next;
+        // As [`quick_line`], the text of the line taken only when needed.
+        let at = || Location::new(line_no, 1);
+        if let Some(m) = quick_move(line) {
+            b.content(out);
+            b.play(out, m, &rest[start..end], at());
+        } else if let Some(ms) = quick_time(line) {
+            b.content(out);
+            b.time(out, ms, false, at());
+        } else if let LineEnd::Separator(at, loc) =
+            process_line(b, out, line_no, &rest[start..end], 0)
+        {
+            separator = Some((at, loc));
+            break;
+        }
+    }
+    BlockRun {
+        bytes: pos,
+        lines,
+        last,
+        separator,
+    }
+}
+
+/// The common lines, a whole-line move (`+7776FU`) or whole seconds
+/// (`T12`), go straight to the state machine: no statement split, no column
+/// count, no `Statement`; `false` for anything else (and every error),
+/// which [`process_line`] reads with the grammar, the same way (the fast
+/// parsers are checked against the grammar in its tests).
+#[inline(always)]
+fn quick_line<V: Visitor + ?Sized>(
+    b: &mut State,
+    out: &mut Sink<V>,
+    line_no: u32,
+    bytes: &[u8],
+    line: &str,
+) -> bool {
+    let at = || Location::new(line_no, 1);
+    if let Some(m) = quick_move(bytes) {
+        b.content(out);
+        b.play(out, m, line, at());
+        return true;
+    }
+    if let Some(ms) = quick_time(bytes) {
+        b.content(out);
+        b.time(out, ms, false, at());
+        return true;
+    }
+    false
+}
+
 impl<R: BufRead> CsaReader<R> {
     /// A reader over decoded lines.
     pub fn new(lines: LineReader<R>) -> CsaReader<R> {
@@ -763,6 +863,27 @@ impl<R: BufRead> CsaReader<R> {
                 last_line,
                 ..
             } = self;
+            // Most lines are in the reader's checked block: read there in a
+            // row, the reader told once how far it got (the same lines, one
+            // by one, that `next_line` gives).
+            if let Some(rest) = lines.block_rest() {
+                let first = lines.line_number();
+                let run = process_block(b, &mut out, rest, first);
+                if run.lines > 0 {
+                    lines.took_block_lines(run.bytes, run.lines, run.last);
+                    *last_line = first + run.lines;
+                    if let Some((next, loc)) = run.separator {
+                        self.resume = next;
+                        self.lines.unread();
+                        if out.begun() {
+                            return Some(self.emit(out, loc));
+                        }
+                        // Only comments (or nothing): not a game.
+                        self.state.reset();
+                    }
+                    continue;
+                }
+            }
             // Most lines are in the reader's checked block: taken from
             // there directly (the same line `next_line` gives).
             let end = if let Some((n, text)) = lines.next_block_line() {
@@ -838,6 +959,100 @@ mod tests {
         let lines = LineReader::new(text.as_bytes(), &Default::default()).unwrap();
         let mut reader = CsaReader::new(lines);
         std::iter::from_fn(|| reader.read_game(&mut RecordBuilder::new())).collect()
+    }
+
+    /// The handicap the reader gives without comparing boards (a plain
+    /// `PI`) is the one [`Handicap::detect`] finds, whatever follows it.
+    #[test]
+    fn the_even_start_is_known_as_detect_finds_it() {
+        use crate::rules::handicap::Handicap;
+        let starts = [
+            "PI\n+\n",
+            "PI\n-\n",
+            "PI82HI22KA\n-\n",
+            "PI\nP+00FU\n+\n",
+            "PI\nP-00AL\n+\n",
+            "PI\nP+55FU\n+\n",
+            "PI\nP-11KY\n+\n",
+            "PI\nPI\n+\n",
+            "P+00FU\nPI\n+\n",
+            "+\n",
+            "N+a\n+7776FU\n",
+            "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n",
+        ];
+        for text in starts {
+            for g in games(text) {
+                let start = &g.record.start;
+                assert_eq!(start.handicap, Handicap::detect(&start.setup), "{text}");
+            }
+        }
+        assert_eq!(
+            games("PI\n+\n")[0].record.start.handicap,
+            Some(Handicap::Even)
+        );
+    }
+
+    /// The games of UTF-8 `text` read through a buffer of `cap` bytes (the
+    /// encoding given: detection would see only the first `cap` bytes).
+    fn games_with_buffer(text: &[u8], cap: usize) -> Vec<Game> {
+        let src = std::io::BufReader::with_capacity(cap, text);
+        let opts = crate::text::decode::DecodeOptions {
+            encoding: Some(crate::text::decode::Encoding::Utf8),
+            lossy: false,
+        };
+        let lines = LineReader::new(src, &opts).unwrap();
+        let mut reader = CsaReader::new(lines);
+        std::iter::from_fn(|| reader.read_game(&mut RecordBuilder::new())).collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Lines taken from the checked block in a row (`process_block`)
+        /// read as lines taken one by one: the same games, findings and
+        /// locations whatever the source's buffer size (a small buffer
+        /// sends most lines through `next_line`).
+        #[test]
+        fn block_runs_read_like_single_lines(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::prelude::Just("+7776FU"),
+                    proptest::prelude::Just("-3334FU"),
+                    proptest::prelude::Just("+8822UM"),
+                    proptest::prelude::Just("T12"),
+                    proptest::prelude::Just("T3.5"),
+                    proptest::prelude::Just("%TORYO"),
+                    proptest::prelude::Just("/"),
+                    proptest::prelude::Just(" / "),
+                    proptest::prelude::Just("PI"),
+                    proptest::prelude::Just("PI82HI"),
+                    proptest::prelude::Just("+"),
+                    proptest::prelude::Just("-"),
+                    proptest::prelude::Just("V2.2"),
+                    proptest::prelude::Just("N+a"),
+                    proptest::prelude::Just("'c"),
+                    proptest::prelude::Just("+7776FU,T1"),
+                    proptest::prelude::Just("+7776F"),
+                    proptest::prelude::Just("\u{3042}"),
+                    proptest::prelude::Just(""),
+                ],
+                0..40,
+            ),
+            breaks in proptest::collection::vec(0usize..3, 40),
+            cap in 1usize..24,
+        ) {
+            let mut text = String::new();
+            for (i, p) in parts.iter().enumerate() {
+                text.push_str(p);
+                text.push_str(["\n", "\r\n", "\r"][breaks[i]]);
+            }
+            let fast = games_with_buffer(text.as_bytes(), 1 << 20);
+            let slow = games_with_buffer(text.as_bytes(), cap);
+            proptest::prop_assert_eq!(fast.len(), slow.len());
+            for (a, b) in fast.iter().zip(&slow) {
+                proptest::prop_assert_eq!(&a.record, &b.record);
+                proptest::prop_assert_eq!(&a.findings, &b.findings);
+            }
+        }
     }
 
     /// Whole-line moves and times take the reader's byte path; with a

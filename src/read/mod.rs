@@ -74,10 +74,9 @@ impl Format {
 
     /// The format of a file extension.
     pub fn from_extension(ext: &str) -> Option<Format> {
-        let ext = ext.to_ascii_lowercase();
         Format::ALL
             .into_iter()
-            .find(|f| f.extensions().contains(&ext.as_str()))
+            .find(|f| f.extensions().iter().any(|x| x.eq_ignore_ascii_case(ext)))
     }
 
     /// The format of a path by its extension.

@@ -190,24 +190,21 @@ impl<R: BufRead> LineReader<R> {
     /// Detects the encoding from the first 64 KiB (see [`detect`]) and
     /// prepares to read. The BOM, if any, is skipped.
     pub fn new(mut inner: R, opts: &DecodeOptions) -> io::Result<LineReader<R>> {
-        // Gather a prefix for detection without consuming it.
-        let mut prefix = Vec::new();
-        let mut complete = false;
-        {
+        // Detection looks at the start of the source's buffer in place (no
+        // copy): at most 64 KiB of it. BufReader may hold less; that is
+        // enough for detection.
+        let (encoding, available) = {
             let buf = inner.fill_buf()?;
-            prefix.extend_from_slice(&buf[..buf.len().min(65536)]);
-            if buf.is_empty() {
-                complete = true;
-            }
-        }
-        // BufReader may hold less than 64 KiB; that is enough for detection.
-        if !complete && prefix.len() < 65536 {
-            // We cannot peek further without consuming; treat as partial.
-        }
-        let encoding = detect(&prefix, complete || prefix.len() < 8192, opts);
+            let prefix = &buf[..buf.len().min(65536)];
+            let complete = buf.is_empty();
+            (
+                detect(prefix, complete || prefix.len() < 8192, opts),
+                prefix.len(),
+            )
+        };
         let bom = encoding.bom_len();
         if bom > 0 {
-            inner.consume(bom.min(prefix.len()));
+            inner.consume(bom.min(available));
         }
         let (inner, line_encoding) = if encoding.is_ascii_compatible() {
             (Inner::Plain(inner), encoding)
@@ -573,26 +570,7 @@ impl<R: BufRead> LineReader<R> {
             return None;
         }
         let bytes = &self.block.as_bytes()[start..];
-        // Most lines of a CSA file are under eight bytes: their break is
-        // found in one word (the lowest byte equal to LF or CR; the
-        // zero-byte test is exact for the lowest match), the rest by
-        // `memchr`. A block ends with a line break.
-        let i = match bytes.first_chunk::<8>() {
-            Some(w) => {
-                const ONES: u64 = 0x0101_0101_0101_0101;
-                const HIGH: u64 = 0x8080_8080_8080_8080;
-                let w = u64::from_le_bytes(*w);
-                let lf = w ^ (ONES * u64::from(b'\n'));
-                let cr = w ^ (ONES * u64::from(b'\r'));
-                let m = ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGH;
-                if m != 0 {
-                    (m.trailing_zeros() / 8) as usize
-                } else {
-                    8 + memchr::memchr2(b'\n', b'\r', &bytes[8..])?
-                }
-            }
-            None => memchr::memchr2(b'\n', b'\r', bytes)?,
-        };
+        let i = line_break(bytes)?;
         let mut next = start + i + 1;
         if bytes[i] == b'\r' {
             match bytes.get(i + 1) {
@@ -610,10 +588,63 @@ impl<R: BufRead> LineReader<R> {
         Some((self.line_no, &self.block[start..end]))
     }
 
+    /// The lines at hand in the checked UTF-8 block, for a reader that
+    /// takes many short lines in a row (CSA): the text from the next line
+    /// to the end of the block (it ends with a line break, found by
+    /// [`line_break`]), or `None` when the next line is not at hand (as for
+    /// [`LineReader::next_block_line`]). The reader then says how far it
+    /// got with [`LineReader::took_block_lines`]; the lines it took are
+    /// those `next_block_line` would have given, one by one.
+    #[inline]
+    pub(crate) fn block_rest(&self) -> Option<&str> {
+        if self.peeked || self.pending > 0 || self.block_pos >= self.block.len() {
+            return None;
+        }
+        Some(&self.block[self.block_pos..])
+    }
+
+    /// Takes the first `bytes` bytes (whole lines and their breaks; a CR
+    /// ending the block is not taken) of [`LineReader::block_rest`]: `lines`
+    /// lines (at least one), the last of them, the current line, at
+    /// `last` (a range of that text).
+    #[inline]
+    pub(crate) fn took_block_lines(&mut self, bytes: usize, lines: u32, last: (usize, usize)) {
+        let base = self.block_pos;
+        self.bytes_read += bytes as u64;
+        self.block_pos = base + bytes;
+        self.line_no += lines;
+        self.borrowed = None;
+        self.block_line = Some((base + last.0, base + last.1));
+    }
+
     /// The text of the current line after an error (lossily decoded if it
     /// had bad bytes).
     pub fn current_text(&self) -> &str {
         &self.text
+    }
+}
+
+/// Where the first line break (LF or CR) of `bytes` is. Most lines of a
+/// CSA file are under eight bytes: their break is found in one word (the
+/// lowest byte equal to LF or CR; the zero-byte test is exact for the
+/// lowest match), the rest by `memchr`.
+#[inline]
+pub(crate) fn line_break(bytes: &[u8]) -> Option<usize> {
+    match bytes.first_chunk::<8>() {
+        Some(w) => {
+            const ONES: u64 = 0x0101_0101_0101_0101;
+            const HIGH: u64 = 0x8080_8080_8080_8080;
+            let w = u64::from_le_bytes(*w);
+            let lf = w ^ (ONES * u64::from(b'\n'));
+            let cr = w ^ (ONES * u64::from(b'\r'));
+            let m = ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGH;
+            if m != 0 {
+                Some((m.trailing_zeros() / 8) as usize)
+            } else {
+                Some(8 + memchr::memchr2(b'\n', b'\r', &bytes[8..])?)
+            }
+        }
+        None => memchr::memchr2(b'\n', b'\r', bytes),
     }
 }
 

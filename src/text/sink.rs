@@ -15,6 +15,9 @@ pub(crate) struct Sink<'v, V: Visitor + ?Sized> {
     skip: bool,
     /// Depth inside a skipped variation (0 = not in one).
     skip_depth: u32,
+    /// Events go to the visitor: begun, not skipping, not in a skipped
+    /// variation (the three tests of every event in one).
+    open: bool,
 }
 
 impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
@@ -26,6 +29,7 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
             begun: false,
             skip: false,
             skip_depth: 0,
+            open: false,
         }
     }
 
@@ -56,16 +60,27 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
         if self.v.begin_game(self.index).is_break() {
             self.skip = true;
         }
+        self.reopen();
     }
 
+    fn reopen(&mut self) {
+        self.open = self.begun && !self.skip && self.skip_depth == 0;
+    }
+
+    #[inline]
     fn live(&mut self) -> bool {
+        if self.open {
+            return true;
+        }
         self.begin();
-        !self.skip && self.skip_depth == 0
+        self.open
     }
 
+    #[inline]
     fn sent(&mut self, flow: super::Flow) {
         if flow.is_break() {
             self.skip = true;
+            self.open = false;
         }
     }
 
@@ -97,6 +112,7 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
         }
     }
 
+    #[inline]
     pub fn movement(&mut self, mv: &MoveEvent<'_>) {
         if self.live() {
             let r = self.v.movement(mv);
@@ -104,6 +120,7 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
         }
     }
 
+    #[inline]
     pub fn time(&mut self, time: MoveTime, at: Location) {
         if self.live() {
             let r = self.v.time(time, at);
@@ -137,6 +154,7 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
         } else if self.v.begin_variation(ply, at).is_break() {
             self.skip_depth = 1;
         }
+        self.reopen();
     }
 
     #[allow(dead_code)]
@@ -146,6 +164,7 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
         }
         if self.skip_depth > 0 {
             self.skip_depth -= 1;
+            self.reopen();
         } else {
             let r = self.v.end_variation();
             self.sent(r);

@@ -66,7 +66,8 @@ pub struct Input {
     pub arg: usize,
     /// The format, if forced or known from the extension.
     pub format: Option<Format>,
-    /// Size in bytes of a regular file (0 otherwise).
+    /// Size in bytes of a regular file given directly (0 otherwise, and
+    /// for files found in a folder: see [`Input::size_now`]).
     pub size: u64,
     /// Whether it is a regular file (whose size can be trusted).
     pub regular: bool,
@@ -75,6 +76,17 @@ pub struct Input {
 }
 
 impl Input {
+    /// The size of a regular file: as listed, or asked now for a file
+    /// found in a folder (0 when it cannot be known).
+    pub fn size_now(&self) -> u64 {
+        match &self.path {
+            Some(p) if self.regular && self.size == 0 => {
+                std::fs::metadata(p).map_or(0, |m| m.len())
+            }
+            _ => self.size,
+        }
+    }
+
     fn problem(display: String, arg: usize, issue: Issue) -> Input {
         Input {
             path: Some(PathBuf::from(&display)),
@@ -210,17 +222,17 @@ pub fn discover(
                             .push(Input::problem(display, arg_index, Issue::Skipped(why)));
                         continue;
                     }
-                    let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+                    // The type came from the directory listing; the size
+                    // is not asked for (a `statx` per file): one worker
+                    // learns it by reading, several ask when they need it
+                    // ([`Input::size_now`]).
                     d.inputs.push(Input {
                         display,
                         path: Some(e.path().to_path_buf()),
-                        rel: e
-                            .path()
-                            .strip_prefix(&path)
-                            .map_or_else(|_| e.path().to_path_buf(), Path::to_path_buf),
+                        rel: rel_path(e.path(), &path),
                         arg: arg_index,
                         format: forced.or_else(|| Format::from_path(e.path())),
-                        size,
+                        size: 0,
                         regular: true,
                         issue: None,
                     });
@@ -256,6 +268,30 @@ pub fn discover(
         }
     }
     d
+}
+
+/// `path` relative to `root`, a folder it was found under (as
+/// `strip_prefix` gives it; the path itself if it is not under it). The
+/// walk joins names to the folder's path, so the path usually starts with
+/// the folder's bytes and a `/`: then the rest is the answer, without
+/// taking both paths apart into components.
+fn rel_path(path: &Path, root: &Path) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    let (p, r) = (path.as_os_str().as_bytes(), root.as_os_str().as_bytes());
+    if let Some(rest) = p.strip_prefix(r) {
+        let boundary = r.ends_with(b"/") || rest.starts_with(b"/");
+        let rest = &rest[rest.iter().take_while(|&&b| b == b'/').count()..];
+        let plain = boundary
+            && !rest.is_empty()
+            && rest
+                .split(|&b| b == b'/')
+                .all(|c| !c.is_empty() && c != b"." && c != b"..");
+        if plain {
+            return PathBuf::from(std::ffi::OsStr::from_bytes(rest));
+        }
+    }
+    path.strip_prefix(root)
+        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
 }
 
 /// The bytes a game was read from, kept so that reports can quote source
@@ -524,6 +560,33 @@ fn open_stream(input: &Input) -> io::Result<Stream> {
     }
 }
 
+/// Reads at most `limit + 1` bytes into `buf`, a buffer kept from input to
+/// input (its bytes stay initialised, so it is never cleared): how many,
+/// and `true` if the stream ended within `limit`. No size is asked first:
+/// a file is read until a read gives nothing.
+fn read_start<R: Read + ?Sized>(
+    r: &mut R,
+    buf: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<(usize, bool)> {
+    let mut n = 0;
+    loop {
+        if n == buf.len() {
+            if n > limit {
+                return Ok((n, false));
+            }
+            let grow = (n * 2).max(64 << 10).min(limit + 1);
+            buf.resize(grow, 0);
+        }
+        match r.read(&mut buf[n..]) {
+            Ok(0) => return Ok((n, true)),
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// Reads at most `limit + 1` bytes: `(bytes, true)` if the stream ended
 /// within `limit`.
 fn read_prefix(r: &mut Stream, limit: u64, size_hint: u64) -> io::Result<(Vec<u8>, bool)> {
@@ -584,42 +647,75 @@ impl<'a, T: Send + 'a, F: PerGame<Output = T>> Ctx<'a, T, F> {
     }
 }
 
-/// Parses an input held whole in memory.
-fn parse_whole<T, F>(
+/// Reads an input held whole in memory, handing each game to `each` as
+/// it is read (`Break` stops the reading): the input's description, and
+/// whether the reading was stopped.
+fn read_whole<T, F, E>(
     i: usize,
     input: &Input,
-    bytes: Vec<u8>,
+    bytes: Arc<[u8]>,
     opts: &ReadOptions,
     per_game: &F,
-) -> Batch<T>
+    mut each: E,
+) -> (Arc<FileMeta>, bool)
 where
     F: PerGame<Output = T>,
+    E: FnMut(&Arc<FileMeta>, T) -> ControlFlow<()>,
 {
-    let bytes: Arc<[u8]> = Arc::from(bytes);
     let held = bytes.clone();
     match Reader::with_options(&held[..], input.format, opts) {
-        Err(e) => Batch {
-            meta: Arc::new(error_meta(i, input, &e)),
-            items: Vec::new(),
-            last: true,
-        },
+        Err(e) => (Arc::new(error_meta(i, input, &e)), false),
         Ok(mut reader) => {
             let meta = Arc::new(FileMeta {
                 format: Some(reader.format()),
                 encoding: Some(reader.encoding()),
+                bytes: if input.regular {
+                    held.len() as u64
+                } else {
+                    input.size
+                },
                 source: Some(Arc::new(SourceBytes {
                     bytes,
                     first_line: 0,
                 })),
                 ..meta_for(i, input)
             });
-            let items = read_games(per_game, &meta, &mut reader);
-            Batch {
-                meta,
-                items,
-                last: true,
-            }
+            let stopped = {
+                let mut v = per_game.visitor(&meta);
+                let mut stopped = false;
+                while let Some(out) = reader.read_game(&mut v) {
+                    if each(&meta, out).is_break() {
+                        stopped = true;
+                        break;
+                    }
+                }
+                stopped
+            };
+            (meta, stopped)
         }
+    }
+}
+
+/// Parses an input held whole in memory.
+fn parse_whole<T, F>(
+    i: usize,
+    input: &Input,
+    bytes: Arc<[u8]>,
+    opts: &ReadOptions,
+    per_game: &F,
+) -> Batch<T>
+where
+    F: PerGame<Output = T>,
+{
+    let mut items = Vec::new();
+    let (meta, _) = read_whole(i, input, bytes, opts, per_game, |_, out| {
+        items.push(out);
+        ControlFlow::Continue(())
+    });
+    Batch {
+        meta,
+        items,
+        last: true,
     }
 }
 
@@ -732,6 +828,8 @@ where
     F: PerGame<Output = T>,
     S: FnMut(Event<T>) -> ControlFlow<()>,
 {
+    // One read buffer for every input (most are read whole into it).
+    let mut buf = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
         if let Some(meta) = issue_meta(i, input) {
             if sink(Event::FileDone(Arc::new(meta))).is_break() {
@@ -740,10 +838,10 @@ where
             continue;
         }
         let opened = open_stream(input).and_then(|mut r| {
-            let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, input.size)?;
-            Ok((prefix, complete, r))
+            let (len, complete) = read_start(&mut r, &mut buf, STREAM_THRESHOLD as usize)?;
+            Ok((len, complete, r))
         });
-        let (prefix, complete, rest) = match opened {
+        let (len, complete, rest) = match opened {
             Ok(x) => x,
             Err(e) => {
                 if sink(Event::FileDone(Arc::new(error_meta(i, input, &e)))).is_break() {
@@ -753,17 +851,26 @@ where
             }
         };
         if complete {
-            let batch = parse_whole(i, input, prefix, opts, per_game);
-            for (n, item) in batch.items.into_iter().enumerate() {
-                if sink(Event::Game(batch.meta.clone(), n, item)).is_break() {
-                    return false;
-                }
-            }
-            if sink(Event::FileDone(batch.meta)).is_break() {
+            // Each game goes to the sink as it is read.
+            let mut n = 0;
+            let (meta, stopped) = read_whole(
+                i,
+                input,
+                Arc::from(&buf[..len]),
+                opts,
+                per_game,
+                |meta, out| {
+                    let ev = Event::Game(meta.clone(), n, out);
+                    n += 1;
+                    sink(ev)
+                },
+            );
+            if stopped || sink(Event::FileDone(meta)).is_break() {
                 return false;
             }
             continue;
         }
+        let prefix = buf[..len].to_vec();
         let src: read::Source = Box::new(BufReader::with_capacity(
             1 << 20,
             io::Cursor::new(prefix).chain(rest),
@@ -822,8 +929,12 @@ fn read_input<'scope, T, F>(
         ctx.send_now(meta);
         return;
     }
+    let size = input.size_now();
+    // A multi-game CSA file large enough to share is read here and cut in
+    // pieces (see [`read_whole_in_pieces`]).
+    let shared = size >= 2 * WHOLE_PIECE as u64 && input.format.is_none_or(|f| f == Format::Csa);
     let small_file =
-        input.path.is_some() && input.regular && input.size > 0 && input.size <= STREAM_THRESHOLD;
+        input.path.is_some() && input.regular && size > 0 && size <= STREAM_THRESHOLD && !shared;
     if small_file {
         // Read and parse on a worker, so that many small files are read at once.
         let my = ctx.slot();
@@ -838,7 +949,7 @@ fn read_input<'scope, T, F>(
                 }
             } else {
                 match open_stream(input).and_then(|mut r| {
-                    let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, input.size)?;
+                    let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, size)?;
                     Ok((prefix, complete, r))
                 }) {
                     Err(e) => Batch {
@@ -846,7 +957,9 @@ fn read_input<'scope, T, F>(
                         items: Vec::new(),
                         last: true,
                     },
-                    Ok((prefix, true, _)) => parse_whole(i, input, prefix, opts, per_game),
+                    Ok((prefix, true, _)) => {
+                        parse_whole(i, input, Arc::from(prefix), opts, per_game)
+                    }
                     Ok((prefix, false, rest)) => {
                         // The file grew past the threshold since it was listed.
                         stream_here(i, input, prefix, rest, opts, per_game)
@@ -860,7 +973,7 @@ fn read_input<'scope, T, F>(
     // Standard input, FIFOs, devices, files whose size reads 0 and large
     // files: see how much there is before deciding.
     let opened = open_stream(input).and_then(|mut r| {
-        let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, input.size)?;
+        let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, size)?;
         Ok((prefix, complete, r))
     });
     let (prefix, complete, rest) = match opened {
@@ -871,11 +984,14 @@ fn read_input<'scope, T, F>(
         }
     };
     if complete {
+        if read_whole_in_pieces(i, input, &prefix, ctx, s) {
+            return;
+        }
         let my = ctx.slot();
         let tx = ctx.tx.clone();
         let (opts, per_game) = (ctx.opts, ctx.per_game);
         s.spawn(move |_| {
-            let _ = tx.send((my, parse_whole(i, input, prefix, opts, per_game)));
+            let _ = tx.send((my, parse_whole(i, input, Arc::from(prefix), opts, per_game)));
         });
         return;
     }
@@ -1027,6 +1143,195 @@ fn count_lines(bytes: &[u8]) -> u32 {
     n
 }
 
+/// The read options of the pieces after the first: the encoding found at
+/// the start of the input (a byte-order mark is only at the start).
+fn piece_options(encoding: Encoding, opts: &ReadOptions) -> ReadOptions {
+    let encoding = match encoding {
+        Encoding::Utf8Bom => Encoding::Utf8,
+        e => e,
+    };
+    ReadOptions {
+        decode: kifu::read::DecodeOptions {
+            encoding: Some(encoding),
+            lossy: opts.decode.lossy,
+        },
+    }
+}
+
+/// One piece of a multi-game input, cut between games.
+struct Piece {
+    bytes: Arc<[u8]>,
+    /// Lines of the input before it.
+    first_line: u32,
+    /// It starts the input (read with the run's options, numbered from 1).
+    first: bool,
+    /// It ends the input.
+    last: bool,
+}
+
+/// Hands one piece to a worker, in its place in the output order.
+fn spawn_piece<'scope, T, F>(
+    p: Piece,
+    format: Format,
+    base: &FileMeta,
+    piece_opts: &ReadOptions,
+    ctx: &mut Ctx<'scope, T, F>,
+    s: &rayon::Scope<'scope>,
+) where
+    T: Send + 'scope,
+    F: PerGame<Output = T>,
+{
+    let Piece {
+        bytes: piece,
+        first_line: offset,
+        first: is_first,
+        last,
+    } = p;
+    let meta = Arc::new(FileMeta {
+        source: Some(Arc::new(SourceBytes {
+            bytes: piece.clone(),
+            first_line: offset,
+        })),
+        ..base.clone()
+    });
+    let my = ctx.slot();
+    let tx = ctx.tx.clone();
+    let (per_game, stop, opts) = (ctx.per_game, ctx.stop, ctx.opts);
+    let piece_opts = *piece_opts;
+    s.spawn(move |_| {
+        let items = if piece.is_empty() || stop.load(Ordering::Relaxed) {
+            Vec::new()
+        } else {
+            let source: read::Source = Box::new(io::Cursor::new(piece));
+            let o = if is_first { *opts } else { piece_opts };
+            match read::LineReader::new(source, &o.decode) {
+                Ok(mut lines) => {
+                    if !is_first {
+                        lines.set_line_offset(offset);
+                    }
+                    read_games(per_game, &meta, &mut Reader::from_lines(format, lines, &o))
+                }
+                Err(_) => Vec::new(),
+            }
+        };
+        let _ = tx.send((my, Batch { meta, items, last }));
+    });
+}
+
+/// A multi-game CSA input read whole is cut into pieces of at least this
+/// many bytes when several workers share the run.
+const WHOLE_PIECE: usize = 512 << 10;
+
+/// Where a CSA text read whole may be cut so that several workers read it
+/// at once: after a `/` line (as [`Cutter`] finds them), each piece at
+/// least `piece` bytes, and every piece holding a game (a piece without
+/// one would read as an `empty` game). Empty when it should not be cut.
+fn whole_cuts(buf: &[u8], piece: usize) -> Vec<usize> {
+    let mut cuts = Vec::new();
+    let mut prev = 0;
+    let mut from = piece;
+    while from < buf.len() {
+        let Some(c) = csa_cut_from(buf, from) else {
+            break;
+        };
+        if c >= buf.len() || !csa_holds_game(&buf[c..]) {
+            break;
+        }
+        if csa_holds_game(&buf[prev..c]) {
+            cuts.push(c);
+            prev = c;
+            from = c + piece;
+        } else {
+            from = c;
+        }
+    }
+    cuts
+}
+
+/// The first place to cut a CSA text at or after `from`: just after a
+/// whole line that is `/` between blanks (the rule of [`Cutter`]).
+fn csa_cut_from(buf: &[u8], from: usize) -> Option<usize> {
+    for k in memchr::memchr_iter(b'/', &buf[from..]) {
+        let p = from + k;
+        let ls = memchr::memrchr(b'\n', &buf[..p]).map_or(0, |q| q + 1);
+        let nl = p + 1 + memchr::memchr(b'\n', &buf[p + 1..])?;
+        if buf[ls..p].iter().all(u8::is_ascii_whitespace)
+            && buf[p + 1..nl].iter().all(u8::is_ascii_whitespace)
+        {
+            return Some(nl + 1);
+        }
+    }
+    None
+}
+
+/// Whether CSA text holds a line that begins a game when read on its own:
+/// one whose first byte after blanks is a letter, a digit or one of
+/// `+-%$` (every such line is a statement or an error, both of which begin
+/// the game; comments, `/` and blank lines do not).
+fn csa_holds_game(bytes: &[u8]) -> bool {
+    bytes.split(|&b| b == b'\n' || b == b'\r').any(|line| {
+        line.iter()
+            .find(|&&b| b != b' ' && b != b'\t')
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b"+-%$".contains(&b))
+    })
+}
+
+/// Reads a multi-game CSA input held whole in `buf` in pieces (see
+/// [`whole_cuts`]), so that several workers share it; `false` (nothing
+/// done) when it is not worth cutting.
+fn read_whole_in_pieces<'scope, T, F>(
+    i: usize,
+    input: &'scope Input,
+    buf: &[u8],
+    ctx: &mut Ctx<'scope, T, F>,
+    s: &rayon::Scope<'scope>,
+) -> bool
+where
+    T: Send + 'scope,
+    F: PerGame<Output = T>,
+{
+    if buf.len() < 2 * WHOLE_PIECE {
+        return false;
+    }
+    let opts = ctx.opts;
+    let format = input.format.or_else(|| Format::sniff(buf));
+    if format != Some(Format::Csa) {
+        return false;
+    }
+    // As the line reader would detect it over the whole input.
+    let prefix = &buf[..buf.len().min(65536)];
+    let encoding = kifu::read::decode::detect(prefix, prefix.len() < 8192, &opts.decode);
+    if !encoding.is_ascii_compatible() {
+        return false;
+    }
+    let cuts = whole_cuts(buf, WHOLE_PIECE);
+    if cuts.is_empty() {
+        return false;
+    }
+    let base = FileMeta {
+        format,
+        encoding: Some(encoding),
+        ..meta_for(i, input)
+    };
+    let piece_opts = piece_options(encoding, opts);
+    let mut start = 0;
+    let mut lines_before = 0u32;
+    for (k, &end) in cuts.iter().chain(std::iter::once(&buf.len())).enumerate() {
+        let bytes: Arc<[u8]> = Arc::from(&buf[start..end]);
+        let offset = lines_before;
+        lines_before = lines_before.saturating_add(count_lines(&bytes));
+        let p = Piece {
+            bytes,
+            first_line: offset,
+            first: k == 0,
+            last: end == buf.len(),
+        };
+        spawn_piece(p, Format::Csa, &base, &piece_opts, ctx, s);
+        start = end;
+    }
+    true
+}
+
 /// Reads a large input: a multi-game CSA or SFEN/USI text is cut into
 /// pieces between games, so that several workers parse it at once; the
 /// rest (other formats, encodings that are not ASCII-compatible, or no
@@ -1054,12 +1359,7 @@ where
         encoding: Some(encoding),
         ..meta_for(i, input)
     };
-    let piece_opts = ReadOptions {
-        decode: kifu::read::DecodeOptions {
-            encoding: Some(encoding),
-            lossy: opts.decode.lossy,
-        },
-    };
+    let piece_opts = piece_options(encoding, opts);
     let mut lines_before = 0u32;
     let mut first = true;
     if pieces_ok {
@@ -1097,36 +1397,14 @@ where
             let last = eof && buf.is_empty();
             let offset = lines_before;
             lines_before = lines_before.saturating_add(count_lines(&piece));
-            let meta = Arc::new(FileMeta {
-                source: Some(Arc::new(SourceBytes {
-                    bytes: piece.clone(),
-                    first_line: offset,
-                })),
-                ..base.clone()
-            });
-            let is_first = first;
+            let p = Piece {
+                bytes: piece,
+                first_line: offset,
+                first,
+                last,
+            };
             first = false;
-            let my = ctx.slot();
-            let tx = ctx.tx.clone();
-            let (per_game, stop) = (ctx.per_game, ctx.stop);
-            s.spawn(move |_| {
-                let items = if piece.is_empty() || stop.load(Ordering::Relaxed) {
-                    Vec::new()
-                } else {
-                    let source: read::Source = Box::new(io::Cursor::new(piece));
-                    let o = if is_first { *opts } else { piece_opts };
-                    match read::LineReader::new(source, &o.decode) {
-                        Ok(mut lines) => {
-                            if !is_first {
-                                lines.set_line_offset(offset);
-                            }
-                            read_games(per_game, &meta, &mut Reader::from_lines(format, lines, &o))
-                        }
-                        Err(_) => Vec::new(),
-                    }
-                };
-                let _ = tx.send((my, Batch { meta, items, last }));
-            });
+            spawn_piece(p, format, &base, &piece_opts, ctx, s);
             if last {
                 return Ok(());
             }
@@ -1226,6 +1504,34 @@ mod tests {
             assert_eq!(c.last, want, "step {step}");
         }
         assert_eq!(want, Some(text.len() - 1));
+    }
+
+    #[test]
+    fn rel_path_is_strip_prefix() {
+        let cases = [
+            ("dir/a.csa", "dir"),
+            ("dir/a.csa", "dir/"),
+            ("dir//a.csa", "dir"),
+            ("./dir/sub/a.csa", "./dir"),
+            ("./dir/sub/a.csa", "."),
+            ("dir/./a.csa", "dir"),
+            ("dir/../a.csa", "dir"),
+            ("dir/.hidden/a.csa", "dir"),
+            ("dir/sub/", "dir"),
+            ("/a.csa", "/"),
+            ("dirx/a.csa", "dir"),
+            ("dir", "dir"),
+            ("dir/ a.csa", "dir"),
+            ("a/./b/x.csa", "a/./b"),
+            ("a/../b/x.csa", "a/.."),
+        ];
+        for (p, r) in cases {
+            let (p, r) = (Path::new(p), Path::new(r));
+            let want = p
+                .strip_prefix(r)
+                .map_or_else(|_| p.to_path_buf(), Path::to_path_buf);
+            assert_eq!(rel_path(p, r), want, "{p:?} under {r:?}");
+        }
     }
 
     #[test]

@@ -178,8 +178,15 @@ impl SourceLines {
 }
 
 fn split(src: &SourceBytes, meta: &FileMeta) -> Vec<String> {
+    // A piece after the first of a file with a byte-order mark has none.
+    let encoding = match meta.encoding {
+        Some(kifu::read::Encoding::Utf8Bom) if src.first_line > 0 => {
+            Some(kifu::read::Encoding::Utf8)
+        }
+        e => e,
+    };
     let opts = DecodeOptions {
-        encoding: meta.encoding,
+        encoding,
         lossy: true,
     };
     let mut out = Vec::new();
