@@ -1,5 +1,6 @@
 //! KI2 records (no origin squares, relative marks): reader and writer.
 
+pub(crate) mod fast;
 pub(crate) mod grammar;
 pub use crate::text::notation::ki2 as notation;
 pub(crate) mod reader;

@@ -1,12 +1,13 @@
 //! KI2 move lines in the shared line reader ([`crate::japanese::reader`]):
 //! ▲/△ tokens, several to a line.
 
+use super::fast::{put_tokens, take_tokens, Ki2Vocab};
 use super::grammar::{self, Body};
 use crate::japanese;
 use crate::japanese::reader::{Flavor, MoveLines, State};
 use crate::record::Location;
 use crate::text::sink::Sink;
-use crate::text::{Finding, MoveEvent, RawMove, Rule, Visitor};
+use crate::text::{Finding, MoveEvent, RawMove, Rule, Visitor, WrittenText};
 
 /// KI2 in the shared line reader.
 pub(crate) struct Ki2;
@@ -22,6 +23,20 @@ impl MoveLines for Ki2 {
         st.content = true;
         st.start(out);
         if st.skipping {
+            return;
+        }
+        // The plain line, read on its bytes.
+        let mut toks = take_tokens();
+        let fast = Ki2Vocab::utf8().line(line.as_bytes(), &mut toks);
+        if fast {
+            for t in &toks {
+                if !take_token(st, out, line_no, t, line[t.start..t.end].into()) {
+                    break;
+                }
+            }
+        }
+        put_tokens(toks);
+        if fast {
             return;
         }
         let mut cols = crate::text::Columns::new(line);
@@ -94,4 +109,66 @@ impl MoveLines for Ki2 {
             }
         }
     }
+
+    fn raw_line<V: Visitor + ?Sized>(
+        st: &mut State,
+        out: &mut Sink<V>,
+        line_no: u32,
+        bytes: &[u8],
+    ) -> bool {
+        // No check `State::line` makes before the move lines matches a
+        // line that starts (after spaces) with a side mark, which a line
+        // the fast path reads does.
+        if st.skipping {
+            return false;
+        }
+        let vocab = Ki2Vocab::sjis();
+        let mut toks = take_tokens();
+        if !vocab.line(bytes, &mut toks) {
+            put_tokens(toks);
+            return false;
+        }
+        st.content = true;
+        st.start(out);
+        // A move's text is kept as its bytes, decoded only when a finding
+        // or a built record needs it.
+        for t in &toks {
+            let written = WrittenText::shift_jis(&bytes[t.start..t.end]);
+            if !take_token(st, out, line_no, t, written) {
+                break;
+            }
+        }
+        put_tokens(toks);
+        true
+    }
+}
+
+/// Sends one move token the fast path read (`written`: its text);
+/// `false` when the line takes no more moves.
+fn take_token<V: Visitor + ?Sized>(
+    st: &mut State,
+    out: &mut Sink<V>,
+    line_no: u32,
+    t: &super::fast::Token,
+    written: WrittenText<'_>,
+) -> bool {
+    let loc = Location::new(line_no, t.col);
+    let top = *st.top();
+    if top.stopped {
+        return false;
+    }
+    if top.terminal {
+        // The resolver reports it (`after-end`); the line ends.
+        out.movement(&MoveEvent {
+            raw: RawMove::Japanese(t.mt, Some(t.color)),
+            written,
+            at: loc,
+        });
+        st.stop();
+        return false;
+    }
+    // No finding of a KI2 move needs a column but the token's.
+    // `line` and its offset serve only KIF's dialect columns.
+    st.push_move(out, t.mt, Some(t.color), written, None, loc, line_no, "", 0);
+    true
 }
