@@ -235,6 +235,11 @@ pub struct StatsCollector {
     source: Source,
     row: GameRow,
     variant: Variant,
+    /// The start's handicap, named or detected (the `handicap` column is
+    /// made from it once, at the end of the game).
+    handicap: Option<Handicap>,
+    /// Captures, drops, promotions and checks, per side (Black first).
+    counts: [[u32; 2]; 4],
     depth: usize,
     /// The side of the last main-line move, when it was played.
     last_main: Option<Color>,
@@ -260,6 +265,8 @@ impl StatsCollector {
             source: Source::default(),
             row: GameRow::default(),
             variant: Variant::Standard,
+            handicap: None,
+            counts: [[0; 2]; 4],
             depth: 0,
             last_main: None,
             totals: [None, None],
@@ -279,11 +286,18 @@ impl StatsCollector {
 
     fn set_start(&mut self, start: &Start) {
         self.variant = start.setup.variant;
+        self.handicap = match self.variant {
+            Variant::Standard => start.handicap.or_else(|| Handicap::detect(&start.setup)),
+            _ => None,
+        };
+    }
+
+    /// The `variant` and `handicap` columns of the start set last.
+    fn start_columns(&mut self) {
         self.row.variant = self.variant.name().to_string();
         self.row.handicap = match self.variant {
-            Variant::Standard => start
+            Variant::Standard => self
                 .handicap
-                .or_else(|| Handicap::detect(&start.setup))
                 .map_or_else(|| "other".to_string(), |h| h.info().japanese.to_string()),
             v => v.name().to_string(),
         };
@@ -298,24 +312,11 @@ impl StatsCollector {
             return;
         };
         self.last_main = Some(p.color);
-        let (caps, drops, proms, checks) = match p.color {
-            Color::Black => (
-                &mut self.row.sente_captures,
-                &mut self.row.sente_drops,
-                &mut self.row.sente_promotions,
-                &mut self.row.sente_checks,
-            ),
-            Color::White => (
-                &mut self.row.gote_captures,
-                &mut self.row.gote_drops,
-                &mut self.row.gote_promotions,
-                &mut self.row.gote_checks,
-            ),
-        };
-        *caps += p.captured.is_some() as u32;
-        *drops += p.mv.is_drop() as u32;
-        *proms += p.mv.is_promotion() as u32;
-        *checks += p.check as u32;
+        let side = p.color.index();
+        self.counts[0][side] += p.captured.is_some() as u32;
+        self.counts[1][side] += p.mv.is_drop() as u32;
+        self.counts[2][side] += p.mv.is_promotion() as u32;
+        self.counts[3][side] += p.check as u32;
         let v = self.variant;
         if self.opening_plies < self.opts.opening_plies {
             self.opening_plies += 1;
@@ -435,6 +436,7 @@ impl Visitor for StatsCollector {
             ..GameRow::default()
         };
         self.depth = 0;
+        self.counts = [[0; 2]; 4];
         self.last_main = None;
         self.totals = [None, None];
         self.cumulative = [0, 0];
@@ -444,7 +446,9 @@ impl Visitor for StatsCollector {
         self.moves.clear();
         self.pending_eval = None;
         let flow = self.validator.begin_game(index);
-        self.set_start(&Start::default());
+        // The default start: the even game.
+        self.variant = Variant::Standard;
+        self.handicap = Some(Handicap::Even);
         flow
     }
 
@@ -554,6 +558,13 @@ impl Visitor for StatsCollector {
     fn end_game(&mut self) -> GameStats {
         self.flush_eval();
         let report = self.validator.end_game();
+        self.start_columns();
+        let [caps, drops, proms, checks] = self.counts;
+        let r = &mut self.row;
+        [r.sente_captures, r.gote_captures] = caps;
+        [r.sente_drops, r.gote_drops] = drops;
+        [r.sente_promotions, r.gote_promotions] = proms;
+        [r.sente_checks, r.gote_checks] = checks;
         let mut row = std::mem::take(&mut self.row);
         if let Some(t) = crate::date::parse(&row.start_time_raw) {
             row.start_time = iso_of(&t);
