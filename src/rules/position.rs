@@ -582,7 +582,7 @@ impl Position {
     /// Sets `checkers` and `pinned` for the side to move: one-step checkers
     /// from the tables; for every enemy slider on a line through the king,
     /// nothing between means check, one own piece between means a pin.
-    #[inline]
+    #[inline(always)]
     fn update_king_safety(&mut self) {
         let us = self.turn;
         let Some(k) = self.king(us) else {
@@ -841,6 +841,7 @@ impl Position {
     }
 
     /// Checks one move; `Err` names the rule it breaks.
+    #[inline]
     pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
         match m {
             Move::Normal { from, to, promote } => self.check_board_move(from, to, promote),
