@@ -21,8 +21,8 @@ use crate::rules::color::Color;
 use crate::rules::role::Role;
 use crate::rules::square::Square;
 use crate::text::notation::lexicon::{IDEOGRAPHIC_SPACE, KANJI_DIGITS, ROLE_NAMES};
-use crate::text::notation::marks::{Horizontal, RelativeMark, Vertical};
-use crate::text::notation::moves::{Dest, MoveText, Origin, Suffix};
+use crate::text::notation::marks::RelativeMark;
+use crate::text::notation::moves::{Dest, MoveText, Origin, Suffix, SUFFIX_WORDS};
 use std::sync::OnceLock;
 
 // What a character is to the KI2 move grammar (one byte).
@@ -46,7 +46,8 @@ const DIGIT: u8 = 0x10;
 const KANJI: u8 = 0x20;
 /// `+ i`: the one-character piece name `ROLES[i]`.
 const ROLE: u8 = 0x40;
-/// `+ i`: the one-character move word `SUFFIXES[i]`.
+/// `+ i`: the one-character move word `SUFFIX_WORDS[i]` (`不成` and `成`
+/// are read by hand).
 const SUF: u8 = 0x80;
 
 /// One-character piece names (`ROLE_NAMES`'s one-character entries: no
@@ -70,20 +71,6 @@ fn roles() -> Vec<(char, Role, Option<Role>)> {
         .collect()
 }
 
-/// One-character move words other than `成` (`不成` and `成` are read by
-/// hand).
-const SUFFIXES: &[(char, Suffix)] = &[
-    ('生', Suffix::NoPromote),
-    ('打', Suffix::Drop),
-    ('右', Suffix::Horizontal(Horizontal::Right)),
-    ('左', Suffix::Horizontal(Horizontal::Left)),
-    ('直', Suffix::Horizontal(Horizontal::Straight)),
-    ('上', Suffix::Vertical(Vertical::Up)),
-    ('行', Suffix::Vertical(Vertical::Up)),
-    ('寄', Suffix::Vertical(Vertical::Sideways)),
-    ('引', Suffix::Vertical(Vertical::Down)),
-];
-
 /// The vocabulary's characters other than ASCII, with what they are.
 fn vocabulary() -> Vec<(char, u8)> {
     let mut v = Vec::new();
@@ -106,8 +93,13 @@ fn vocabulary() -> Vec<(char, u8)> {
     for (i, (c, _, _)) in roles().iter().enumerate() {
         v.push((*c, ROLE + i as u8));
     }
-    for (i, (c, _)) in SUFFIXES.iter().enumerate() {
-        v.push((*c, SUF + i as u8));
+    for (i, (w, _)) in SUFFIX_WORDS.iter().enumerate() {
+        let mut cs = w.chars();
+        if let (Some(c), None) = (cs.next(), cs.next()) {
+            if c != '成' {
+                v.push((c, SUF + i as u8));
+            }
+        }
     }
     v
 }
@@ -340,7 +332,7 @@ impl Ki2Vocab {
                 chars += 1;
                 Suffix::NoPromote
             } else if s >= SUF {
-                SUFFIXES.get(usize::from(s - SUF))?.1
+                SUFFIX_WORDS.get(usize::from(s - SUF))?.1
             } else {
                 return Some((k, chars, mt));
             };
