@@ -7,6 +7,7 @@ use crate::read::{Encoding, Finding, Flow, Format, Game, MoveEvent, Severity, Vi
 use crate::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
 use crate::rules::color::Color;
 use crate::rules::handicap::Handicap;
+use crate::rules::moves::Move;
 use crate::rules::variant::Variant;
 use crate::validate::{ValidateOptions, Validator};
 use serde::Serialize;
@@ -40,13 +41,13 @@ pub struct GameRow {
     /// 0-based game index within the file.
     pub game: usize,
     /// Format read.
-    pub format: String,
+    pub format: &'static str,
     /// Encoding detected.
-    pub encoding: String,
+    pub encoding: &'static str,
     /// `standard`, `minishogi` or `doubutsu`.
-    pub variant: String,
+    pub variant: &'static str,
     /// Japanese handicap name (`平手`, `香落ち`, …) or `other`.
-    pub handicap: String,
+    pub handicap: &'static str,
     /// Event.
     pub event: String,
     /// Site.
@@ -64,13 +65,13 @@ pub struct GameRow {
     /// Main-line plies replayed.
     pub plies: u32,
     /// `sente_win`, `gote_win`, `draw`, `aborted` or `unknown`.
-    pub result: String,
+    pub result: &'static str,
     /// Termination reason (`resign`, `checkmate`, …).
     pub reason: String,
     /// No error finding.
     pub valid: bool,
     /// Rule id of the first error.
-    pub first_error_rule: String,
+    pub first_error_rule: &'static str,
     /// Ply of the first error, if it concerns a move.
     pub first_error_ply: Option<u32>,
     /// Captures by sente.
@@ -103,7 +104,7 @@ pub struct GameRow {
     pub comments: usize,
     /// How much of `start_time` the record gave: `year`, `month`, `day`,
     /// `hour`, `minute` or `second` (empty without a parsed date).
-    pub start_time_precision: String,
+    pub start_time_precision: &'static str,
     /// The game key (see [`crate::select::key`]).
     pub game_key: crate::record::key::GameKey,
     /// The terminal word as written when kifu does not know it (`reason`
@@ -273,7 +274,8 @@ impl StatsCollector {
             cumulative: [0, 0],
             prev_to: None,
             opening_plies: 0,
-            opening: Vec::new(),
+            // Room for the whole column at once (one allocation per collector).
+            opening: Vec::with_capacity(opts.opening_plies.min(64) * 6),
             moves: Vec::new(),
             pending_eval: None,
         }
@@ -294,19 +296,17 @@ impl StatsCollector {
 
     /// The `variant` and `handicap` columns of the start set last.
     fn start_columns(&mut self) {
-        self.row.variant = self.variant.name().to_string();
+        self.row.variant = self.variant.name();
         self.row.handicap = match self.variant {
-            Variant::Standard => self
-                .handicap
-                .map_or_else(|| "other".to_string(), |h| h.info().japanese.to_string()),
-            v => v.name().to_string(),
+            Variant::Standard => self.handicap.map_or("other", |h| h.info().japanese),
+            v => v.name(),
         };
     }
 
     /// Counts what the move just sent to the validator did (a main-line
     /// move; `before` is the position it was played in, with the moves
     /// table).
-    #[inline]
+    #[inline(always)]
     fn count(&mut self, before: Option<&crate::rules::position::Position>) {
         let Some(&p) = self.validator.last_played() else {
             return;
@@ -317,19 +317,25 @@ impl StatsCollector {
         self.counts[1][side] += p.mv.is_drop() as u32;
         self.counts[2][side] += p.mv.is_promotion() as u32;
         self.counts[3][side] += p.check as u32;
-        let v = self.variant;
         if self.opening_plies < self.opts.opening_plies {
-            self.opening_plies += 1;
-            if !self.opening.is_empty() {
-                self.opening.push(b' ');
-            }
-            // The USI text as `Move::usi` writes it, without `fmt`.
-            self.opening.extend_from_slice(&p.mv.usi_bytes(v));
+            self.push_opening(p.mv);
         }
         if let Some(pos) = before {
             self.push_move_row(&p, pos);
+            self.prev_to = Some(p.mv.to());
         }
-        self.prev_to = Some(p.mv.to());
+    }
+
+    /// Adds a move to the `opening_usi` column: its USI text as `Move::usi`
+    /// writes it, after a space (none before the first move), without
+    /// `fmt`.
+    #[inline(never)]
+    fn push_opening(&mut self, mv: Move) {
+        self.opening_plies += 1;
+        let (word, len) = mv.usi_word(self.variant);
+        let skip = self.opening.is_empty() as usize;
+        self.opening
+            .extend_from_slice(&word.to_le_bytes()[skip..len]);
     }
 
     /// Adds the moves-table row of a main-line move played in `pos`.
@@ -431,8 +437,8 @@ impl Visitor for StatsCollector {
         self.row = GameRow {
             path: self.source.path.clone(),
             game: index,
-            format: self.source.format.map_or("", |f| f.name()).to_string(),
-            encoding: self.source.encoding.map_or("", |e| e.name()).to_string(),
+            format: self.source.format.map_or("", |f| f.name()),
+            encoding: self.source.encoding.map_or("", |e| e.name()),
             ..GameRow::default()
         };
         self.depth = 0;
@@ -568,7 +574,7 @@ impl Visitor for StatsCollector {
         let mut row = std::mem::take(&mut self.row);
         if let Some(t) = crate::date::parse(&row.start_time_raw) {
             row.start_time = iso_of(&t);
-            row.start_time_precision = t.precision().name().to_string();
+            row.start_time_precision = t.precision().name();
             row.start_time_raw.clear();
         }
         let first_error = report
@@ -576,13 +582,15 @@ impl Visitor for StatsCollector {
             .iter()
             .find(|f| f.severity == Severity::Error);
         // USI moves are ASCII: the text is whole.
-        row.opening_usi = String::from_utf8_lossy(&self.opening).into_owned();
+        row.opening_usi = std::str::from_utf8(&self.opening)
+            .unwrap_or_default()
+            .to_owned();
         row.plies = report.plies;
-        row.result = report.result.outcome.name().to_string();
+        row.result = report.result.outcome.name();
         row.reason = report.result.reason.clone().unwrap_or_default();
         row.terminal_text = report.result.terminal_text.clone().unwrap_or_default();
         row.valid = report.ok;
-        row.first_error_rule = first_error.map_or(String::new(), |f| f.rule.id().to_string());
+        row.first_error_rule = first_error.map_or("", |f| f.rule.id());
         row.first_error_ply = first_error.and_then(|f| f.ply);
         row.final_sfen = report.final_sfen.clone();
         row.game_key = report.game_key;
@@ -621,6 +629,16 @@ impl crate::select::Replays for StatsCollector {
 /// `\r` or `\n` (quotes doubled inside), `\n` after the row; numbers as
 /// `itoa`/`ryu` write them, `None` as an empty field, booleans as
 /// `true`/`false`.
+/// The bytes that make a CSV field quoted (1), as `csv` quotes them.
+const QUOTED: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b',' as usize] = 1;
+    t[b'"' as usize] = 1;
+    t[b'\r' as usize] = 1;
+    t[b'\n' as usize] = 1;
+    t
+};
+
 struct CsvLine<'a> {
     out: &'a mut Vec<u8>,
     first: bool,
@@ -644,7 +662,8 @@ impl<'a> CsvLine<'a> {
     #[inline]
     fn bytes(&mut self, b: &[u8]) {
         self.sep();
-        if b.iter().any(|&c| matches!(c, b',' | b'"' | b'\r' | b'\n')) {
+        // One table load per byte, no early exit: fields are short.
+        if b.iter().fold(0u8, |a, &c| a | QUOTED[c as usize]) != 0 {
             self.out.push(b'"');
             for &c in b {
                 if c == b'"' {
@@ -773,10 +792,10 @@ impl GameRow {
         let mut l = CsvLine::new(out);
         l.str(&self.path);
         l.int(self.game);
-        l.str(&self.format);
-        l.str(&self.encoding);
-        l.str(&self.variant);
-        l.str(&self.handicap);
+        l.str(self.format);
+        l.str(self.encoding);
+        l.str(self.variant);
+        l.str(self.handicap);
         l.str(&self.event);
         l.str(&self.site);
         l.str(&self.start_time);
@@ -785,10 +804,10 @@ impl GameRow {
         l.str(&self.gote);
         l.str(&self.time_control);
         l.int(self.plies);
-        l.str(&self.result);
+        l.str(self.result);
         l.str(&self.reason);
         l.bool(self.valid);
-        l.str(&self.first_error_rule);
+        l.str(self.first_error_rule);
         l.opt_int(self.first_error_ply);
         l.int(self.sente_captures);
         l.int(self.gote_captures);
@@ -804,7 +823,7 @@ impl GameRow {
         l.str(&self.final_sfen);
         l.int(self.variations);
         l.int(self.comments);
-        l.str(&self.start_time_precision);
+        l.str(self.start_time_precision);
         l.key(self.game_key);
         l.str(&self.terminal_text);
         l.end();
@@ -927,11 +946,11 @@ impl Summary {
         self.invalid += !row.valid as u64;
         *self.plies.entry(row.plies).or_default() += 1;
         self.plies_sum += u128::from(row.plies);
-        let result = bounded_key(&self.results, &row.result).to_string();
+        let result = bounded_key(&self.results, row.result).to_string();
         *self.results.entry(result).or_default() += 1;
-        let handicap = bounded_key(&self.by_handicap, &row.handicap).to_string();
+        let handicap = bounded_key(&self.by_handicap, row.handicap).to_string();
         let h = self.by_handicap.entry(handicap).or_default();
-        h[match row.result.as_str() {
+        h[match row.result {
             "sente_win" => 0,
             "gote_win" => 1,
             "draw" => 2,
@@ -1133,7 +1152,8 @@ mod tests {
             let game = GameRow {
                 path: a.clone(),
                 game: n,
-                format: b.clone(),
+                format: "csa",
+                site: b.clone(),
                 event: c.clone(),
                 sente: d.clone(),
                 gote: a.clone(),
@@ -1213,9 +1233,9 @@ mod tests {
     fn row(plies: u32, reason: &str, opening: &str) -> GameRow {
         GameRow {
             plies,
-            result: "sente_win".into(),
+            result: "sente_win",
             reason: reason.into(),
-            handicap: "平手".into(),
+            handicap: "平手",
             valid: true,
             opening_usi: opening.into(),
             ..GameRow::default()

@@ -242,7 +242,22 @@ impl State {
     /// no start position at all starts from the even position, with the
     /// side of its first move to move (a `dialect` warning); a board without
     /// a turn line is an error (Black is assumed).
+    #[inline(always)]
     fn ensure_moves<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        loc: Location,
+        first: Option<Color>,
+    ) {
+        if self.phase != Phase::Moves {
+            self.start_moves(out, loc, first);
+        }
+    }
+
+    /// The first move of a game: ends its start position.
+    #[cold]
+    #[inline(never)]
+    fn start_moves<V: Visitor + ?Sized>(
         &mut self,
         out: &mut Sink<V>,
         loc: Location,

@@ -287,7 +287,8 @@ pub fn write_sfen(setup: &Setup) -> String {
     s.push(setup.turn.sfen_char());
     s.push(' ');
     write_hands(setup, &mut s);
-    let _ = write!(s, " {}", setup.ply);
+    s.push(' ');
+    s.push_str(itoa::Buffer::new().format(setup.ply));
     s
 }
 
@@ -313,20 +314,41 @@ fn push_piece(s: &mut String, p: Piece, variant: crate::rules::variant::Variant)
     }
 }
 
+/// Black's SFEN letters of every role in one variant's spelling, by role
+/// index: the length, then up to two bytes (`+` first for promoted roles).
+type Letters = [[u8; 3]; 16];
+
+const fn letters(variant: Variant) -> Letters {
+    let mut t = [[0u8; 3]; 16];
+    let mut i = 0;
+    while i < Role::ALL.len() {
+        let r = Role::ALL[i];
+        let b = r.sfen(variant).as_bytes();
+        t[r.index()] = [b.len() as u8, b[0], if b.len() > 1 { b[1] } else { 0 }];
+        i += 1;
+    }
+    t
+}
+
+/// The letters of the 9×9 and 5×5 games, and of doubutsu.
+const SHOGI_LETTERS: Letters = letters(Variant::Standard);
+const DOUBUTSU_LETTERS: Letters = letters(Variant::Doubutsu);
+
 /// Writes only the board field. The field is gathered as bytes (SFEN
 /// letters are ASCII; at most 9 × 9 squares of two bytes and 8 slashes)
 /// and appended at once.
 pub fn write_board(setup: &Setup, s: &mut String) {
     let rules = setup.variant.rules();
+    let table = match setup.variant {
+        Variant::Doubutsu => &DOUBUTSU_LETTERS,
+        _ => &SHOGI_LETTERS,
+    };
     let mut buf = [0u8; 192];
     let mut n = 0;
-    let mut put = |b: u8| {
-        buf[n] = b;
-        n += 1;
-    };
     for rank in 1..=rules.ranks {
         if rank > 1 {
-            put(b'/');
+            buf[n] = b'/';
+            n += 1;
         }
         let mut empty = 0u8;
         for file in (1..=rules.files).rev() {
@@ -335,18 +357,23 @@ pub fn write_board(setup: &Setup, s: &mut String) {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {
-                        put(b'0' + empty);
+                        buf[n] = b'0' + empty;
+                        n += 1;
                         empty = 0;
                     }
-                    let white = p.color == Color::White;
-                    for &b in p.role.sfen(setup.variant).as_bytes() {
-                        put(if white { b.to_ascii_lowercase() } else { b });
-                    }
+                    let [len, a, b] = table[p.role.index()];
+                    // Lower case for White: the letters' 0x20 bit (`+`
+                    // already has it).
+                    let case = if p.color == Color::White { 0x20 } else { 0 };
+                    buf[n] = a | case;
+                    buf[n + 1] = b | case;
+                    n += len as usize;
                 }
             }
         }
         if empty > 0 {
-            put(b'0' + empty);
+            buf[n] = b'0' + empty;
+            n += 1;
         }
     }
     s.push_str(std::str::from_utf8(&buf[..n]).expect("SFEN letters are ASCII"));

@@ -62,9 +62,15 @@ impl FileId {
 }
 
 /// The files a run reads, by identity, so that none of them is written.
-#[derive(Clone, Debug, Default)]
+///
+/// The inputs are looked up (one `stat` each) only when an output that
+/// already exists has to be checked against them: a new output file cannot
+/// be one of them, and most runs write new files.
+#[derive(Debug, Default)]
 pub struct InputSet {
-    ids: HashSet<FileId>,
+    paths: Vec<PathBuf>,
+    stdin: Option<FileId>,
+    ids: std::sync::OnceLock<HashSet<FileId>>,
 }
 
 impl InputSet {
@@ -72,23 +78,33 @@ impl InputSet {
     /// true, of what standard input is open on when it is a regular file
     /// (`kifu convert - -o g.csa < g.csa`).
     pub fn new<'a>(paths: impl IntoIterator<Item = &'a Path>, stdin: bool) -> InputSet {
-        let mut ids: HashSet<FileId> = paths
-            .into_iter()
-            .filter_map(|p| FileId::of_path(p).ok())
-            .collect();
-        if stdin {
-            if let Some((id, m)) = FileId::of_fd(0) {
-                if m.file_type().is_file() || m.file_type().is_fifo() {
-                    ids.insert(id);
-                }
-            }
+        let stdin = if stdin {
+            FileId::of_fd(0).and_then(|(id, m)| {
+                (m.file_type().is_file() || m.file_type().is_fifo()).then_some(id)
+            })
+        } else {
+            None
+        };
+        InputSet {
+            paths: paths.into_iter().map(Path::to_path_buf).collect(),
+            stdin,
+            ids: std::sync::OnceLock::new(),
         }
-        InputSet { ids }
     }
 
     /// Whether `id` is one of the inputs.
     pub fn contains(&self, id: FileId) -> bool {
-        self.ids.contains(&id)
+        if self.stdin == Some(id) {
+            return true;
+        }
+        self.ids
+            .get_or_init(|| {
+                self.paths
+                    .iter()
+                    .filter_map(|p| FileId::of_path(p).ok())
+                    .collect()
+            })
+            .contains(&id)
     }
 }
 
