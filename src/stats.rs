@@ -644,6 +644,37 @@ struct CsvLine<'a> {
     first: bool,
 }
 
+/// Appends `x` as `ryu` writes it: the shortest text that reads back as
+/// `x`. Seconds made from whole milliseconds, the usual case, take a short
+/// path: below 10⁹ the floats are much closer together than 0.001, so
+/// their shortest text is the exact decimal, with at most three decimals
+/// and trailing zeros cut (`52.0`, `1.25`).
+fn push_f64(out: &mut Vec<u8>, x: f64) {
+    if x.is_sign_positive() && x < 1e9 {
+        let ms = (x * 1000.0).round();
+        if ms / 1000.0 == x {
+            let ms = ms as u64;
+            out.extend_from_slice(itoa::Buffer::new().format(ms / 1000).as_bytes());
+            let frac = ms % 1000;
+            let digits = [
+                b'.',
+                b'0' + (frac / 100) as u8,
+                b'0' + (frac / 10 % 10) as u8,
+                b'0' + (frac % 10) as u8,
+            ];
+            let len = match frac {
+                0 => 2,
+                _ if frac % 100 == 0 => 2,
+                _ if frac % 10 == 0 => 3,
+                _ => 4,
+            };
+            out.extend_from_slice(&digits[..len]);
+            return;
+        }
+    }
+    out.extend_from_slice(ryu::Buffer::new().format(x).as_bytes());
+}
+
 impl<'a> CsvLine<'a> {
     fn new(out: &'a mut Vec<u8>) -> CsvLine<'a> {
         // Room for a usual row at once.
@@ -702,8 +733,7 @@ impl<'a> CsvLine<'a> {
         match x {
             Some(x) => {
                 self.sep();
-                self.out
-                    .extend_from_slice(ryu::Buffer::new().format(x).as_bytes());
+                push_f64(self.out, x);
             }
             None => self.sep(),
         }
@@ -1195,6 +1225,19 @@ mod tests {
                 our_csv(&rows, MoveRow::write_csv_header, MoveRow::write_csv),
                 serde_csv(&rows)
             );
+        }
+
+        /// Seconds are written as `ryu` writes them.
+        #[test]
+        fn seconds_as_ryu_writes_them(ms in 0u64..2_000_000_000_000, x in any::<f64>()) {
+            for x in [ms as f64 / 1000.0, x, x.abs() % 1e9, ms as f64] {
+                let mut ours = Vec::new();
+                super::push_f64(&mut ours, x);
+                prop_assert_eq!(
+                    String::from_utf8(ours).unwrap(),
+                    ryu::Buffer::new().format(x).to_string()
+                );
+            }
         }
 
         /// The ISO text of a start time is `StartTime::iso`'s.

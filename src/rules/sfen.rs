@@ -352,8 +352,9 @@ pub fn write_board(setup: &Setup, s: &mut String) {
         }
         let mut empty = 0u8;
         for file in (1..=rules.files).rev() {
-            let sq = Square::new(file, rank).expect("on grid");
-            match setup.board[sq.index()] {
+            // `Square::new(file, rank)`'s index, on the grid by the loops.
+            let index = usize::from(file - 1) * 9 + usize::from(rank - 1);
+            match setup.board[index] {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {
