@@ -662,11 +662,12 @@ fn push_f64(out: &mut Vec<u8>, x: f64) {
                 b'0' + (frac / 10 % 10) as u8,
                 b'0' + (frac % 10) as u8,
             ];
-            let len = match frac {
-                0 => 2,
-                _ if frac % 100 == 0 => 2,
-                _ if frac % 10 == 0 => 3,
-                _ => 4,
+            let len = if frac.is_multiple_of(100) {
+                2
+            } else if frac.is_multiple_of(10) {
+                3
+            } else {
+                4
             };
             out.extend_from_slice(&digits[..len]);
             return;
