@@ -110,42 +110,17 @@ const fn build_rays() -> [[u128; 81]; 8] {
     t
 }
 
-/// The squares at most 2 files and 3 ranks away (the square itself
-/// excluded): every square from which a one-step piece (a knight included)
-/// can reach a square next to the centre.
-const fn build_neighbourhoods() -> [u128; 81] {
+/// For each square, the other squares at most `files` files and `ranks`
+/// ranks away.
+const fn build_neighbourhoods(files: i32, ranks: i32) -> [u128; 81] {
     let mut t = [0u128; 81];
     let mut sq = 0;
     while sq < 81 {
         let (f, r) = ((sq / 9) as i32, (sq % 9) as i32);
-        let mut df = -2;
-        while df <= 2 {
-            let mut dr = -3;
-            while dr <= 3 {
-                let (g, s) = (f + df, r + dr);
-                if (df != 0 || dr != 0) && g >= 0 && g < 9 && s >= 0 && s < 9 {
-                    t[sq] |= 1u128 << (g * 9 + s);
-                }
-                dr += 1;
-            }
-            df += 1;
-        }
-        sq += 1;
-    }
-    t
-}
-
-/// The squares from which a one-step piece of either colour (a knight
-/// included) may attack each square: at most one file and two ranks away.
-const fn build_step_neighbourhoods() -> [u128; 81] {
-    let mut t = [0u128; 81];
-    let mut sq = 0;
-    while sq < 81 {
-        let (f, r) = ((sq / 9) as i32, (sq % 9) as i32);
-        let mut df = -1;
-        while df <= 1 {
-            let mut dr = -2;
-            while dr <= 2 {
+        let mut df = -files;
+        while df <= files {
+            let mut dr = -ranks;
+            while dr <= ranks {
                 let (g, s) = (f + df, r + dr);
                 if (df != 0 || dr != 0) && g >= 0 && g < 9 && s >= 0 && s < 9 {
                     t[sq] |= 1u128 << (g * 9 + s);
@@ -160,7 +135,10 @@ const fn build_step_neighbourhoods() -> [u128; 81] {
 }
 
 static STEPS: [[[u128; 81]; 16]; 2] = build_steps();
-static STEP_NEIGHBOURHOODS: [u128; 81] = build_step_neighbourhoods();
+
+/// The squares from which a one-step piece of either colour (a knight
+/// included) may attack each square: at most one file and two ranks away.
+static STEP_NEIGHBOURHOODS: [u128; 81] = build_neighbourhoods(1, 2);
 
 /// Squares from which a one-step piece (a knight included) of either
 /// colour might attack `sq`: at most one file and two ranks away.
@@ -168,7 +146,10 @@ static STEP_NEIGHBOURHOODS: [u128; 81] = build_step_neighbourhoods();
 pub fn step_neighbourhood(sq: Square) -> Bitboard {
     Bitboard(STEP_NEIGHBOURHOODS[sq.index()])
 }
-static NEIGHBOURHOODS: [u128; 81] = build_neighbourhoods();
+
+/// The squares from which a one-step piece may attack a square next to
+/// each square: at most two files and three ranks away.
+static NEIGHBOURHOODS: [u128; 81] = build_neighbourhoods(2, 3);
 
 /// Squares from which a one-step piece (a knight included) of either colour
 /// might attack a square next to `sq`: at most 2 files and 3 ranks away.
