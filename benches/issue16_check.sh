@@ -10,6 +10,7 @@ set -u
 K=${KIFU:-target/release/kifu}; K=$(realpath "$K")
 PY=${PY:-python3}
 CS=$(realpath benches/peers/validate_cshogi.py)
+OUT="${TMPDIR:-/tmp}/kifu-issue16-stats.csv"
 t(){ /usr/bin/time -f "%e s wall %U s user %M KB" "$@" 2>&1 >/dev/null | tail -1; }
 for d in "${CSA_DIR:-/work/peers/data/files}" "${KIF_DIR:-/tmp/gkif-sjis}" "${KI2_DIR:-/tmp/gkif-ki2}"; do
   echo "== $d"; cd $d
@@ -18,10 +19,13 @@ for d in "${CSA_DIR:-/work/peers/data/files}" "${KIF_DIR:-/tmp/gkif-sjis}" "${KI
     echo -n "kifu -j1: "; t $K validate -q -j1 .
     echo -n "kifu -j2: "; t $K validate -q -j2 .
   done
-  echo -n "kifu stats -j1: "; t $K stats -j1 -o "${TMPDIR:-/tmp}/kifu-issue16-stats.csv" --force .
+  # A new output file each time (an existing one is checked against every
+  # input, one stat each), and standard output.
+  echo -n "kifu stats -j1: "; rm -f "$OUT"; t $K stats -j1 -o "$OUT" .
+  echo -n "kifu stats -j1 (stdout): "; t $K stats -j1 .
   case $d in *ki2) ;; *) echo -n "cshogi: "; $PY $CS . | python3 -c "import json,sys;o=json.load(sys.stdin);print(o['games'],'games',round(o['seconds'],3),'s inner')"; echo -n "cshogi process: "; t $PY $CS . ;; esac
 done
 MID=${MID:-/work/peers/data/mid.csa}
 echo "== $MID"; echo -n "wc -l: "; t wc -l "$MID"
 for j in 1 2; do echo -n "-j$j: "; t $K validate -q -j$j "$MID"; done
-echo -n "stats -j1: "; t $K stats -j1 -o "${TMPDIR:-/tmp}/kifu-issue16-stats.csv" --force "$MID"
+echo -n "stats -j1: "; rm -f "$OUT"; t $K stats -j1 -o "$OUT" "$MID"
