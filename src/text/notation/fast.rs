@@ -234,8 +234,9 @@ impl Vocab {
     fn sjis_value(&self, b: &[u8], k: usize, shift: u32) -> Option<(u8, usize)> {
         let &b0 = b.get(k)?;
         if b0 < 0x80 {
-            // `1`..`9` are both.
-            return (b'1'..=b'9').contains(&b0).then_some((b0 - b'0', 1));
+            // `1`..`9` are both; the subtraction only once that holds (an
+            // ASCII byte below `0` would overflow).
+            return (b'1'..=b'9').contains(&b0).then(|| (b0 - b'0', 1));
         }
         let &b1 = b.get(k + 1)?;
         let v = (*self.values.get(sjis_index(b0, b1)?)? >> shift) & 0x0F;
@@ -665,6 +666,23 @@ mod tests {
         }
         assert_eq!(&*v.same, &[0x93, 0xAF]);
         assert_eq!(&*v.space, &[0x81, 0x40]);
+    }
+
+    /// A Shift_JIS square whose second byte is ASCII below `0` (a fuzz
+    /// finding: the subtraction once ran before the range check) is no
+    /// square, and every ASCII byte reads as a digit only from `1` to `9`.
+    #[test]
+    fn sjis_square_with_ascii_below_the_digits() {
+        let v = Vocab::sjis();
+        let (seven, _, _) = encoding_rs::SHIFT_JIS.encode("７");
+        for x in 0..0x80u8 {
+            let want = (b'1'..=b'9').contains(&x).then(|| (x - b'0', 1));
+            assert_eq!(v.sjis_value(&[x], 0, 0), want, "{x:#04x}");
+            assert_eq!(v.sjis_value(&[x], 0, 4), want, "{x:#04x}");
+            let b = [&*seven, &[x][..]].concat();
+            let sq = want.and_then(|(r, _)| Square::new(7, r));
+            assert_eq!(v.square(&b, 0).map(|(_, s)| s), sq, "{x:#04x}");
+        }
     }
 
     const TIME_PARTS: &[&str] = &[
