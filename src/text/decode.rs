@@ -183,6 +183,19 @@ fn kifu_score(text: &str) -> usize {
         .count()
 }
 
+/// How many bytes at the start of an input [`detect_start`] looks at.
+pub const DETECT_LEN: usize = 64 << 10;
+
+/// Detects the encoding the way [`LineReader::new`](crate::read::LineReader::new)
+/// does, from the bytes available at the start of an input: its first
+/// [`DETECT_LEN`] bytes, taken as the whole input when shorter than 8 KiB.
+/// Callers that cut an input into pieces use it to read every piece as the
+/// whole would be read.
+pub fn detect_start(start: &[u8], opts: &DecodeOptions) -> Encoding {
+    let prefix = &start[..start.len().min(DETECT_LEN)];
+    detect(prefix, prefix.len() < 8192, opts)
+}
+
 /// Chooses the encoding of a file from its first bytes (`prefix`, e.g. the
 /// first 64 KiB). `complete` says whether the prefix is the whole file (so a
 /// multi-byte character cut at its end is not held against UTF-8).

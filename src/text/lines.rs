@@ -1,7 +1,7 @@
 //! A streaming line reader: reads bytes once, splits on LF, CRLF or lone CR,
 //! decodes each line strictly and counts lines from 1.
 
-use super::decode::{decode_into, detect, DecodeOptions, Encoding};
+use super::decode::{decode_into, detect, detect_start, DecodeOptions, Encoding, DETECT_LEN};
 use encoding_rs::DecoderResult;
 use std::io::{self, BufRead, Read};
 
@@ -187,7 +187,7 @@ pub type Line<'a> = (u32, &'a str);
 pub(crate) type MaybeLine<'a> = Result<Option<Line<'a>>, (u32, LineError)>;
 
 impl<R: BufRead> LineReader<R> {
-    /// Detects the encoding from the first 64 KiB (see [`detect`]) and
+    /// Detects the encoding from the first 64 KiB (see [`detect_start`]) and
     /// prepares to read. The BOM, if any, is skipped.
     pub fn new(mut inner: R, opts: &DecodeOptions) -> io::Result<LineReader<R>> {
         // Detection looks at the start of the source's buffer in place (no
@@ -195,17 +195,30 @@ impl<R: BufRead> LineReader<R> {
         // enough for detection.
         let (encoding, available) = {
             let buf = inner.fill_buf()?;
-            let prefix = &buf[..buf.len().min(65536)];
-            let complete = buf.is_empty();
-            (
-                detect(prefix, complete || prefix.len() < 8192, opts),
-                prefix.len(),
-            )
+            (detect_start(buf, opts), buf.len().min(DETECT_LEN))
         };
         let bom = encoding.bom_len();
         if bom > 0 {
             inner.consume(bom.min(available));
         }
+        Ok(LineReader::with_encoding(
+            inner, encoding, opts.lossy, bom as u64,
+        ))
+    }
+
+    /// Prepares to read text in `encoding` that continues an input (a piece
+    /// cut out of a larger file after its start): nothing is detected, and
+    /// a byte-order mark or an encoding declaration in it is text like any
+    /// other, as it is to a reader of the whole input.
+    pub fn continuing(inner: R, encoding: Encoding, lossy: bool) -> LineReader<R> {
+        let encoding = match encoding {
+            Encoding::Utf8Bom => Encoding::Utf8,
+            e => e,
+        };
+        LineReader::with_encoding(inner, encoding, lossy, 0)
+    }
+
+    fn with_encoding(inner: R, encoding: Encoding, lossy: bool, bom: u64) -> LineReader<R> {
         let (inner, line_encoding) = if encoding.is_ascii_compatible() {
             (Inner::Plain(inner), encoding)
         } else {
@@ -216,15 +229,15 @@ impl<R: BufRead> LineReader<R> {
                 out: Vec::new(),
                 pos: 0,
                 done: false,
-                lossy: opts.lossy,
+                lossy,
             };
             (Inner::Utf16(r), Encoding::Utf8)
         };
-        let reader = LineReader {
+        LineReader {
             inner,
             encoding,
             line_encoding,
-            lossy: opts.lossy,
+            lossy,
             raw: Vec::new(),
             text: String::new(),
             line_no: 0,
@@ -232,14 +245,13 @@ impl<R: BufRead> LineReader<R> {
             eof: false,
             peeked: false,
             peeked_err: None,
-            bytes_read: bom as u64,
+            bytes_read: bom,
             pending: 0,
             borrowed: None,
             block: String::new(),
             block_pos: 0,
             block_line: None,
-        };
-        Ok(reader)
+        }
     }
 
     /// Numbers lines as if `lines` lines came before this input (for a

@@ -1098,9 +1098,7 @@ impl Cutter {
                     let p = from + k;
                     let ls = memchr::memrchr(b'\n', &buf[from..p]).map_or(from, |q| from + q + 1);
                     let nl = p + 1 + memchr::memchr(b'\n', &buf[p + 1..end]).unwrap_or(0);
-                    if buf[ls..p].iter().all(u8::is_ascii_whitespace)
-                        && buf[p + 1..nl].iter().all(u8::is_ascii_whitespace)
-                    {
+                    if csa_blank(&buf[ls..p]) && csa_blank(&buf[p + 1..nl]) {
                         self.last = Some(nl + 1);
                     }
                 }
@@ -1143,21 +1141,6 @@ fn count_lines(bytes: &[u8]) -> u32 {
     n
 }
 
-/// The read options of the pieces after the first: the encoding found at
-/// the start of the input (a byte-order mark is only at the start).
-fn piece_options(encoding: Encoding, opts: &ReadOptions) -> ReadOptions {
-    let encoding = match encoding {
-        Encoding::Utf8Bom => Encoding::Utf8,
-        e => e,
-    };
-    ReadOptions {
-        decode: kifu::read::DecodeOptions {
-            encoding: Some(encoding),
-            lossy: opts.decode.lossy,
-        },
-    }
-}
-
 /// One piece of a multi-game input, cut between games.
 struct Piece {
     bytes: Arc<[u8]>,
@@ -1174,7 +1157,7 @@ fn spawn_piece<'scope, T, F>(
     p: Piece,
     format: Format,
     base: &FileMeta,
-    piece_opts: &ReadOptions,
+    encoding: Encoding,
     ctx: &mut Ctx<'scope, T, F>,
     s: &rayon::Scope<'scope>,
 ) where
@@ -1197,20 +1180,26 @@ fn spawn_piece<'scope, T, F>(
     let my = ctx.slot();
     let tx = ctx.tx.clone();
     let (per_game, stop, opts) = (ctx.per_game, ctx.stop, ctx.opts);
-    let piece_opts = *piece_opts;
     s.spawn(move |_| {
         let items = if piece.is_empty() || stop.load(Ordering::Relaxed) {
             Vec::new()
         } else {
             let source: read::Source = Box::new(io::Cursor::new(piece));
-            let o = if is_first { *opts } else { piece_opts };
-            match read::LineReader::new(source, &o.decode) {
-                Ok(mut lines) => {
-                    if !is_first {
-                        lines.set_line_offset(offset);
-                    }
-                    read_games(per_game, &meta, &mut Reader::from_lines(format, lines, &o))
-                }
+            // The first piece is read as the whole input starts (its BOM,
+            // its declaration); the others continue in its encoding.
+            let lines = if is_first {
+                read::LineReader::new(source, &opts.decode)
+            } else {
+                let mut lines = read::LineReader::continuing(source, encoding, opts.decode.lossy);
+                lines.set_line_offset(offset);
+                Ok(lines)
+            };
+            match lines {
+                Ok(lines) => read_games(
+                    per_game,
+                    &meta,
+                    &mut Reader::from_lines(format, lines, opts),
+                ),
                 Err(_) => Vec::new(),
             }
         };
@@ -1255,13 +1244,19 @@ fn csa_cut_from(buf: &[u8], from: usize) -> Option<usize> {
         let p = from + k;
         let ls = memchr::memrchr(b'\n', &buf[..p]).map_or(0, |q| q + 1);
         let nl = p + 1 + memchr::memchr(b'\n', &buf[p + 1..])?;
-        if buf[ls..p].iter().all(u8::is_ascii_whitespace)
-            && buf[p + 1..nl].iter().all(u8::is_ascii_whitespace)
-        {
+        if csa_blank(&buf[ls..p]) && csa_blank(&buf[p + 1..nl]) {
             return Some(nl + 1);
         }
     }
     None
+}
+
+/// Whether the bytes around a `/` leave its line a CSA separator: only
+/// spaces and tabs (which the CSA reader trims) and CRs (a line break to
+/// the line reader, so the `/` is alone on its line either way). Other
+/// ASCII whitespace (a form feed, say) makes the line something else.
+fn csa_blank(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
 }
 
 /// Whether CSA text holds a line that begins a game when read on its own:
@@ -1299,8 +1294,7 @@ where
         return false;
     }
     // As the line reader would detect it over the whole input.
-    let prefix = &buf[..buf.len().min(65536)];
-    let encoding = kifu::read::decode::detect(prefix, prefix.len() < 8192, &opts.decode);
+    let encoding = kifu::read::decode::detect_start(buf, &opts.decode);
     if !encoding.is_ascii_compatible() {
         return false;
     }
@@ -1313,7 +1307,6 @@ where
         encoding: Some(encoding),
         ..meta_for(i, input)
     };
-    let piece_opts = piece_options(encoding, opts);
     let mut start = 0;
     let mut lines_before = 0u32;
     for (k, &end) in cuts.iter().chain(std::iter::once(&buf.len())).enumerate() {
@@ -1326,7 +1319,7 @@ where
             first: k == 0,
             last: end == buf.len(),
         };
-        spawn_piece(p, Format::Csa, &base, &piece_opts, ctx, s);
+        spawn_piece(p, Format::Csa, &base, encoding, ctx, s);
         start = end;
     }
     true
@@ -1351,7 +1344,8 @@ where
 {
     let opts = ctx.opts;
     let format = input.format.or_else(|| Format::sniff(&buf));
-    let encoding = kifu::read::decode::detect(&buf, false, &opts.decode);
+    // As the line reader would detect it over the whole input.
+    let encoding = kifu::read::decode::detect_start(&buf, &opts.decode);
     let pieces_ok =
         matches!(format, Some(Format::Csa | Format::Usi)) && encoding.is_ascii_compatible();
     let base = FileMeta {
@@ -1359,7 +1353,6 @@ where
         encoding: Some(encoding),
         ..meta_for(i, input)
     };
-    let piece_opts = piece_options(encoding, opts);
     let mut lines_before = 0u32;
     let mut first = true;
     if pieces_ok {
@@ -1376,7 +1369,12 @@ where
             } else if buf.len() < PIECE {
                 None
             } else {
-                cutter.last
+                // A cut leaves a game on both sides (as [`whole_cuts`]): a
+                // piece without one would read as an `empty` game.
+                cutter.last.filter(|&c| {
+                    format == Format::Usi
+                        || (csa_holds_game(&buf[..c]) && csa_holds_game(&buf[c..]))
+                })
             };
             let Some(cut) = cut else {
                 if buf.len() >= MAX_PIECE {
@@ -1404,7 +1402,7 @@ where
                 last,
             };
             first = false;
-            spawn_piece(p, format, &base, &piece_opts, ctx, s);
+            spawn_piece(p, format, &base, encoding, ctx, s);
             if last {
                 return Ok(());
             }
@@ -1419,12 +1417,12 @@ where
         read::open(src, input.format, opts)?
     } else {
         let format = format.unwrap_or(Format::Csa);
-        let mut lines = read::LineReader::new(src, &piece_opts.decode)?;
+        let mut lines = read::LineReader::continuing(src, encoding, opts.decode.lossy);
         lines.set_line_offset(lines_before);
         (
             format,
             encoding,
-            read::games_from_lines(format, lines, &piece_opts),
+            read::games_from_lines(format, lines, opts),
         )
     };
     let meta = Arc::new(FileMeta {

@@ -178,20 +178,23 @@ impl SourceLines {
 }
 
 fn split(src: &SourceBytes, meta: &FileMeta) -> Vec<String> {
-    // A piece after the first of a file with a byte-order mark has none.
-    let encoding = match meta.encoding {
-        Some(kifu::read::Encoding::Utf8Bom) if src.first_line > 0 => {
-            Some(kifu::read::Encoding::Utf8)
-        }
-        e => e,
-    };
-    let opts = DecodeOptions {
-        encoding,
-        lossy: true,
-    };
     let mut out = Vec::new();
-    let Ok(mut reader) = kifu::read::LineReader::new(&src.bytes[..], &opts) else {
-        return out;
+    // A piece after the first of a large input continues the first's
+    // encoding (no BOM or declaration to find), as it was read.
+    let mut reader = match meta.encoding {
+        Some(e) if src.first_line > 0 => {
+            kifu::read::LineReader::continuing(&src.bytes[..], e, true)
+        }
+        encoding => {
+            let opts = DecodeOptions {
+                encoding,
+                lossy: true,
+            };
+            let Ok(reader) = kifu::read::LineReader::new(&src.bytes[..], &opts) else {
+                return out;
+            };
+            reader
+        }
     };
     while let Some(Ok(line)) = reader.next_line() {
         match line {
