@@ -700,7 +700,7 @@ fn mid_size_multi_game_file_is_shared_by_workers_with_the_same_reports() {
 #[test]
 fn pieces_continue_the_start_of_the_file() {
     let dir = tempfile::tempdir().unwrap();
-    let game = "PI\n+\n'先手の好手\n+7776FU\nT3\n-3334FU\n+2726FU\n-8384FU\n%TORYO\n";
+    let game = "PI\n+\n'先手の好手\n+7776FU\nT3\n-3334FU\n+2726FU\n-8384FU\n";
     for (name, size) in [("mid.csa", 3usize << 20), ("big.csa", 9 << 20)] {
         let path = dir.path().join(name);
         let mut text = String::from("'CSA encoding=UTF-8\nV2.2\n");
@@ -711,18 +711,24 @@ fn pieces_continue_the_start_of_the_file() {
             }
             text.push_str("'CSA encoding=SHIFT_JIS\n");
             text.push_str(game);
+            if g % 1000 == 999 {
+                // An illegal move (a drop of a pawn not in hand), to quote.
+                text.push_str("+0055FU\n");
+            }
+            text.push_str("%TORYO\n");
             text.push_str(if g % 4 == 3 { "\u{c}/\n" } else { " \t/ \r\n" });
             g += 1;
         }
         text.push_str("'最後\n/\n'後ろ\n");
         std::fs::write(&path, &text).unwrap();
         let p = path.to_str().unwrap();
-        // Human output quotes source lines only where the input is held
-        // (a streamed 9 MiB file on one worker is not): compared at 3 MiB.
-        let mut reports = vec![vec!["validate", "--format", "json"], vec!["stats"]];
-        if size < 8 << 20 {
-            reports.push(vec!["validate"]);
-        }
+        // Human output quotes source lines, at -j1 as at -j2 (a streamed
+        // file is cut into pieces either way).
+        let reports = [
+            vec!["validate", "--format", "json"],
+            vec!["stats"],
+            vec!["validate"],
+        ];
         for args in reports {
             let with = |jobs: &str| {
                 let mut a = args.clone();
@@ -738,6 +744,23 @@ fn pieces_continue_the_start_of_the_file() {
                 panic!("{args:?} {name}: -j2 differs from -j1 at line {at:?}: {first:?}");
             }
             assert!(!one.stdout.is_empty());
+            if args == ["validate"] {
+                // Every diagnostic quotes its source line.
+                let out = stdout(&one);
+                let heads = out.lines().filter(|l| l.starts_with(p)).count();
+                let quotes = out
+                    .lines()
+                    .filter(|l| {
+                        l.split_once(" | ")
+                            .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+                    })
+                    .count();
+                assert!(out.contains("error[not-in-hand]"), "{name}");
+                assert_eq!(
+                    heads, quotes,
+                    "{name}: a diagnostic without its source line"
+                );
+            }
         }
     }
 }

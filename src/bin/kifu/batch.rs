@@ -871,30 +871,7 @@ where
             continue;
         }
         let prefix = buf[..len].to_vec();
-        let src: read::Source = Box::new(BufReader::with_capacity(
-            1 << 20,
-            io::Cursor::new(prefix).chain(rest),
-        ));
-        let meta;
-        match Reader::with_options(src, input.format, opts) {
-            Err(e) => meta = Arc::new(error_meta(i, input, &e)),
-            Ok(mut reader) => {
-                meta = Arc::new(FileMeta {
-                    format: Some(reader.format()),
-                    encoding: Some(reader.encoding()),
-                    ..meta_for(i, input)
-                });
-                let mut v = per_game.visitor(&meta);
-                let mut n = 0;
-                while let Some(out) = reader.read_game(&mut v) {
-                    if sink(Event::Game(meta.clone(), n, out)).is_break() {
-                        return false;
-                    }
-                    n += 1;
-                }
-            }
-        }
-        if sink(Event::FileDone(meta)).is_break() {
+        if !stream_inline(i, input, prefix, rest, opts, per_game, sink) {
             return false;
         }
     }
@@ -1152,6 +1129,45 @@ struct Piece {
     last: bool,
 }
 
+/// The description of a piece's games: the input's, with the piece's bytes
+/// kept for quoting source lines.
+fn piece_meta(base: &FileMeta, p: &Piece) -> Arc<FileMeta> {
+    Arc::new(FileMeta {
+        source: Some(Arc::new(SourceBytes {
+            bytes: p.bytes.clone(),
+            first_line: p.first_line,
+        })),
+        ..base.clone()
+    })
+}
+
+/// Every game of one piece. The first piece is read as the whole input
+/// starts (its BOM, its declaration); the others continue in its encoding.
+fn read_piece<P: PerGame>(
+    p: &Piece,
+    format: Format,
+    encoding: Encoding,
+    opts: &ReadOptions,
+    per_game: &P,
+    meta: &FileMeta,
+) -> Vec<P::Output> {
+    if p.bytes.is_empty() {
+        return Vec::new();
+    }
+    let source: read::Source = Box::new(io::Cursor::new(p.bytes.clone()));
+    let lines = if p.first {
+        read::LineReader::new(source, &opts.decode)
+    } else {
+        let mut lines = read::LineReader::continuing(source, encoding, opts.decode.lossy);
+        lines.set_line_offset(p.first_line);
+        Ok(lines)
+    };
+    match lines {
+        Ok(lines) => read_games(per_game, meta, &mut Reader::from_lines(format, lines, opts)),
+        Err(_) => Vec::new(),
+    }
+}
+
 /// Hands one piece to a worker, in its place in the output order.
 fn spawn_piece<'scope, T, F>(
     p: Piece,
@@ -1164,45 +1180,17 @@ fn spawn_piece<'scope, T, F>(
     T: Send + 'scope,
     F: PerGame<Output = T>,
 {
-    let Piece {
-        bytes: piece,
-        first_line: offset,
-        first: is_first,
-        last,
-    } = p;
-    let meta = Arc::new(FileMeta {
-        source: Some(Arc::new(SourceBytes {
-            bytes: piece.clone(),
-            first_line: offset,
-        })),
-        ..base.clone()
-    });
+    let meta = piece_meta(base, &p);
     let my = ctx.slot();
     let tx = ctx.tx.clone();
     let (per_game, stop, opts) = (ctx.per_game, ctx.stop, ctx.opts);
     s.spawn(move |_| {
-        let items = if piece.is_empty() || stop.load(Ordering::Relaxed) {
+        let items = if stop.load(Ordering::Relaxed) {
             Vec::new()
         } else {
-            let source: read::Source = Box::new(io::Cursor::new(piece));
-            // The first piece is read as the whole input starts (its BOM,
-            // its declaration); the others continue in its encoding.
-            let lines = if is_first {
-                read::LineReader::new(source, &opts.decode)
-            } else {
-                let mut lines = read::LineReader::continuing(source, encoding, opts.decode.lossy);
-                lines.set_line_offset(offset);
-                Ok(lines)
-            };
-            match lines {
-                Ok(lines) => read_games(
-                    per_game,
-                    &meta,
-                    &mut Reader::from_lines(format, lines, opts),
-                ),
-                Err(_) => Vec::new(),
-            }
+            read_piece(&p, format, encoding, opts, per_game, &meta)
         };
+        let last = p.last;
         let _ = tx.send((my, Batch { meta, items, last }));
     });
 }
@@ -1325,6 +1313,151 @@ where
     true
 }
 
+/// The format a large input is cut into pieces as, if it can be: a
+/// multi-game CSA or SFEN/USI text in an ASCII-compatible encoding.
+fn piece_format(format: Option<Format>, encoding: Encoding) -> Option<Format> {
+    match format {
+        Some(f @ (Format::Csa | Format::Usi)) if encoding.is_ascii_compatible() => Some(f),
+        _ => None,
+    }
+}
+
+/// A large multi-game CSA or SFEN/USI input cut into pieces between games
+/// as it is read, each byte scanned once, at most [`MAX_PIECE`] bytes held.
+struct Pieces {
+    format: Format,
+    buf: Vec<u8>,
+    rest: Stream,
+    cutter: Cutter,
+    eof: bool,
+    /// Lines of the input before `buf`.
+    lines_before: u32,
+    /// No piece has been cut yet.
+    first: bool,
+}
+
+/// What [`Pieces::next_piece`] found.
+enum Cut {
+    /// The next piece (the input is done after one marked `last`).
+    Piece(Piece),
+    /// No place to cut within [`MAX_PIECE`] bytes: read the rest game by
+    /// game ([`Pieces::into_rest`]).
+    NoPlace,
+}
+
+impl Pieces {
+    fn new(format: Format, buf: Vec<u8>, rest: Stream) -> Pieces {
+        Pieces {
+            format,
+            buf,
+            rest,
+            cutter: Cutter::new(format),
+            eof: false,
+            lines_before: 0,
+            first: true,
+        }
+    }
+
+    fn next_piece(&mut self) -> io::Result<Cut> {
+        loop {
+            self.cutter.scan(&self.buf);
+            let cut = if self.eof {
+                Some(self.buf.len())
+            } else if self.buf.len() < PIECE {
+                None
+            } else {
+                // A cut leaves a game on both sides (as [`whole_cuts`]): a
+                // piece without one would read as an `empty` game.
+                let buf = &self.buf;
+                self.cutter.last.filter(|&c| {
+                    self.format == Format::Usi
+                        || (csa_holds_game(&buf[..c]) && csa_holds_game(&buf[c..]))
+                })
+            };
+            let Some(cut) = cut else {
+                if self.buf.len() >= MAX_PIECE {
+                    return Ok(Cut::NoPlace);
+                }
+                // Straight into the buffer (no intermediate chunk to copy).
+                let n = (&mut self.rest)
+                    .take(READ_CHUNK as u64)
+                    .read_to_end(&mut self.buf)?;
+                if n == 0 {
+                    self.eof = true;
+                }
+                continue;
+            };
+            // The piece is copied once, into its shared buffer; the buffer
+            // keeps its memory for the next piece (no regrowing).
+            let bytes: Arc<[u8]> = Arc::from(&self.buf[..cut]);
+            self.buf.drain(..cut);
+            self.cutter.cut(cut);
+            let first_line = self.lines_before;
+            self.lines_before = self.lines_before.saturating_add(count_lines(&bytes));
+            let piece = Piece {
+                bytes,
+                first_line,
+                first: self.first,
+                last: self.eof && self.buf.is_empty(),
+            };
+            self.first = false;
+            return Ok(Cut::Piece(piece));
+        }
+    }
+
+    /// What was not cut, for reading game by game.
+    fn into_rest(self) -> Rest {
+        Rest {
+            buf: self.buf,
+            rest: self.rest,
+            lines_before: self.lines_before,
+            first: self.first,
+        }
+    }
+}
+
+/// The part of a large input read game by game.
+struct Rest {
+    buf: Vec<u8>,
+    rest: Stream,
+    /// Lines of the input before `buf`.
+    lines_before: u32,
+    /// `buf` starts the input.
+    first: bool,
+}
+
+impl Rest {
+    /// The rest as one byte source.
+    fn source(buf: Vec<u8>, rest: Stream) -> read::Source {
+        Box::new(BufReader::with_capacity(
+            1 << 20,
+            io::Cursor::new(buf).chain(rest),
+        ))
+    }
+
+    /// A reader over the rest: the whole input's reader when nothing was
+    /// cut before it, else one continuing in `format` and `encoding`.
+    fn reader(
+        self,
+        input: &Input,
+        format: Option<Format>,
+        encoding: Encoding,
+        opts: &ReadOptions,
+    ) -> io::Result<Reader<read::Source>> {
+        let src = Rest::source(self.buf, self.rest);
+        if self.first {
+            return Reader::with_options(src, input.format, opts);
+        }
+        let mut lines = read::LineReader::continuing(src, encoding, opts.decode.lossy);
+        lines.set_line_offset(self.lines_before);
+        Ok(Reader::from_lines(
+            format.unwrap_or(Format::Csa),
+            lines,
+            opts,
+        ))
+    }
+}
+
 /// Reads a large input: a multi-game CSA or SFEN/USI text is cut into
 /// pieces between games, so that several workers parse it at once; the
 /// rest (other formats, encodings that are not ASCII-compatible, or no
@@ -1333,8 +1466,8 @@ where
 fn read_in_pieces<'scope, T, F>(
     i: usize,
     input: &'scope Input,
-    mut buf: Vec<u8>,
-    mut rest: Stream,
+    buf: Vec<u8>,
+    rest: Stream,
     ctx: &mut Ctx<'scope, T, F>,
     s: &rayon::Scope<'scope>,
 ) -> io::Result<()>
@@ -1346,79 +1479,48 @@ where
     let format = input.format.or_else(|| Format::sniff(&buf));
     // As the line reader would detect it over the whole input.
     let encoding = kifu::read::decode::detect_start(&buf, &opts.decode);
-    let pieces_ok =
-        matches!(format, Some(Format::Csa | Format::Usi)) && encoding.is_ascii_compatible();
-    let base = FileMeta {
-        format,
-        encoding: Some(encoding),
-        ..meta_for(i, input)
-    };
-    let mut lines_before = 0u32;
-    let mut first = true;
-    if pieces_ok {
-        let format = format.unwrap_or(Format::Csa);
-        let mut cutter = Cutter::new(format);
-        let mut eof = false;
-        loop {
-            if ctx.stopped() {
-                return Ok(());
-            }
-            cutter.scan(&buf);
-            let cut = if eof {
-                Some(buf.len())
-            } else if buf.len() < PIECE {
-                None
-            } else {
-                // A cut leaves a game on both sides (as [`whole_cuts`]): a
-                // piece without one would read as an `empty` game.
-                cutter.last.filter(|&c| {
-                    format == Format::Usi
-                        || (csa_holds_game(&buf[..c]) && csa_holds_game(&buf[c..]))
-                })
+    let rest = match piece_format(format, encoding) {
+        None => Rest {
+            buf,
+            rest,
+            lines_before: 0,
+            first: true,
+        },
+        Some(pf) => {
+            let base = FileMeta {
+                format,
+                encoding: Some(encoding),
+                ..meta_for(i, input)
             };
-            let Some(cut) = cut else {
-                if buf.len() >= MAX_PIECE {
-                    break; // no place to cut: read the rest game by game
+            let mut pieces = Pieces::new(pf, buf, rest);
+            loop {
+                if ctx.stopped() {
+                    return Ok(());
                 }
-                // Straight into the buffer (no intermediate chunk to copy).
-                let n = (&mut rest).take(READ_CHUNK as u64).read_to_end(&mut buf)?;
-                if n == 0 {
-                    eof = true;
+                match pieces.next_piece()? {
+                    Cut::NoPlace => break pieces.into_rest(),
+                    Cut::Piece(p) => {
+                        let last = p.last;
+                        spawn_piece(p, pf, &base, encoding, ctx, s);
+                        if last {
+                            return Ok(());
+                        }
+                    }
                 }
-                continue;
-            };
-            // The piece is copied once, into its shared buffer; the buffer
-            // keeps its memory for the next piece (no regrowing).
-            let piece: Arc<[u8]> = Arc::from(&buf[..cut]);
-            buf.drain(..cut);
-            cutter.cut(cut);
-            let last = eof && buf.is_empty();
-            let offset = lines_before;
-            lines_before = lines_before.saturating_add(count_lines(&piece));
-            let p = Piece {
-                bytes: piece,
-                first_line: offset,
-                first,
-                last,
-            };
-            first = false;
-            spawn_piece(p, format, &base, encoding, ctx, s);
-            if last {
-                return Ok(());
             }
         }
-    }
+    };
     // Game by game: the reader streams, chunks of games go to the workers.
-    let src: read::Source = Box::new(BufReader::with_capacity(
-        1 << 20,
-        io::Cursor::new(buf).chain(rest),
-    ));
-    let (format, encoding, games) = if first {
-        read::open(src, input.format, opts)?
+    let (format, encoding, games) = if rest.first {
+        read::open(Rest::source(rest.buf, rest.rest), input.format, opts)?
     } else {
         let format = format.unwrap_or(Format::Csa);
-        let mut lines = read::LineReader::continuing(src, encoding, opts.decode.lossy);
-        lines.set_line_offset(lines_before);
+        let mut lines = read::LineReader::continuing(
+            Rest::source(rest.buf, rest.rest),
+            encoding,
+            opts.decode.lossy,
+        );
+        lines.set_line_offset(rest.lines_before);
         (
             format,
             encoding,
@@ -1452,6 +1554,85 @@ where
             return Ok(());
         }
     }
+}
+
+/// Streams a large input on the calling thread (`-j1`), as the workers
+/// would: in pieces when it is a multi-game CSA or SFEN/USI text (so that
+/// reports quote its source lines, as at `-j2`), else game by game.
+/// `false` when the sink stopped the run.
+fn stream_inline<T, F, S>(
+    i: usize,
+    input: &Input,
+    buf: Vec<u8>,
+    rest: Stream,
+    opts: &ReadOptions,
+    per_game: &F,
+    sink: &mut S,
+) -> bool
+where
+    F: PerGame<Output = T>,
+    S: FnMut(Event<T>) -> ControlFlow<()>,
+{
+    let format = input.format.or_else(|| Format::sniff(&buf));
+    let encoding = kifu::read::decode::detect_start(&buf, &opts.decode);
+    let mut n = 0;
+    let rest = match piece_format(format, encoding) {
+        None => Rest {
+            buf,
+            rest,
+            lines_before: 0,
+            first: true,
+        },
+        Some(pf) => {
+            let base = FileMeta {
+                format,
+                encoding: Some(encoding),
+                ..meta_for(i, input)
+            };
+            let mut pieces = Pieces::new(pf, buf, rest);
+            loop {
+                let p = match pieces.next_piece() {
+                    Err(e) => {
+                        return sink(Event::FileDone(Arc::new(error_meta(i, input, &e))))
+                            .is_continue()
+                    }
+                    Ok(Cut::NoPlace) => break pieces.into_rest(),
+                    Ok(Cut::Piece(p)) => p,
+                };
+                let meta = piece_meta(&base, &p);
+                for item in read_piece(&p, pf, encoding, opts, per_game, &meta) {
+                    if sink(Event::Game(meta.clone(), n, item)).is_break() {
+                        return false;
+                    }
+                    n += 1;
+                }
+                if p.last {
+                    return sink(Event::FileDone(meta)).is_continue();
+                }
+            }
+        }
+    };
+    let meta = match rest.reader(input, format, encoding, opts) {
+        Err(e) => Arc::new(error_meta(i, input, &e)),
+        Ok(mut reader) => {
+            let meta = Arc::new(FileMeta {
+                format: Some(reader.format()),
+                encoding: Some(reader.encoding()),
+                ..meta_for(i, input)
+            });
+            {
+                let mut v = per_game.visitor(&meta);
+                while let Some(out) = reader.read_game(&mut v) {
+                    if sink(Event::Game(meta.clone(), n, out)).is_break() {
+                        return false;
+                    }
+                    n += 1;
+                }
+            }
+            meta
+        }
+    };
+    sink(Event::FileDone(meta)).is_continue()
 }
 
 #[cfg(test)]
