@@ -875,3 +875,67 @@ fn convert_reports_warnings_and_respects_deny() {
     assert_eq!(o.status.code(), Some(1));
     assert!(!out.exists());
 }
+
+/// Many small files are handed to the workers in groups: the output keeps
+/// the input order and is the same at any `-j`, with bad, empty and
+/// undecodable files among them and a multi-game file large enough to be
+/// shared between workers in the middle.
+#[test]
+fn many_small_files_keep_their_order_at_any_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let good = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n%TORYO\n";
+    let bad = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+0055FU\n%TORYO\n";
+    for i in 0..300 {
+        let name = d.join(format!("g{i:03}.csa"));
+        match i % 37 {
+            5 => std::fs::write(&name, bad).unwrap(),
+            11 => std::fs::write(&name, "").unwrap(),
+            17 => std::fs::write(d.join(format!("g{i:03}.kifu")), b"\xff\xfe\x00bad\n").unwrap(),
+            23 => std::fs::write(
+                d.join(format!("g{i:03}.kif")),
+                "\u{624b}\u{5408}\u{5272}\u{ff1a}\u{5e73}\u{624b}\n1 \u{ff17}\u{516d}\u{6b69}(77)\n",
+            )
+            .unwrap(),
+            _ => std::fs::write(&name, good).unwrap(),
+        }
+    }
+    // 1.5 MiB of games: cut between workers (see read_whole_in_pieces).
+    let mut multi = String::new();
+    let mut g = 0;
+    while multi.len() < 3 << 19 {
+        multi.push_str(if g % 500 == 7 { bad } else { good });
+        multi.push_str("/\n");
+        g += 1;
+    }
+    std::fs::write(d.join("g150m.csa"), &multi).unwrap();
+    let p = d.to_str().unwrap();
+    for args in [
+        vec!["validate"],
+        vec!["validate", "--format", "json"],
+        vec!["stats"],
+        vec!["select", "--result", "gote_win"],
+    ] {
+        let with = |jobs: &str| {
+            let mut a = args.clone();
+            a.extend(["-j", jobs, p]);
+            run(&a)
+        };
+        let one = with("1");
+        assert!(!one.stdout.is_empty(), "{args:?}");
+        for jobs in ["2", "3", "8"] {
+            let other = with(jobs);
+            assert_eq!(one.status.code(), other.status.code(), "{args:?} -j{jobs}");
+            assert!(
+                one.stdout == other.stdout,
+                "{args:?}: -j{jobs} differs from -j1:\n{}\n---\n{}",
+                stdout(&one).lines().take(5).collect::<Vec<_>>().join("\n"),
+                stdout(&other)
+                    .lines()
+                    .take(5)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            );
+        }
+    }
+}

@@ -6,7 +6,8 @@
 //! character device, a `/proc` file whose size reads 0), is read the same
 //! way: at most [`STREAM_THRESHOLD`] bytes are taken into memory; an input
 //! that ends within them is parsed whole by one worker (and its bytes are
-//! kept for quoting source lines); a longer one is streamed, cut into
+//! kept for quoting source lines; runs of small files go to a worker in
+//! groups, one hand-off per group); a longer one is streamed, cut into
 //! pieces between games where the format allows it (CSA `/` lines, SFEN/USI
 //! lines), else read game by game, always with the line cap of
 //! [`kifu::read::lines::MAX_LINE_BYTES`].
@@ -619,7 +620,7 @@ struct Ctx<'a, T, F> {
     per_game: &'a F,
     permits: &'a Semaphore,
     stop: &'a AtomicBool,
-    tx: mpsc::Sender<(u64, Batch<T>)>,
+    tx: mpsc::Sender<(u64, Vec<Batch<T>>)>,
     seq: u64,
 }
 
@@ -643,7 +644,7 @@ impl<'a, T: Send + 'a, F: PerGame<Output = T>> Ctx<'a, T, F> {
             items: Vec::new(),
             last: true,
         };
-        let _ = self.tx.send((my, batch));
+        let _ = self.tx.send((my, vec![batch]));
     }
 }
 
@@ -747,7 +748,7 @@ where
         cv: Condvar::new(),
     };
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(u64, Batch<T>)>();
+    let (tx, rx) = mpsc::channel::<(u64, Vec<Batch<T>>)>();
     let per_game = &per_game;
     let permits = &permits;
     let stop = &stop;
@@ -765,11 +766,20 @@ where
                         tx,
                         seq: 0,
                     };
-                    for (i, input) in inputs.iter().enumerate() {
+                    let mut i = 0;
+                    while i < inputs.len() {
                         if ctx.stopped() {
                             break;
                         }
-                        read_input(i, input, &mut ctx, s);
+                        // A run of small files goes to one worker.
+                        let group = small_group(inputs, i);
+                        if group.is_empty() {
+                            read_input(i, &inputs[i], &mut ctx, s);
+                            i += 1;
+                        } else {
+                            i += group.len();
+                            spawn_small(group, inputs, &mut ctx, s);
+                        }
                     }
                 });
             });
@@ -777,7 +787,7 @@ where
             // No thread for the reader: do everything here.
             return run_here(inputs, opts, per_game, &mut sink);
         }
-        let mut pending: BTreeMap<u64, Batch<T>> = BTreeMap::new();
+        let mut pending: BTreeMap<u64, Vec<Batch<T>>> = BTreeMap::new();
         let mut next = 0u64;
         let mut in_file = 0usize;
         let mut delivering = true;
@@ -787,24 +797,26 @@ where
                 continue;
             }
             pending.insert(seq, batch);
-            while let Some(batch) = pending.remove(&next) {
+            while let Some(batches) = pending.remove(&next) {
                 next += 1;
                 permits.release();
-                if !delivering {
-                    continue;
-                }
-                for item in batch.items {
-                    let ev = Event::Game(batch.meta.clone(), in_file, item);
-                    in_file += 1;
-                    if sink(ev).is_break() {
-                        delivering = false;
+                for batch in batches {
+                    if !delivering {
                         break;
                     }
-                }
-                if delivering && batch.last {
-                    in_file = 0;
-                    if sink(Event::FileDone(batch.meta)).is_break() {
-                        delivering = false;
+                    for item in batch.items {
+                        let ev = Event::Game(batch.meta.clone(), in_file, item);
+                        in_file += 1;
+                        if sink(ev).is_break() {
+                            delivering = false;
+                            break;
+                        }
+                    }
+                    if delivering && batch.last {
+                        in_file = 0;
+                        if sink(Event::FileDone(batch.meta)).is_break() {
+                            delivering = false;
+                        }
                     }
                 }
                 if !delivering {
@@ -892,6 +904,105 @@ fn issue_meta(i: usize, input: &Input) -> Option<FileMeta> {
     }
 }
 
+/// Small files handed to one worker together: at most this many...
+const GROUP_FILES: usize = 32;
+
+/// ...and at most about this many bytes (the last file may pass it).
+const GROUP_BYTES: u64 = 256 << 10;
+
+/// The size of an input read whole by one worker: a regular file that
+/// ends within [`STREAM_THRESHOLD`] and is not a multi-game CSA file large
+/// enough to share between workers.
+fn small_size(input: &Input) -> Option<u64> {
+    if input.issue.is_some() || input.path.is_none() || !input.regular {
+        return None;
+    }
+    let size = input.size_now();
+    // A multi-game CSA file large enough to share is read by the reading
+    // thread and cut in pieces (see [`read_whole_in_pieces`]).
+    let shared = size >= 2 * WHOLE_PIECE as u64 && input.format.is_none_or(|f| f == Format::Csa);
+    (size > 0 && size <= STREAM_THRESHOLD && !shared).then_some(size)
+}
+
+/// The small files from `inputs[from]` on that one worker reads in a row
+/// (see [`GROUP_FILES`]), as (index, size); empty when `inputs[from]` is
+/// not small. Many small files then cost one hand-off per group, not one
+/// per file.
+fn small_group(inputs: &[Input], from: usize) -> Vec<(usize, u64)> {
+    let mut group = Vec::new();
+    let mut bytes = 0;
+    for (i, input) in inputs.iter().enumerate().skip(from) {
+        if group.len() >= GROUP_FILES || bytes >= GROUP_BYTES {
+            break;
+        }
+        let Some(size) = small_size(input) else {
+            break;
+        };
+        group.push((i, size));
+        bytes += size;
+    }
+    group
+}
+
+/// Hands a group of small files to one worker, which reads and parses
+/// each in turn (one batch per file, in order).
+fn spawn_small<'scope, T, F>(
+    group: Vec<(usize, u64)>,
+    inputs: &'scope [Input],
+    ctx: &mut Ctx<'scope, T, F>,
+    s: &rayon::Scope<'scope>,
+) where
+    T: Send + 'scope,
+    F: PerGame<Output = T>,
+{
+    let my = ctx.slot();
+    let tx = ctx.tx.clone();
+    let (opts, per_game, stop) = (ctx.opts, ctx.per_game, ctx.stop);
+    s.spawn(move |_| {
+        let batches = group
+            .into_iter()
+            .map(|(i, size)| read_small(i, &inputs[i], size, opts, per_game, stop))
+            .collect();
+        let _ = tx.send((my, batches));
+    });
+}
+
+/// Reads and parses one small file on a worker.
+fn read_small<T, F>(
+    i: usize,
+    input: &Input,
+    size: u64,
+    opts: &ReadOptions,
+    per_game: &F,
+    stop: &AtomicBool,
+) -> Batch<T>
+where
+    F: PerGame<Output = T>,
+{
+    if stop.load(Ordering::Relaxed) {
+        return Batch {
+            meta: Arc::new(meta_for(i, input)),
+            items: Vec::new(),
+            last: true,
+        };
+    }
+    match open_stream(input).and_then(|mut r| {
+        let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, size)?;
+        Ok((prefix, complete, r))
+    }) {
+        Err(e) => Batch {
+            meta: Arc::new(error_meta(i, input, &e)),
+            items: Vec::new(),
+            last: true,
+        },
+        Ok((prefix, true, _)) => parse_whole(i, input, Arc::from(prefix), opts, per_game),
+        Ok((prefix, false, rest)) => {
+            // The file grew past the threshold since it was listed.
+            stream_here(i, input, prefix, rest, opts, per_game)
+        }
+    }
+}
+
 /// Reads one input on the reading thread, handing its games to workers.
 fn read_input<'scope, T, F>(
     i: usize,
@@ -907,46 +1018,6 @@ fn read_input<'scope, T, F>(
         return;
     }
     let size = input.size_now();
-    // A multi-game CSA file large enough to share is read here and cut in
-    // pieces (see [`read_whole_in_pieces`]).
-    let shared = size >= 2 * WHOLE_PIECE as u64 && input.format.is_none_or(|f| f == Format::Csa);
-    let small_file =
-        input.path.is_some() && input.regular && size > 0 && size <= STREAM_THRESHOLD && !shared;
-    if small_file {
-        // Read and parse on a worker, so that many small files are read at once.
-        let my = ctx.slot();
-        let tx = ctx.tx.clone();
-        let (opts, per_game, stop) = (ctx.opts, ctx.per_game, ctx.stop);
-        s.spawn(move |_| {
-            let batch = if stop.load(Ordering::Relaxed) {
-                Batch {
-                    meta: Arc::new(meta_for(i, input)),
-                    items: Vec::new(),
-                    last: true,
-                }
-            } else {
-                match open_stream(input).and_then(|mut r| {
-                    let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, size)?;
-                    Ok((prefix, complete, r))
-                }) {
-                    Err(e) => Batch {
-                        meta: Arc::new(error_meta(i, input, &e)),
-                        items: Vec::new(),
-                        last: true,
-                    },
-                    Ok((prefix, true, _)) => {
-                        parse_whole(i, input, Arc::from(prefix), opts, per_game)
-                    }
-                    Ok((prefix, false, rest)) => {
-                        // The file grew past the threshold since it was listed.
-                        stream_here(i, input, prefix, rest, opts, per_game)
-                    }
-                }
-            };
-            let _ = tx.send((my, batch));
-        });
-        return;
-    }
     // Standard input, FIFOs, devices, files whose size reads 0 and large
     // files: see how much there is before deciding.
     let opened = open_stream(input).and_then(|mut r| {
@@ -968,7 +1039,8 @@ fn read_input<'scope, T, F>(
         let tx = ctx.tx.clone();
         let (opts, per_game) = (ctx.opts, ctx.per_game);
         s.spawn(move |_| {
-            let _ = tx.send((my, parse_whole(i, input, Arc::from(prefix), opts, per_game)));
+            let batch = parse_whole(i, input, Arc::from(prefix), opts, per_game);
+            let _ = tx.send((my, vec![batch]));
         });
         return;
     }
@@ -1191,7 +1263,7 @@ fn spawn_piece<'scope, T, F>(
             read_piece(&p, format, encoding, opts, per_game, &meta)
         };
         let last = p.last;
-        let _ = tx.send((my, Batch { meta, items, last }));
+        let _ = tx.send((my, vec![Batch { meta, items, last }]));
     });
 }
 
@@ -1548,7 +1620,7 @@ where
                 .iter()
                 .map(|g| kifu::read::visit_game(g, &mut per_game.visitor(&meta)))
                 .collect();
-            let _ = tx.send((my, Batch { meta, items, last }));
+            let _ = tx.send((my, vec![Batch { meta, items, last }]));
         });
         if last {
             return Ok(());
