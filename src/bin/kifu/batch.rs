@@ -1530,6 +1530,44 @@ impl Rest {
     }
 }
 
+/// A large input as its start shows it: the format and encoding found
+/// there, and how it is read.
+struct Large {
+    format: Option<Format>,
+    encoding: Encoding,
+    /// The description of its games (without source bytes).
+    base: FileMeta,
+    /// In pieces (with the format they are read as), or game by game.
+    how: Result<(Format, Pieces), Rest>,
+}
+
+impl Large {
+    fn new(i: usize, input: &Input, buf: Vec<u8>, rest: Stream, opts: &ReadOptions) -> Large {
+        let format = input.format.or_else(|| Format::sniff(&buf));
+        // As the line reader would detect it over the whole input.
+        let encoding = kifu::read::decode::detect_start(&buf, &opts.decode);
+        let how = match piece_format(format, encoding) {
+            Some(pf) => Ok((pf, Pieces::new(pf, buf, rest))),
+            None => Err(Rest {
+                buf,
+                rest,
+                lines_before: 0,
+                first: true,
+            }),
+        };
+        Large {
+            format,
+            encoding,
+            base: FileMeta {
+                format,
+                encoding: Some(encoding),
+                ..meta_for(i, input)
+            },
+            how,
+        }
+    }
+}
+
 /// Reads a large input: a multi-game CSA or SFEN/USI text is cut into
 /// pieces between games, so that several workers parse it at once; the
 /// rest (other formats, encodings that are not ASCII-compatible, or no
@@ -1548,39 +1586,29 @@ where
     F: PerGame<Output = T>,
 {
     let opts = ctx.opts;
-    let format = input.format.or_else(|| Format::sniff(&buf));
-    // As the line reader would detect it over the whole input.
-    let encoding = kifu::read::decode::detect_start(&buf, &opts.decode);
-    let rest = match piece_format(format, encoding) {
-        None => Rest {
-            buf,
-            rest,
-            lines_before: 0,
-            first: true,
-        },
-        Some(pf) => {
-            let base = FileMeta {
-                format,
-                encoding: Some(encoding),
-                ..meta_for(i, input)
-            };
-            let mut pieces = Pieces::new(pf, buf, rest);
-            loop {
-                if ctx.stopped() {
-                    return Ok(());
-                }
-                match pieces.next_piece()? {
-                    Cut::NoPlace => break pieces.into_rest(),
-                    Cut::Piece(p) => {
-                        let last = p.last;
-                        spawn_piece(p, pf, &base, encoding, ctx, s);
-                        if last {
-                            return Ok(());
-                        }
+    let Large {
+        format,
+        encoding,
+        base,
+        how,
+    } = Large::new(i, input, buf, rest, opts);
+    let rest = match how {
+        Err(rest) => rest,
+        Ok((pf, mut pieces)) => loop {
+            if ctx.stopped() {
+                return Ok(());
+            }
+            match pieces.next_piece()? {
+                Cut::NoPlace => break pieces.into_rest(),
+                Cut::Piece(p) => {
+                    let last = p.last;
+                    spawn_piece(p, pf, &base, encoding, ctx, s);
+                    if last {
+                        return Ok(());
                     }
                 }
             }
-        }
+        },
     };
     // Game by game: the reader streams, chunks of games go to the workers.
     let (format, encoding, games) = if rest.first {
@@ -1645,44 +1673,34 @@ where
     F: PerGame<Output = T>,
     S: FnMut(Event<T>) -> ControlFlow<()>,
 {
-    let format = input.format.or_else(|| Format::sniff(&buf));
-    let encoding = kifu::read::decode::detect_start(&buf, &opts.decode);
+    let Large {
+        format,
+        encoding,
+        base,
+        how,
+    } = Large::new(i, input, buf, rest, opts);
     let mut n = 0;
-    let rest = match piece_format(format, encoding) {
-        None => Rest {
-            buf,
-            rest,
-            lines_before: 0,
-            first: true,
-        },
-        Some(pf) => {
-            let base = FileMeta {
-                format,
-                encoding: Some(encoding),
-                ..meta_for(i, input)
+    let rest = match how {
+        Err(rest) => rest,
+        Ok((pf, mut pieces)) => loop {
+            let p = match pieces.next_piece() {
+                Err(e) => {
+                    return sink(Event::FileDone(Arc::new(error_meta(i, input, &e)))).is_continue()
+                }
+                Ok(Cut::NoPlace) => break pieces.into_rest(),
+                Ok(Cut::Piece(p)) => p,
             };
-            let mut pieces = Pieces::new(pf, buf, rest);
-            loop {
-                let p = match pieces.next_piece() {
-                    Err(e) => {
-                        return sink(Event::FileDone(Arc::new(error_meta(i, input, &e))))
-                            .is_continue()
-                    }
-                    Ok(Cut::NoPlace) => break pieces.into_rest(),
-                    Ok(Cut::Piece(p)) => p,
-                };
-                let meta = piece_meta(&base, &p);
-                for item in read_piece(&p, pf, encoding, opts, per_game, &meta) {
-                    if sink(Event::Game(meta.clone(), n, item)).is_break() {
-                        return false;
-                    }
-                    n += 1;
+            let meta = piece_meta(&base, &p);
+            for item in read_piece(&p, pf, encoding, opts, per_game, &meta) {
+                if sink(Event::Game(meta.clone(), n, item)).is_break() {
+                    return false;
                 }
-                if p.last {
-                    return sink(Event::FileDone(meta)).is_continue();
-                }
+                n += 1;
             }
-        }
+            if p.last {
+                return sink(Event::FileDone(meta)).is_continue();
+            }
+        },
     };
     let meta = match rest.reader(input, format, encoding, opts) {
         Err(e) => Arc::new(error_meta(i, input, &e)),
