@@ -55,5 +55,11 @@ fn main() -> ExitCode {
         args::Command::Man(a) => cmd::shell::man(a),
         args::Command::Select(a) => cmd::select::run(a),
     };
-    ExitCode::from(out::exit_code(result))
+    let code = out::exit_code(result);
+    // New outputs are made durable together, once the command is done.
+    if let Err(e) = output::sync_outputs() {
+        out::err(&format!("kifu: cannot sync the outputs to disk: {e}"));
+        return ExitCode::from(out::FAILURE);
+    }
+    ExitCode::from(code)
 }
