@@ -3,6 +3,7 @@
 # `cat | wc -l`, kifu validate -j1/-j2, kifu stats, and cshogi (CSA, KIF).
 # Paths are where the data was made on the project machine; override with
 #   CSA_DIR=… KIF_DIR=… KI2_DIR=… MID=… KIFU=… PY=… benches/issue16_check.sh
+# Best-of-N interleaved rounds of the same commands: benches/issue16_min.sh.
 # Data: benches/peers/gen_csa_corpus.py --games 5000 --seed 1 (CSA files);
 # `kifu convert --to kif` / `--to ki2` of them (KIF Shift_JIS, KI2); MID is
 # a 60 MB multi-game CSA file (validate_bench.sh makes one).
