@@ -19,6 +19,13 @@ fn run(args: &[&str]) -> Output {
     kifu().args(args).output().expect("run kifu")
 }
 
+/// Runs `kifu ARGS -j JOBS PATH`.
+fn run_jobs(args: &[&str], jobs: &str, path: &str) -> Output {
+    let mut a = args.to_vec();
+    a.extend(["-j", jobs, path]);
+    run(&a)
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
 }
@@ -669,11 +676,7 @@ fn mid_size_multi_game_file_is_shared_by_workers_with_the_same_reports() {
             vec!["validate"],
             vec!["stats"],
         ] {
-            let with = |jobs: &str| {
-                let mut a = args.clone();
-                a.extend(["-j", jobs, p]);
-                run(&a)
-            };
+            let with = |jobs: &str| run_jobs(&args, jobs, p);
             let (one, two) = (with("1"), with("2"));
             assert_eq!(one.status.code(), two.status.code(), "{args:?} {name}");
             assert!(
@@ -730,11 +733,7 @@ fn pieces_continue_the_start_of_the_file() {
             vec!["validate"],
         ];
         for args in reports {
-            let with = |jobs: &str| {
-                let mut a = args.clone();
-                a.extend(["-j", jobs, p]);
-                run(&a)
-            };
+            let with = |jobs: &str| run_jobs(&args, jobs, p);
             let (one, two) = (with("1"), with("2"));
             assert_eq!(one.status.code(), two.status.code(), "{args:?} {name}");
             if one.stdout != two.stdout {
@@ -916,11 +915,7 @@ fn many_small_files_keep_their_order_at_any_jobs() {
         vec!["stats"],
         vec!["select", "--result", "gote_win"],
     ] {
-        let with = |jobs: &str| {
-            let mut a = args.clone();
-            a.extend(["-j", jobs, p]);
-            run(&a)
-        };
+        let with = |jobs: &str| run_jobs(&args, jobs, p);
         let one = with("1");
         assert!(!one.stdout.is_empty(), "{args:?}");
         for jobs in ["2", "3", "8"] {
