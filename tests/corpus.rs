@@ -3,7 +3,8 @@
 //! replay with no error, every `invalid:…` file must be refused. Real
 //! findings in files marked valid (e.g. a false result claim) are listed,
 //! with the reason, in `tests/corpus-known.tsv`; anything else fails.
-//! Skips, saying so, when the corpus is absent.
+//! Reported `ignored` (with the reason) when the corpus is absent: this
+//! binary runs on `tests/support/trials.rs` (`harness = false`).
 
 #![allow(clippy::collapsible_match, clippy::match_like_matches_macro)]
 
@@ -12,9 +13,12 @@ use kifu::validate::{validate, ValidateOptions};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-fn corpus_dir() -> Option<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    dir.join("index.csv").exists().then_some(dir)
+#[path = "support/trials.rs"]
+mod trials;
+use trials::Skip;
+
+fn main() {
+    trials::main(trials![corpus_expectations_hold]);
 }
 
 fn format_of(name: &str) -> Option<Format> {
@@ -29,12 +33,8 @@ fn format_of(name: &str) -> Option<Format> {
     }
 }
 
-#[test]
-fn corpus_expectations_hold() {
-    let Some(dir) = corpus_dir() else {
-        eprintln!("SKIPPED: ../shared/corpus not found; the whole-corpus test did not run");
-        return;
-    };
+fn corpus_expectations_hold() -> Result<(), Skip> {
+    let dir = trials::corpus()?;
     let known_text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus-known.tsv"),
     )
@@ -144,4 +144,5 @@ fn corpus_expectations_hold() {
         wrong.len(),
         wrong.join("\n")
     );
+    Ok(())
 }
