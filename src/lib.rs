@@ -107,6 +107,7 @@ pub mod read;
 pub mod select;
 pub mod stats;
 pub mod strictness;
+pub mod tags;
 pub mod validate;
 
 pub mod convert;

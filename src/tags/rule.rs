@@ -1,0 +1,911 @@
+//! The rule language of the taxonomy (docs/tags.md): a rule is a list of
+//! terms that must all hold for the side being named, after one of its
+//! moves. Squares are written from that side's view, as sente sees the
+//! board (`28` is 2八 for sente and 8二 for gote); upper-case pieces are
+//! the side's own, lower-case ones the opponent's.
+//!
+//! A rule is parsed once ([`Rule::parse`]) and compiled for each side into
+//! bitboard masks ([`Compiled`]), so checking it on a position is a few
+//! mask tests.
+
+use crate::rules::{Bitboard, Color, Hand, Move, Position, Role, Setup, Square, Variant};
+use std::fmt;
+
+/// A set of roles, one bit per [`Role::index`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Roles(pub u16);
+
+impl Roles {
+    /// The set holding `role`.
+    pub const fn of(role: Role) -> Roles {
+        Roles(1 << role.index())
+    }
+
+    /// Whether `role` is in the set.
+    #[inline]
+    pub const fn contains(self, role: Role) -> bool {
+        self.0 >> role.index() & 1 != 0
+    }
+
+    /// Whether every role of `self` is in `other`.
+    #[inline]
+    pub const fn within(self, other: Roles) -> bool {
+        self.0 & !other.0 == 0
+    }
+
+    /// The roles, by index.
+    fn iter(self) -> impl Iterator<Item = Role> {
+        Role::ALL.into_iter().filter(move |r| self.contains(*r))
+    }
+}
+
+/// Whose piece or hand a term looks at, relative to the named side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// The side being named (upper-case letters).
+    Me,
+    /// Its opponent (lower-case letters).
+    Opp,
+}
+
+impl Who {
+    fn color(self, me: Color) -> Color {
+        match self {
+            Who::Me => me,
+            Who::Opp => !me,
+        }
+    }
+}
+
+/// One term of a rule as written, squares in the named side's view (as
+/// sente sees the board).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    /// At least `at_least` of `squares` hold a piece of `who` whose role is
+    /// in `roles` (`K28,18`, `2[GS]38,47,58`).
+    Pieces {
+        /// Whose pieces.
+        who: Who,
+        /// Which roles.
+        roles: Roles,
+        /// Where.
+        squares: Bitboard,
+        /// How many of the squares at least.
+        at_least: u8,
+    },
+    /// Every one of the squares is empty (`.27,37`).
+    Empty(Bitboard),
+    /// The game's ply (the move just played) is within `min..=max`
+    /// (`ply<=20`, `ply>=7`, `ply=5-30`).
+    Ply {
+        /// Lowest ply.
+        min: u32,
+        /// Highest ply.
+        max: u32,
+    },
+    /// The move just played moved a piece of one of these roles (its role
+    /// before the move; a drop counts) (`moved=R`).
+    Moved(Roles),
+    /// The move just played left one of these squares (`from=28`).
+    From(Bitboard),
+    /// The move just played arrived on one of these squares (`to=[5-9]8`).
+    To(Bitboard),
+    /// The move just played was a drop (`drop`).
+    Drop,
+    /// `who` holds at least `at_least` pieces of `role` in hand (`hand=B`,
+    /// `hand=b`, `hand=2P`).
+    Hand {
+        /// Whose hand.
+        who: Who,
+        /// Which role.
+        role: Role,
+        /// How many at least.
+        at_least: u8,
+    },
+    /// Every capture of the game so far (either side's) took a piece of
+    /// one of these roles, promoted or not (`captured<=PB`, `nocapture`).
+    Captured(Roles),
+    /// The board and hands are those after these moves from the even
+    /// start (`line=7g7f,3c3d,2g2f`): a named line, found by position
+    /// whatever the move order. The line names the side that played its
+    /// last move; the other side matches the position turned around.
+    Line(Vec<Move>),
+    /// The named side (`has=ID`) or its opponent (`opp=ID`) already has
+    /// the tag `ID` (an entry above this one in the taxonomy).
+    Has {
+        /// Whose tags.
+        who: Who,
+        /// The entry's id.
+        id: String,
+    },
+    /// The term does not hold (`!K28`, `!(…)`).
+    Not(Box<Term>),
+    /// One of the lists holds (`(K28 S38 | K18 L19)`).
+    Any(Vec<Vec<Term>>),
+}
+
+/// A rule as written: terms that must all hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// The terms.
+    pub terms: Vec<Term>,
+}
+
+/// Why a rule does not parse: the character offset in the rule and what
+/// was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError {
+    /// 0-based offset of the offending character in the rule text.
+    pub offset: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at character {})", self.message, self.offset + 1)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+fn err<T>(offset: usize, message: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError {
+        offset,
+        message: message.into(),
+    })
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    /// Terms up to the end, a `|` or a `)`.
+    fn conj(&mut self) -> Result<Vec<Term>, RuleError> {
+        let mut terms = Vec::new();
+        loop {
+            self.skip_space();
+            match self.peek() {
+                None | Some(b'|') | Some(b')') => return Ok(terms),
+                _ => terms.push(self.term()?),
+            }
+        }
+    }
+
+    fn term(&mut self) -> Result<Term, RuleError> {
+        match self.peek() {
+            Some(b'!') => {
+                self.pos += 1;
+                Ok(Term::Not(Box::new(self.term()?)))
+            }
+            Some(b'(') => {
+                let open = self.pos;
+                self.pos += 1;
+                let mut alts = vec![self.conj()?];
+                loop {
+                    match self.peek() {
+                        Some(b'|') => {
+                            self.pos += 1;
+                            alts.push(self.conj()?);
+                        }
+                        Some(b')') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return err(open, "unclosed `(`"),
+                    }
+                }
+                if alts.iter().any(Vec::is_empty) {
+                    return err(open, "an empty alternative in `(…)`");
+                }
+                Ok(Term::Any(alts))
+            }
+            _ => {
+                let start = self.pos;
+                while self
+                    .peek()
+                    .is_some_and(|c| !c.is_ascii_whitespace() && !matches!(c, b'(' | b')' | b'|'))
+                {
+                    // A square class `[5-9]` may follow a piece class.
+                    self.pos += 1;
+                }
+                word(&self.text[start..self.pos], start)
+            }
+        }
+    }
+}
+
+impl Rule {
+    /// Parses a rule (see the [module docs](self) and docs/tags.md).
+    pub fn parse(text: &str) -> Result<Rule, RuleError> {
+        let mut p = Parser { text, pos: 0 };
+        let terms = p.conj()?;
+        match p.peek() {
+            None => Ok(Rule { terms }),
+            Some(_) => err(p.pos, "unexpected `|` or `)` outside `(…)`"),
+        }
+    }
+
+    /// The ids this rule refers to with `has=`/`opp=`.
+    pub fn references(&self) -> Vec<&str> {
+        fn walk<'a>(terms: &'a [Term], out: &mut Vec<&'a str>) {
+            for t in terms {
+                match t {
+                    Term::Has { id, .. } => out.push(id),
+                    Term::Not(t) => walk(std::slice::from_ref(t), out),
+                    Term::Any(alts) => alts.iter().for_each(|a| walk(a, out)),
+                    _ => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.terms, &mut out);
+        out
+    }
+
+    /// Whether the rule looks only at tags (`has=`, `opp=`) and the ply,
+    /// as a style's rule must.
+    pub fn only_tags(&self) -> bool {
+        fn ok(t: &Term) -> bool {
+            match t {
+                Term::Has { .. } | Term::Ply { .. } => true,
+                Term::Not(t) => ok(t),
+                Term::Any(alts) => alts.iter().all(|a| a.iter().all(ok)),
+                _ => false,
+            }
+        }
+        self.terms.iter().all(ok)
+    }
+}
+
+/// The role of a piece letter, and whose it is.
+fn letter(c: u8, promoted: bool) -> Option<(Who, Role)> {
+    let who = if c.is_ascii_uppercase() {
+        Who::Me
+    } else {
+        Who::Opp
+    };
+    let role = match c.to_ascii_uppercase() {
+        b'K' if !promoted => Role::King,
+        b'G' if !promoted => Role::Gold,
+        b'R' => Role::Rook,
+        b'B' => Role::Bishop,
+        b'S' => Role::Silver,
+        b'N' => Role::Knight,
+        b'L' => Role::Lance,
+        b'P' => Role::Pawn,
+        _ => return None,
+    };
+    Some((
+        who,
+        if promoted {
+            role.promoted().unwrap_or(role)
+        } else {
+            role
+        },
+    ))
+}
+
+/// A set of pieces: `K`, `+B`, `[GS]`, `[G+S]` (one side only).
+fn pieces(b: &[u8], at: usize) -> Result<(Who, Roles, usize), RuleError> {
+    let one = |i: usize| -> Result<(Who, Role, usize), RuleError> {
+        let promoted = b.get(i) == Some(&b'+');
+        let j = i + promoted as usize;
+        match b.get(j).and_then(|&c| letter(c, promoted)) {
+            Some((w, r)) => Ok((w, r, j + 1)),
+            None => err(at + j, "expected a piece letter (K R B G S N L P, lower case for the opponent's, + for promoted)"),
+        }
+    };
+    if b.first() == Some(&b'[') {
+        let mut i = 1;
+        let mut roles = Roles::default();
+        let mut who = None;
+        while b.get(i) != Some(&b']') {
+            if i >= b.len() {
+                return err(at, "unclosed `[` in a piece set");
+            }
+            let (w, r, next) = one(i)?;
+            if who.is_some_and(|x| x != w) {
+                return err(
+                    at + i,
+                    "a piece set mixes own (upper-case) and opponent's (lower-case) pieces",
+                );
+            }
+            who = Some(w);
+            roles.0 |= Roles::of(r).0;
+            i = next;
+        }
+        match who {
+            Some(w) => Ok((w, roles, i + 1)),
+            None => err(at, "an empty piece set `[]`"),
+        }
+    } else {
+        let (w, r, next) = one(0)?;
+        Ok((w, Roles::of(r), next))
+    }
+}
+
+/// Roles written as upper-case letters (`PB`), for `moved=` and
+/// `captured<=`; `-` is the empty set.
+fn role_letters(s: &str, at: usize) -> Result<Roles, RuleError> {
+    if s == "-" {
+        return Ok(Roles::default());
+    }
+    let b = s.as_bytes();
+    let mut roles = Roles::default();
+    let mut i = 0;
+    while i < b.len() {
+        let promoted = b[i] == b'+';
+        let j = i + promoted as usize;
+        match b.get(j).and_then(|&c| letter(c, promoted)) {
+            Some((Who::Me, r)) => roles.0 |= Roles::of(r).0,
+            _ => return err(at + j, "expected upper-case piece letters"),
+        }
+        i = j + 1;
+    }
+    if roles.0 == 0 {
+        return err(at, "expected piece letters");
+    }
+    Ok(roles)
+}
+
+/// One digit position of a square pattern: a digit, `*` or a class
+/// `[5-9]`/`[159]`; the digits it allows as a mask of bits 1..=9.
+fn digit_class(b: &[u8], i: usize, at: usize) -> Result<(u16, usize), RuleError> {
+    match b.get(i) {
+        Some(c @ b'1'..=b'9') => Ok((1 << (c - b'0'), i + 1)),
+        Some(b'*') => Ok((0b11_1111_1110, i + 1)),
+        Some(b'[') => {
+            let mut mask = 0u16;
+            let mut j = i + 1;
+            loop {
+                match b.get(j) {
+                    Some(b']') => break,
+                    Some(c @ b'1'..=b'9') => {
+                        if b.get(j + 1) == Some(&b'-') {
+                            match b.get(j + 2) {
+                                Some(d @ b'1'..=b'9') if d >= c => {
+                                    for k in *c..=*d {
+                                        mask |= 1 << (k - b'0');
+                                    }
+                                    j += 3;
+                                }
+                                _ => return err(at + j, "expected a range such as [5-9]"),
+                            }
+                        } else {
+                            mask |= 1 << (c - b'0');
+                            j += 1;
+                        }
+                    }
+                    _ => return err(at + j, "expected digits 1-9 or `]` in a square class"),
+                }
+            }
+            if mask == 0 {
+                return err(at + i, "an empty square class `[]`");
+            }
+            Ok((mask, j + 1))
+        }
+        _ => err(
+            at + i,
+            "expected a file or rank: a digit 1-9, `*` or a class such as [5-9]",
+        ),
+    }
+}
+
+/// Squares: a comma-separated list of patterns (`28`, `[5-9]8`, `*9`), as
+/// sente sees the board.
+fn squares(b: &[u8], at: usize) -> Result<Bitboard, RuleError> {
+    let mut set = Bitboard::EMPTY;
+    let mut i = 0;
+    loop {
+        let (files, i1) = digit_class(b, i, at)?;
+        let (ranks, i2) = digit_class(b, i1, at)?;
+        for f in 1..=9u8 {
+            for r in 1..=9u8 {
+                if files >> f & 1 != 0 && ranks >> r & 1 != 0 {
+                    if let Some(sq) = Square::new(f, r) {
+                        set.insert(sq);
+                    }
+                }
+            }
+        }
+        match b.get(i2) {
+            None => return Ok(set),
+            Some(b',') => i = i2 + 1,
+            Some(_) => return err(at + i2, "expected `,` or the end of the squares"),
+        }
+    }
+}
+
+fn number(s: &str, at: usize) -> Result<u32, RuleError> {
+    s.parse()
+        .or_else(|_| err(at, format!("expected a number, found `{s}`")))
+}
+
+/// One word of a rule.
+fn word(w: &str, at: usize) -> Result<Term, RuleError> {
+    let b = w.as_bytes();
+    if let Some(rest) = w.strip_prefix("ply") {
+        let at = at + 3;
+        return if let Some(n) = rest.strip_prefix("<=") {
+            Ok(Term::Ply {
+                min: 0,
+                max: number(n, at + 2)?,
+            })
+        } else if let Some(n) = rest.strip_prefix(">=") {
+            Ok(Term::Ply {
+                min: number(n, at + 2)?,
+                max: u32::MAX,
+            })
+        } else if let Some(n) = rest.strip_prefix('=') {
+            match n.split_once('-') {
+                Some((a, z)) => Ok(Term::Ply {
+                    min: number(a, at + 1)?,
+                    max: number(z, at + 2 + a.len())?,
+                }),
+                None => {
+                    let v = number(n, at + 1)?;
+                    Ok(Term::Ply { min: v, max: v })
+                }
+            }
+        } else {
+            err(at, "expected `ply<=N`, `ply>=N`, `ply=N` or `ply=N-M`")
+        };
+    }
+    if w == "drop" {
+        return Ok(Term::Drop);
+    }
+    if w == "nocapture" {
+        return Ok(Term::Captured(Roles::default()));
+    }
+    if let Some(value) = w.strip_prefix("captured<=") {
+        return Ok(Term::Captured(role_letters(value, at + 10)?));
+    }
+    if let Some((key, value)) = w.split_once('=') {
+        let vat = at + key.len() + 1;
+        if value.is_empty() {
+            return err(vat, format!("`{key}=` needs a value"));
+        }
+        return match key {
+            "moved" => Ok(Term::Moved(role_letters(value, vat)?)),
+            "from" => Ok(Term::From(squares(value.as_bytes(), vat)?)),
+            "to" => Ok(Term::To(squares(value.as_bytes(), vat)?)),
+            "has" => Ok(Term::Has {
+                who: Who::Me,
+                id: value.to_string(),
+            }),
+            "opp" => Ok(Term::Has {
+                who: Who::Opp,
+                id: value.to_string(),
+            }),
+            "hand" => {
+                let digits = value.bytes().take_while(u8::is_ascii_digit).count();
+                let at_least = if digits == 0 {
+                    1
+                } else {
+                    number(&value[..digits], vat)?
+                };
+                let rest = &value.as_bytes()[digits..];
+                match rest {
+                    [c] => match letter(*c, false) {
+                        Some((who, role)) if role != Role::King => Ok(Term::Hand {
+                            who,
+                            role,
+                            at_least: at_least.min(u8::MAX as u32) as u8,
+                        }),
+                        _ => err(vat + digits, "expected a piece letter a hand can hold"),
+                    },
+                    _ => err(vat + digits, "expected one piece letter after `hand=`"),
+                }
+            }
+            "line" => {
+                let mut moves = Vec::new();
+                let mut off = vat;
+                for u in value.split(',') {
+                    match Move::from_usi(u, Variant::Standard) {
+                        Some(m) => moves.push(m),
+                        None => return err(off, format!("expected a USI move, found `{u}`")),
+                    }
+                    off += u.len() + 1;
+                }
+                Ok(Term::Line(moves))
+            }
+            "captured" => err(at, "expected `captured<=ROLES`"),
+            _ => err(
+                at,
+                format!("unknown key `{key}=` (expected moved, from, to, hand, line, has, opp)"),
+            ),
+        };
+    }
+    if let Some(rest) = w.strip_prefix('.') {
+        return Ok(Term::Empty(squares(rest.as_bytes(), at + 1)?));
+    }
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let at_least = if digits == 0 {
+        1
+    } else {
+        number(&w[..digits], at)?
+    };
+    if at_least == 0 {
+        return err(at, "a count must be at least 1");
+    }
+    let (who, roles, used) = pieces(&b[digits..], at + digits)?;
+    let sq = &b[digits + used..];
+    if sq.is_empty() {
+        return err(at + w.len(), "expected squares after the piece");
+    }
+    let squares = squares(sq, at + digits + used)?;
+    if at_least > squares.count() {
+        return err(at, "the count is larger than the number of squares");
+    }
+    Ok(Term::Pieces {
+        who,
+        roles,
+        squares,
+        at_least: at_least as u8,
+    })
+}
+
+/// The squares of `bb` as the side `me` sees them: unchanged for sente,
+/// turned around (180°) for gote.
+pub(crate) fn view(bb: Bitboard, me: Color) -> Bitboard {
+    match me {
+        Color::Black => bb,
+        Color::White => {
+            let mut out = Bitboard::EMPTY;
+            for sq in bb {
+                out.insert(sq.rotate(9, 9));
+            }
+            out
+        }
+    }
+}
+
+/// A condition compiled for one side: squares turned to the board's own,
+/// sides made absolute.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Cond {
+    Pieces {
+        color: Color,
+        roles: Roles,
+        mask: Bitboard,
+        at_least: u8,
+    },
+    Empty(Bitboard),
+    Ply(u32, u32),
+    Moved(Roles),
+    From(Bitboard),
+    To(Bitboard),
+    Drop,
+    Hand {
+        color: Color,
+        role: Role,
+        at_least: u8,
+    },
+    Captured(Roles),
+    Line {
+        board: u64,
+        hands: [Hand; 2],
+    },
+    Has {
+        color: Color,
+        tag: u16,
+    },
+    Not(Box<Cond>),
+    Any(Vec<Vec<Cond>>),
+}
+
+/// What a rule is checked against: the position after the named side's
+/// move, and what the game did so far.
+pub(crate) struct Ctx<'a> {
+    pub pos: &'a Position,
+    pub ply: u32,
+    pub mv: Move,
+    pub role: Role,
+    /// Roles captured so far, by either side (unpromoted).
+    pub captured: Roles,
+    /// Tags each side has (by colour index): bit `tag`.
+    pub has: [&'a super::TagSet; 2],
+}
+
+impl Cond {
+    #[inline]
+    pub(crate) fn holds(&self, c: &Ctx<'_>) -> bool {
+        match self {
+            Cond::Pieces {
+                color,
+                roles,
+                mask,
+                at_least,
+            } => {
+                let mut bb = Bitboard::EMPTY;
+                let mut r = roles.0;
+                while r != 0 {
+                    let i = r.trailing_zeros() as usize;
+                    r &= r - 1;
+                    if let Some(role) = Role::from_index(i) {
+                        bb |= c.pos.pieces(*color, role);
+                    }
+                }
+                let hit = bb & *mask;
+                if *at_least == 1 {
+                    hit.any()
+                } else {
+                    hit.count() >= u32::from(*at_least)
+                }
+            }
+            Cond::Empty(mask) => (c.pos.occupied() & *mask).is_empty(),
+            Cond::Ply(min, max) => (*min..=*max).contains(&c.ply),
+            Cond::Moved(roles) => roles.contains(c.role),
+            Cond::From(mask) => c.mv.from().is_some_and(|s| mask.contains(s)),
+            Cond::To(mask) => mask.contains(c.mv.to()),
+            Cond::Drop => c.mv.is_drop(),
+            Cond::Hand {
+                color,
+                role,
+                at_least,
+            } => c.pos.hand(*color).count(*role) >= *at_least,
+            Cond::Captured(roles) => c.captured.within(*roles),
+            Cond::Line { board, hands } => {
+                c.pos.board_hash() == *board
+                    && c.pos.hand(Color::Black) == &hands[0]
+                    && c.pos.hand(Color::White) == &hands[1]
+            }
+            Cond::Has { color, tag } => c.has[color.index()].contains(*tag),
+            Cond::Not(t) => !t.holds(c),
+            Cond::Any(alts) => alts.iter().any(|a| a.iter().all(|t| t.holds(c))),
+        }
+    }
+}
+
+/// A rule compiled for both sides.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub(crate) struct Compiled {
+    /// The conditions for sente, then for gote.
+    pub sides: [Vec<Cond>; 2],
+}
+
+impl Compiled {
+    /// Whether the rule holds for the side `me`.
+    #[inline]
+    pub(crate) fn holds(&self, me: Color, c: &Ctx<'_>) -> bool {
+        self.sides[me.index()].iter().all(|t| t.holds(c))
+    }
+}
+
+/// The position after `moves` from the even start, or the first move that
+/// is not legal (its 0-based index).
+fn line_position(moves: &[Move]) -> Result<Position, usize> {
+    let mut pos = Position::new(Variant::Standard);
+    for (i, m) in moves.iter().enumerate() {
+        pos.play(*m).map_err(|_| i)?;
+    }
+    Ok(pos)
+}
+
+/// `pos` turned around: the board rotated 180°, the colours and hands
+/// swapped.
+fn turned(pos: &Position) -> Position {
+    let mut s = Setup::empty(Variant::Standard);
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_at(sq) {
+            s.board[sq.rotate(9, 9).index()] = Some(crate::rules::Piece::new(!p.color, p.role));
+        }
+    }
+    s.hands = [*pos.hand(Color::White), *pos.hand(Color::Black)];
+    s.turn = !pos.turn();
+    Position::from_setup_unchecked(&s)
+}
+
+/// Compiles `rule` for both sides; `resolve` gives the index of an id
+/// named by `has=`/`opp=` (or `None`).
+pub(crate) fn compile(
+    rule: &Rule,
+    resolve: &dyn Fn(&str) -> Option<u16>,
+) -> Result<Compiled, String> {
+    fn one(t: &Term, me: Color, resolve: &dyn Fn(&str) -> Option<u16>) -> Result<Cond, String> {
+        Ok(match t {
+            Term::Pieces {
+                who,
+                roles,
+                squares,
+                at_least,
+            } => Cond::Pieces {
+                color: who.color(me),
+                roles: *roles,
+                mask: view(*squares, me),
+                at_least: *at_least,
+            },
+            Term::Empty(sq) => Cond::Empty(view(*sq, me)),
+            Term::Ply { min, max } => Cond::Ply(*min, *max),
+            Term::Moved(r) => Cond::Moved(*r),
+            Term::From(sq) => Cond::From(view(*sq, me)),
+            Term::To(sq) => Cond::To(view(*sq, me)),
+            Term::Drop => Cond::Drop,
+            Term::Hand {
+                who,
+                role,
+                at_least,
+            } => Cond::Hand {
+                color: who.color(me),
+                role: *role,
+                at_least: *at_least,
+            },
+            Term::Captured(r) => Cond::Captured(*r),
+            Term::Line(moves) => {
+                let pos = line_position(moves).map_err(|i| {
+                    format!(
+                        "line: move {} ({}) is not legal there",
+                        i + 1,
+                        moves[i].usi(Variant::Standard)
+                    )
+                })?;
+                // The line names the side that played its last move.
+                let owner = if moves.len() % 2 == 1 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let pos = if owner == me { pos } else { turned(&pos) };
+                Cond::Line {
+                    board: pos.board_hash(),
+                    hands: [*pos.hand(Color::Black), *pos.hand(Color::White)],
+                }
+            }
+            Term::Has { who, id } => Cond::Has {
+                color: who.color(me),
+                tag: resolve(id).ok_or_else(|| format!("`{id}` is not an entry above this one"))?,
+            },
+            Term::Not(t) => Cond::Not(Box::new(one(t, me, resolve)?)),
+            Term::Any(alts) => Cond::Any(
+                alts.iter()
+                    .map(|a| a.iter().map(|t| one(t, me, resolve)).collect())
+                    .collect::<Result<_, _>>()?,
+            ),
+        })
+    }
+    let side = |me: Color| -> Result<Vec<Cond>, String> {
+        rule.terms.iter().map(|t| one(t, me, resolve)).collect()
+    };
+    Ok(Compiled {
+        sides: [side(Color::Black)?, side(Color::White)?],
+    })
+}
+
+impl Roles {
+    /// The roles as upper-case letters (`PB`).
+    pub fn letters(self) -> String {
+        self.iter()
+            .map(|r| r.sfen(Variant::Standard))
+            .collect::<Vec<_>>()
+            .concat()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::new(s.as_bytes()[0] - b'0', s.as_bytes()[1] - b'0').unwrap()
+    }
+
+    #[test]
+    fn words_parse() {
+        let r =
+            Rule::parse("K28,18 2[GS]38,47,58 !g58 .27,37 ply<=30 hand=2p captured<=PB").unwrap();
+        assert_eq!(r.terms.len(), 7);
+        match &r.terms[0] {
+            Term::Pieces {
+                who: Who::Me,
+                roles,
+                squares,
+                at_least: 1,
+            } => {
+                assert_eq!(*roles, Roles::of(Role::King));
+                assert!(squares.contains(sq("28")) && squares.contains(sq("18")));
+                assert_eq!(squares.count(), 2);
+            }
+            t => panic!("{t:?}"),
+        }
+        match &r.terms[1] {
+            Term::Pieces {
+                roles, at_least: 2, ..
+            } => {
+                assert!(roles.contains(Role::Gold) && roles.contains(Role::Silver))
+            }
+            t => panic!("{t:?}"),
+        }
+        assert!(
+            matches!(&r.terms[2], Term::Not(t) if matches!(**t, Term::Pieces { who: Who::Opp, .. }))
+        );
+        assert_eq!(r.terms[4], Term::Ply { min: 0, max: 30 });
+        assert_eq!(
+            r.terms[5],
+            Term::Hand {
+                who: Who::Opp,
+                role: Role::Pawn,
+                at_least: 2
+            }
+        );
+        let r = Rule::parse("R[5-9]8 (S37 | N37 P36) +B*[1-3]").unwrap();
+        match &r.terms[0] {
+            Term::Pieces { squares, .. } => assert_eq!(squares.count(), 5),
+            t => panic!("{t:?}"),
+        }
+        assert!(matches!(&r.terms[1], Term::Any(a) if a.len() == 2 && a[1].len() == 2));
+        match &r.terms[2] {
+            Term::Pieces { roles, squares, .. } => {
+                assert_eq!(*roles, Roles::of(Role::Horse));
+                assert_eq!(squares.count(), 27);
+            }
+            t => panic!("{t:?}"),
+        }
+    }
+
+    #[test]
+    fn errors_say_where() {
+        for (text, offset) in [
+            ("K28 X38", 4),
+            ("K2", 6),
+            ("K28 (S38", 4),
+            ("K28 | S38", 4),
+            ("ply<30", 3),
+            ("frob=1", 0),
+            ("3K28", 0),
+            ("[Gs]38", 2),
+            ("line=7g7f,9z", 15),
+        ] {
+            let e = Rule::parse(text).unwrap_err();
+            assert_eq!(e.offset, offset, "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn gote_sees_the_board_turned() {
+        let r = Rule::parse("K28 s38").unwrap();
+        let c = compile(&r, &|_| None).unwrap();
+        match (&c.sides[0][0], &c.sides[1][0], &c.sides[1][1]) {
+            (
+                Cond::Pieces {
+                    color: Color::Black,
+                    mask: a,
+                    ..
+                },
+                Cond::Pieces {
+                    color: Color::White,
+                    mask: b,
+                    ..
+                },
+                Cond::Pieces {
+                    color: Color::Black,
+                    mask: o,
+                    ..
+                },
+            ) => {
+                assert_eq!(a.single(), Some(sq("28")));
+                assert_eq!(b.single(), Some(sq("82")));
+                assert_eq!(o.single(), Some(sq("72")));
+            }
+            t => panic!("{t:?}"),
+        }
+    }
+
+    #[test]
+    fn a_line_must_be_legal() {
+        let r = Rule::parse("line=7g7f,3c3d,7f7e,8b8h").unwrap();
+        assert!(compile(&r, &|_| None).unwrap_err().contains("move 4"));
+    }
+}

@@ -1,0 +1,318 @@
+//! Naming a game as it is played: after each main-line move, the rules of
+//! the mover's openings and castles are checked on the position (within
+//! their kind's ply window); the first ply each one holds is kept.
+
+use super::rule::{Ctx, Roles};
+use super::taxonomy::{Kind, TagId, TagSet, Taxonomy};
+use crate::rules::{Color, Handicap, Move, Position, Role, Setup, Variant};
+
+/// One name found for a side: the entry and the first ply (the move just
+/// played, 1-based) at which its rule held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Found {
+    /// The entry.
+    pub tag: TagId,
+    /// The first ply at which it held.
+    pub ply: u32,
+}
+
+/// What one side was found to play, most specific first (deepest in the
+/// taxonomy, then earliest).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideTags {
+    /// Openings (an opening whose descendant was found is left out).
+    pub openings: Vec<Found>,
+    /// Castles built (every one, so a half Mino that became a Mino gives
+    /// both).
+    pub castles: Vec<Found>,
+}
+
+impl SideTags {
+    /// The names of `kind` (none for styles).
+    pub fn of(&self, kind: Kind) -> &[Found] {
+        match kind {
+            Kind::Opening => &self.openings,
+            Kind::Castle => &self.castles,
+            Kind::Style => &[],
+        }
+    }
+}
+
+/// The names of one game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameTags {
+    /// Sente's, then gote's.
+    pub sides: [SideTags; 2],
+    /// The game's style (even games only).
+    pub style: Option<TagId>,
+}
+
+impl GameTags {
+    /// One side's names.
+    pub fn side(&self, c: Color) -> &SideTags {
+        &self.sides[c.index()]
+    }
+
+    /// Whether either side has a name in `set` (an entry and its
+    /// descendants, say), or the style is in it.
+    pub fn any_in(&self, set: &TagSet) -> bool {
+        self.style.is_some_and(|s| set.contains(s.0))
+            || self.sides.iter().any(|s| {
+                s.openings
+                    .iter()
+                    .chain(&s.castles)
+                    .any(|f| set.contains(f.tag.0))
+            })
+    }
+}
+
+/// Which names a game gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// A variant, or before the start: none.
+    Off,
+    /// A handicap game or another start: castles only.
+    Castles,
+    /// The even game: openings, castles and the style.
+    Full,
+}
+
+/// Names the openings and castles of a game as its main line is played:
+/// [`Tagger::begin`] at the start, [`Tagger::played`] after each main-line
+/// move, [`Tagger::finish`] for the names. Nothing is allocated per move;
+/// past the last window (62 plies) a move costs nothing.
+///
+/// ```
+/// use kifu::tags::{Kind, Tagger, Taxonomy};
+/// use kifu::{Move, Position, Variant};
+///
+/// let tax = Taxonomy::builtin();
+/// let mut tagger = Tagger::new(tax);
+/// let mut pos = Position::new(Variant::Standard);
+/// tagger.begin_even();
+/// for usi in ["7g7f", "3c3d", "6g6f", "8b4b"] {
+///     let mv = Move::from_usi(usi, Variant::Standard).unwrap();
+///     let role = pos.moving_role(mv).unwrap();
+///     let captured = pos.captured(mv).map(|p| p.role);
+///     pos.play(mv).unwrap();
+///     tagger.played(&pos, mv, role, captured);
+/// }
+/// let tags = tagger.finish();
+/// let gote: Vec<&str> = tags.sides[1].openings.iter().map(|f| tax.get(f.tag).id.as_str()).collect();
+/// assert_eq!(gote, ["fourth_file_rook"]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Tagger<'t> {
+    tax: &'t Taxonomy,
+    mode: Mode,
+    ply: u32,
+    /// Roles captured so far, by either side (unpromoted).
+    captured: Roles,
+    /// Per side: every entry whose rule held at some ply.
+    held: [TagSet; 2],
+    /// Per side: the entries kept, with their first ply.
+    kept: [Vec<Found>; 2],
+    /// Openings and castles, in file order.
+    sided: Vec<u16>,
+    /// Styles, in file order.
+    styles: Vec<u16>,
+    /// The position the style rules are checked with (they look at tags
+    /// only).
+    idle: Position,
+}
+
+impl<'t> Tagger<'t> {
+    /// A tagger for the names of `tax`.
+    pub fn new(tax: &'t Taxonomy) -> Tagger<'t> {
+        let of = |pred: fn(Kind) -> bool| -> Vec<u16> {
+            tax.entries()
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| pred(e.kind))
+                .map(|(i, _)| i as u16)
+                .collect()
+        };
+        Tagger {
+            tax,
+            mode: Mode::Off,
+            ply: 0,
+            captured: Roles::default(),
+            held: [TagSet::default(); 2],
+            kept: [Vec::with_capacity(16), Vec::with_capacity(16)],
+            sided: of(|k| k != Kind::Style),
+            styles: of(|k| k == Kind::Style),
+            idle: Position::new(Variant::Standard),
+        }
+    }
+
+    /// The taxonomy.
+    pub fn taxonomy(&self) -> &'t Taxonomy {
+        self.tax
+    }
+
+    /// Starts a game from `setup` (`handicap`: the start's handicap, if
+    /// the record names one; otherwise it is recognised from the setup).
+    /// The even game gets every kind of name; a handicap game or any other
+    /// start of standard shogi castles only; a variant none.
+    pub fn begin(&mut self, setup: &Setup, handicap: Option<Handicap>) {
+        self.reset();
+        self.mode = if setup.variant != Variant::Standard {
+            Mode::Off
+        } else if handicap.or_else(|| Handicap::detect(setup)) == Some(Handicap::Even)
+            && setup.turn == Color::Black
+        {
+            Mode::Full
+        } else {
+            Mode::Castles
+        };
+    }
+
+    /// Starts a game from the even start (a record that names no other).
+    pub fn begin_even(&mut self) {
+        self.reset();
+        self.mode = Mode::Full;
+    }
+
+    fn reset(&mut self) {
+        self.ply = 0;
+        self.captured = Roles::default();
+        self.held = [TagSet::default(); 2];
+        self.kept.iter_mut().for_each(Vec::clear);
+    }
+
+    /// Whether a move played now could still add a name (false past the
+    /// last window, or for a variant).
+    #[inline]
+    pub fn wants_moves(&self) -> bool {
+        self.mode != Mode::Off && self.ply < Kind::Castle.window()
+    }
+
+    /// The main line's next move was played: `pos` is the position after
+    /// it, `role` the moving piece's role before it, `captured` the role
+    /// it took.
+    #[inline]
+    pub fn played(&mut self, pos: &Position, mv: Move, role: Role, captured: Option<Role>) {
+        if !self.wants_moves() {
+            self.ply = self.ply.saturating_add(1);
+            return;
+        }
+        self.ply += 1;
+        if let Some(r) = captured {
+            self.captured.0 |= Roles::of(r.unpromoted()).0;
+        }
+        self.check(pos, mv, role);
+    }
+
+    /// Checks the mover's rules after a move.
+    #[inline(never)]
+    fn check(&mut self, pos: &Position, mv: Move, role: Role) {
+        let me = !pos.turn();
+        let tax = self.tax;
+        let entries = tax.entries();
+        let mut now = TagSet::default();
+        let mut mine = self.held[me.index()];
+        let theirs = self.held[(!me).index()];
+        for &i in &self.sided {
+            let e = &entries[usize::from(i)];
+            if self.ply > e.kind.window() || (self.mode == Mode::Castles && e.kind != Kind::Castle)
+            {
+                continue;
+            }
+            let has = match me {
+                Color::Black => [&mine, &theirs],
+                Color::White => [&theirs, &mine],
+            };
+            let ctx = Ctx {
+                pos,
+                ply: self.ply,
+                mv,
+                role,
+                captured: self.captured,
+                has,
+            };
+            if e.compiled.holds(me, &ctx) {
+                now.insert(i);
+                mine.insert(i);
+            }
+        }
+        self.held[me.index()] = mine;
+        if now.is_empty() {
+            return;
+        }
+        // A name whose descendant holds at the same ply is not kept then.
+        for &i in &self.sided {
+            if !now.contains(i) {
+                continue;
+            }
+            let mut below = *tax.subtree(TagId(i));
+            below.remove(i);
+            if below.intersects(&now) {
+                continue;
+            }
+            let kept = &mut self.kept[me.index()];
+            if !kept.iter().any(|f| f.tag.0 == i) {
+                kept.push(Found {
+                    tag: TagId(i),
+                    ply: self.ply,
+                });
+            }
+        }
+    }
+
+    /// The names found so far (call at the end of the game).
+    pub fn finish(&self) -> GameTags {
+        let tax = self.tax;
+        let mut out = GameTags::default();
+        for c in Color::ALL {
+            let kept = &self.kept[c.index()];
+            let side = &mut out.sides[c.index()];
+            for f in kept {
+                let e = tax.get(f.tag);
+                if e.kind.keeps_only_specific()
+                    && kept
+                        .iter()
+                        .any(|g| g.tag != f.tag && tax.ancestors(g.tag).contains(f.tag.0))
+                {
+                    continue;
+                }
+                match e.kind {
+                    Kind::Opening => side.openings.push(*f),
+                    Kind::Castle => side.castles.push(*f),
+                    Kind::Style => {}
+                }
+            }
+            let order = |a: &Found, b: &Found| {
+                tax.get(b.tag)
+                    .depth
+                    .cmp(&tax.get(a.tag).depth)
+                    .then(a.ply.cmp(&b.ply))
+                    .then(a.tag.cmp(&b.tag))
+            };
+            side.openings.sort_by(order);
+            side.castles.sort_by(order);
+        }
+        if self.mode == Mode::Full {
+            let ctx = Ctx {
+                pos: &self.idle,
+                ply: self.ply.min(Kind::Style.window()),
+                mv: Move::Drop {
+                    role: Role::Pawn,
+                    to: crate::rules::Square::new(5, 5).expect("5e is a square"),
+                },
+                role: Role::Pawn,
+                captured: self.captured,
+                has: [&self.held[0], &self.held[1]],
+            };
+            out.style = self
+                .styles
+                .iter()
+                .find(|&&i| {
+                    tax.entries()[usize::from(i)]
+                        .compiled
+                        .holds(Color::Black, &ctx)
+                })
+                .map(|&i| TagId(i));
+        }
+        out
+    }
+}

@@ -1,0 +1,502 @@
+//! The taxonomy: a TSV file of named openings, castles and game styles,
+//! each with its parent and its rule (docs/tags.md).
+
+use super::rule::{compile, Compiled, Rule};
+use serde::Serialize;
+use std::fmt;
+
+/// What an entry names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// An opening or strategy (戦型, 戦法), per side.
+    Opening,
+    /// A castle (囲い), per side.
+    Castle,
+    /// The game's style: both sides static rook, one ranging, both ranging.
+    Style,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 3] = [Kind::Opening, Kind::Castle, Kind::Style];
+
+    /// The name in the TSV file and the tables: `opening`, `castle`,
+    /// `style`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Opening => "opening",
+            Kind::Castle => "castle",
+            Kind::Style => "style",
+        }
+    }
+
+    /// The last ply at which entries of this kind are looked for: openings
+    /// (and the style decided from them) in the first 60 plies, castles in
+    /// the first 62.
+    pub const fn window(self) -> u32 {
+        match self {
+            Kind::Opening | Kind::Style => 60,
+            Kind::Castle => 62,
+        }
+    }
+
+    /// Whether a game's list drops an entry whose descendant was also
+    /// found (openings: the most specific name says it), rather than
+    /// keeping every castle built on the way (a half Mino, then a Mino).
+    pub const fn keeps_only_specific(self) -> bool {
+        matches!(self, Kind::Opening)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The most entries a taxonomy may hold.
+pub const MAX_ENTRIES: usize = 256;
+
+/// A set of entries (bit = index).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TagSet([u64; MAX_ENTRIES / 64]);
+
+impl TagSet {
+    /// Whether entry `i` is in the set.
+    #[inline]
+    pub fn contains(&self, i: u16) -> bool {
+        let i = usize::from(i);
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// Adds entry `i`.
+    #[inline]
+    pub fn insert(&mut self, i: u16) {
+        let i = usize::from(i);
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Removes entry `i`.
+    #[inline]
+    pub fn remove(&mut self, i: u16) {
+        let i = usize::from(i);
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// Whether the two sets share an entry.
+    #[inline]
+    pub fn intersects(&self, other: &TagSet) -> bool {
+        self.0.iter().zip(other.0).any(|(a, b)| a & b != 0)
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+}
+
+/// The index of an entry in its taxonomy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TagId(pub u16);
+
+/// One row of the taxonomy.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Stable id (`mino`, `fourth_file_rook`): lower case, digits and `_`.
+    pub id: String,
+    /// Japanese name (`美濃囲い`).
+    pub ja: String,
+    /// English name.
+    pub en: String,
+    /// What it names.
+    pub kind: Kind,
+    /// The parent entry (of the same kind), if any.
+    pub parent: Option<TagId>,
+    /// Other names it is found by (filters take them).
+    pub aliases: Vec<String>,
+    /// The names the pyshogi-db classifier gives the same thing (its enum
+    /// names), used to compare with its expectations.
+    pub peer: Vec<String>,
+    /// The rule as written.
+    pub rule: String,
+    /// 1-based line in the file.
+    pub line: usize,
+    /// 0 for a root, 1 for its children, …
+    pub depth: u8,
+    pub(crate) compiled: Compiled,
+}
+
+/// Why a taxonomy file cannot be used: the line and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaxonomyError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (character) where known, else 1.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for TaxonomyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for TaxonomyError {}
+
+/// The columns a taxonomy file has, in its header line (any order; `peer`
+/// may be left out).
+pub const COLUMNS: [&str; 8] = [
+    "id", "ja", "en", "kind", "parent", "aliases", "peer", "rule",
+];
+
+/// A parsed, checked and compiled taxonomy.
+#[derive(Clone, Debug)]
+pub struct Taxonomy {
+    entries: Vec<Entry>,
+    /// Per entry: its strict ancestors.
+    ancestors: Vec<TagSet>,
+    /// Per entry: itself and its descendants.
+    subtree: Vec<TagSet>,
+}
+
+/// Folds a name for lookup: NFKC, lower case, `-` and spaces as `_`.
+pub(crate) fn fold_name(s: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    s.trim()
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == '-' || c == ' ' { '_' } else { c })
+        .collect()
+}
+
+impl Taxonomy {
+    /// The taxonomy shipped with kifu (`src/tags/taxonomy.tsv`).
+    pub fn builtin() -> &'static Taxonomy {
+        static BUILTIN: std::sync::OnceLock<Taxonomy> = std::sync::OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            // tests/tags.rs checks that it parses; a broken file is a bug
+            // of the build, not of the input.
+            Taxonomy::parse(include_str!("taxonomy.tsv"))
+                .unwrap_or_else(|e| panic!("src/tags/taxonomy.tsv:{e}"))
+        })
+    }
+
+    /// Parses a taxonomy (TSV with a header line; `#` starts a comment
+    /// line), checks ids and parents and compiles every rule.
+    pub fn parse(text: &str) -> Result<Taxonomy, TaxonomyError> {
+        let bad = |line: usize, column: usize, message: String| TaxonomyError {
+            line,
+            column,
+            message,
+        };
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+        let Some((hline, header)) = lines.next() else {
+            return Err(bad(
+                1,
+                1,
+                "no header line (id, ja, en, kind, parent, aliases, rule)".into(),
+            ));
+        };
+        let names: Vec<&str> = header.split('\t').map(str::trim).collect();
+        let col = |name: &str| names.iter().position(|n| *n == name);
+        let mut at = [0usize; COLUMNS.len()];
+        for (i, c) in COLUMNS.iter().enumerate() {
+            match col(c) {
+                Some(p) => at[i] = p,
+                None if *c == "peer" => at[i] = usize::MAX,
+                None => {
+                    return Err(bad(hline, 1, format!("the header has no column `{c}`")));
+                }
+            }
+        }
+        let mut raw = Vec::new();
+        for (n, l) in lines {
+            let cells: Vec<&str> = l.split('\t').collect();
+            let cell = |i: usize| cells.get(at[i]).map_or("", |s| s.trim());
+            if cells.len() > names.len() {
+                return Err(bad(
+                    n,
+                    1,
+                    format!("{} cells, the header has {}", cells.len(), names.len()),
+                ));
+            }
+            raw.push((n, cells.clone(), [0, 1, 2, 3, 4, 5, 6, 7].map(cell)));
+        }
+        if raw.len() > MAX_ENTRIES {
+            return Err(bad(
+                raw[MAX_ENTRIES].0,
+                1,
+                format!("more than {MAX_ENTRIES} entries"),
+            ));
+        }
+        let list = |s: &str| -> Vec<String> {
+            s.split(',')
+                .map(str::trim)
+                .filter(|a| !a.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        let mut entries: Vec<Entry> = Vec::with_capacity(raw.len());
+        for (n, _, [id, ja, en, kind, parent, aliases, peer, rule]) in &raw {
+            let n = *n;
+            if id.is_empty()
+                || !id
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            {
+                return Err(bad(
+                    n,
+                    1,
+                    format!("bad id `{id}` (lower case letters, digits and `_`)"),
+                ));
+            }
+            if let Some(e) = entries.iter().find(|e| e.id == *id) {
+                return Err(bad(
+                    n,
+                    1,
+                    format!("duplicate id `{id}` (first on line {})", e.line),
+                ));
+            }
+            let kind = match Kind::ALL.iter().find(|k| k.name() == *kind) {
+                Some(k) => *k,
+                None => {
+                    return Err(bad(
+                        n,
+                        1,
+                        format!("`{id}`: unknown kind `{kind}` (opening, castle or style)"),
+                    ));
+                }
+            };
+            if ja.is_empty() || en.is_empty() {
+                return Err(bad(
+                    n,
+                    1,
+                    format!("`{id}` needs a Japanese and an English name"),
+                ));
+            }
+            let parent = if parent.is_empty() {
+                None
+            } else {
+                match entries.iter().position(|e| e.id == *parent) {
+                    Some(p) if entries[p].kind == kind => Some(TagId(p as u16)),
+                    Some(_) => {
+                        return Err(bad(
+                            n,
+                            1,
+                            format!("`{id}`: parent `{parent}` is of another kind"),
+                        ));
+                    }
+                    None => {
+                        return Err(bad(
+                            n,
+                            1,
+                            format!("`{id}`: parent `{parent}` is not an entry above this one"),
+                        ));
+                    }
+                }
+            };
+            // The rule's column in the line, for errors.
+            let rule_col = raw_column(raw.iter().find(|r| r.0 == n).map(|r| &r.1), at[7]);
+            let parsed = Rule::parse(rule).map_err(|e| {
+                bad(
+                    n,
+                    rule_col + rule[..e.offset.min(rule.len())].chars().count(),
+                    format!("`{id}`: {}", e.message),
+                )
+            })?;
+            if kind == Kind::Style && !parsed.only_tags() {
+                return Err(bad(
+                    n,
+                    rule_col,
+                    format!("`{id}`: a style's rule may only use has=, opp=, ply, ! and (…)"),
+                ));
+            }
+            let resolve = |name: &str| {
+                entries
+                    .iter()
+                    .position(|e| e.id == name && e.kind != Kind::Style)
+                    .map(|i| i as u16)
+            };
+            let compiled =
+                compile(&parsed, &resolve).map_err(|m| bad(n, rule_col, format!("`{id}`: {m}")))?;
+            let depth = parent.map_or(0, |p| entries[usize::from(p.0)].depth + 1);
+            entries.push(Entry {
+                id: id.to_string(),
+                ja: ja.to_string(),
+                en: en.to_string(),
+                kind,
+                parent,
+                aliases: list(aliases),
+                peer: list(peer),
+                rule: rule.to_string(),
+                line: n,
+                depth,
+                compiled,
+            });
+        }
+        // Names used for lookup must not name two entries.
+        let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            let mut names: Vec<String> = [&e.id, &e.ja, &e.en]
+                .into_iter()
+                .chain(&e.aliases)
+                .map(|s| fold_name(s))
+                .collect();
+            names.sort();
+            names.dedup();
+            for name in names {
+                if let Some(&j) = seen.get(&name) {
+                    if entries[j].kind == e.kind {
+                        return Err(bad(
+                            e.line,
+                            1,
+                            format!(
+                                "`{}`: the name `{name}` already names `{}`",
+                                e.id, entries[j].id
+                            ),
+                        ));
+                    }
+                }
+                seen.insert(name, i);
+            }
+        }
+        let mut ancestors = vec![TagSet::default(); entries.len()];
+        let mut subtree = vec![TagSet::default(); entries.len()];
+        for i in 0..entries.len() {
+            subtree[i].insert(i as u16);
+            let mut p = entries[i].parent;
+            while let Some(TagId(a)) = p {
+                ancestors[i].insert(a);
+                subtree[usize::from(a)].insert(i as u16);
+                p = entries[usize::from(a)].parent;
+            }
+        }
+        Ok(Taxonomy {
+            entries,
+            ancestors,
+            subtree,
+        })
+    }
+
+    /// Every entry, in file order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The entry `id`.
+    pub fn get(&self, id: TagId) -> &Entry {
+        &self.entries[usize::from(id.0)]
+    }
+
+    /// The entry whose id is `id`.
+    pub fn by_id(&self, id: &str) -> Option<TagId> {
+        self.entries
+            .iter()
+            .position(|e| e.id == id)
+            .map(|i| TagId(i as u16))
+    }
+
+    /// The entry of `kind` a user means by `name`: its id, Japanese or
+    /// English name or an alias (case, width, `-`, `_` and spaces do not
+    /// matter), or a pyshogi-db name.
+    pub fn find(&self, kind: Kind, name: &str) -> Option<TagId> {
+        let n = fold_name(name);
+        let names = |e: &Entry| {
+            [&e.id, &e.ja, &e.en]
+                .into_iter()
+                .chain(&e.aliases)
+                .any(|s| fold_name(s) == n)
+        };
+        let peer = |e: &Entry| e.peer.iter().any(|s| fold_name(s) == n);
+        let of_kind = || {
+            self.entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.kind == kind)
+        };
+        of_kind()
+            .find(|(_, e)| names(e))
+            .or_else(|| of_kind().find(|(_, e)| peer(e)))
+            .map(|(i, _)| TagId(i as u16))
+    }
+
+    /// The entry and its descendants.
+    pub fn subtree(&self, id: TagId) -> &TagSet {
+        &self.subtree[usize::from(id.0)]
+    }
+
+    /// The strict ancestors of an entry.
+    pub fn ancestors(&self, id: TagId) -> &TagSet {
+        &self.ancestors[usize::from(id.0)]
+    }
+}
+
+/// The 1-based character column where cell `index` starts in a line.
+fn raw_column(cells: Option<&Vec<&str>>, index: usize) -> usize {
+    let Some(cells) = cells else { return 1 };
+    1 + cells
+        .iter()
+        .take(index)
+        .map(|c| c.chars().count() + 1)
+        .sum::<usize>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "id\tja\ten\tkind\tparent\taliases\trule\n";
+
+    #[test]
+    fn a_small_taxonomy() {
+        let t = Taxonomy::parse(&format!(
+            "{HEAD}# castles\nhalf_mino\t片美濃囲い\tHalf Mino\tcastle\t\thalf mino\tK28 S38 G49\nmino\t美濃囲い\tMino\tcastle\thalf_mino\t本美濃\tK28 S38 G49 G58\n"
+        ))
+        .unwrap();
+        assert_eq!(t.entries().len(), 2);
+        let mino = t.find(Kind::Castle, "本美濃").unwrap();
+        assert_eq!(t.get(mino).depth, 1);
+        assert_eq!(t.find(Kind::Castle, "Half-Mino"), t.by_id("half_mino"));
+        assert!(t.subtree(TagId(0)).contains(mino.0));
+        assert!(t.ancestors(mino).contains(0));
+        assert_eq!(t.find(Kind::Opening, "mino"), None);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        for (body, line, col, what) in [
+            (
+                "a\tあ\tA\tcastle\t\t\tK28\na\tい\tB\tcastle\t\t\tK38\n",
+                3,
+                1,
+                "duplicate id",
+            ),
+            ("a\tあ\tA\tcastle\tb\t\tK28\n", 2, 1, "parent `b`"),
+            ("a\tあ\tA\tcastle\t\t\tK28 Q38\n", 2, 15, "piece letter"),
+            ("a\tあ\tA\tcastle\t\t\thas=zz\n", 2, 11, "`zz`"),
+            ("a\tあ\tA\tweird\t\t\tK28\n", 2, 1, "unknown kind"),
+            ("a\tあ\tA\tstyle\t\t\tK28\n", 2, 11, "style"),
+            (
+                "a\tあ\tA\tcastle\t\tx\tK28\nb\tい\tB\tcastle\t\tX\tK38\n",
+                3,
+                1,
+                "already names",
+            ),
+        ] {
+            let e = Taxonomy::parse(&format!("{HEAD}{body}")).unwrap_err();
+            assert_eq!((e.line, e.column), (line, col), "{e}");
+            assert!(e.message.contains(what), "{e}");
+        }
+        assert!(Taxonomy::parse("id\tja\n")
+            .unwrap_err()
+            .message
+            .contains("`en`"));
+    }
+}
