@@ -120,6 +120,14 @@ fn peer_expectations_are_met() -> Result<(), Skip> {
                         _ => {}
                     }
                 }
+                if std::env::var_os("KIFU_TAGS_DUMP").is_some() {
+                    println!(
+                        "DUMP\t{file}\t{side}\t{key}\t{}\t{}\t{}",
+                        want.iter().cloned().collect::<Vec<_>>().join(" "),
+                        got.iter().map(|(n, p)| format!("{n}@{p}")).collect::<Vec<_>>().join(" "),
+                        ours(tax, &tags, side, *kind)
+                    );
+                }
                 if want == got_set {
                     exact[k] += 1;
                 } else {
