@@ -124,7 +124,10 @@ fn peer_expectations_are_met() -> Result<(), Skip> {
                     println!(
                         "DUMP\t{file}\t{side}\t{key}\t{}\t{}\t{}",
                         want.iter().cloned().collect::<Vec<_>>().join(" "),
-                        got.iter().map(|(n, p)| format!("{n}@{p}")).collect::<Vec<_>>().join(" "),
+                        got.iter()
+                            .map(|(n, p)| format!("{n}@{p}"))
+                            .collect::<Vec<_>>()
+                            .join(" "),
                         ours(tax, &tags, side, *kind)
                     );
                 }

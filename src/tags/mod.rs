@@ -11,8 +11,8 @@
 //!
 //! A [`Tagger`] checks the mover's rules after each main-line move within
 //! each kind's window (openings 60 plies, castles 62); a name whose
-//! descendant holds at the same ply is not kept, and a game's openings
-//! keep only the most specific. Handicap games get castles only, variants
+//! descendant holds at the same ply is not kept then (its descendant
+//! is), so a game lists what each side built on the way. Handicap games get castles only, variants
 //! nothing. [`Collector`] is the [`Visitor`] that does it while a game is
 //! read (it drives a [`Validator`], as [`crate::stats::StatsCollector`]
 //! does); [`tag_record`] names a built record.

@@ -92,6 +92,11 @@ pub enum Term {
     To(Bitboard),
     /// The move just played was a drop (`drop`).
     Drop,
+    /// The move just played took a piece of one of these roles, promoted
+    /// or not (`capture=B`).
+    Capture(Roles),
+    /// The named side is sente (`side=sente`) or gote (`side=gote`).
+    Side(Color),
     /// `who` holds at least `at_least` pieces of `role` in hand (`hand=B`,
     /// `hand=b`, `hand=2P`).
     Hand {
@@ -480,6 +485,12 @@ fn word(w: &str, at: usize) -> Result<Term, RuleError> {
         }
         return match key {
             "moved" => Ok(Term::Moved(role_letters(value, vat)?)),
+            "capture" => Ok(Term::Capture(role_letters(value, vat)?)),
+            "side" => match value {
+                "sente" => Ok(Term::Side(Color::Black)),
+                "gote" => Ok(Term::Side(Color::White)),
+                _ => err(vat, "expected `side=sente` or `side=gote`"),
+            },
             "from" => Ok(Term::From(squares(value.as_bytes(), vat)?)),
             "to" => Ok(Term::To(squares(value.as_bytes(), vat)?)),
             "has" => Ok(Term::Has {
@@ -525,7 +536,7 @@ fn word(w: &str, at: usize) -> Result<Term, RuleError> {
             "captured" => err(at, "expected `captured<=ROLES`"),
             _ => err(
                 at,
-                format!("unknown key `{key}=` (expected moved, from, to, hand, line, has, opp)"),
+                format!("unknown key `{key}=` (expected moved, from, to, capture, side, hand, line, has, opp)"),
             ),
         };
     }
@@ -589,6 +600,8 @@ pub(crate) enum Cond {
     From(Bitboard),
     To(Bitboard),
     Drop,
+    Capture(Roles),
+    Side(Color),
     Hand {
         color: Color,
         role: Role,
@@ -614,6 +627,10 @@ pub(crate) struct Ctx<'a> {
     pub ply: u32,
     pub mv: Move,
     pub role: Role,
+    /// The role the move took, if any.
+    pub took: Option<Role>,
+    /// The side being named.
+    pub me: Color,
     /// Roles captured so far, by either side (unpromoted).
     pub captured: Roles,
     /// Tags each side has (by colour index): bit `tag`.
@@ -652,6 +669,8 @@ impl Cond {
             Cond::From(mask) => c.mv.from().is_some_and(|s| mask.contains(s)),
             Cond::To(mask) => mask.contains(c.mv.to()),
             Cond::Drop => c.mv.is_drop(),
+            Cond::Capture(roles) => c.took.is_some_and(|r| roles.contains(r.unpromoted())),
+            Cond::Side(side) => c.me == *side,
             Cond::Hand {
                 color,
                 role,
@@ -734,6 +753,8 @@ pub(crate) fn compile(
             Term::From(sq) => Cond::From(view(*sq, me)),
             Term::To(sq) => Cond::To(view(*sq, me)),
             Term::Drop => Cond::Drop,
+            Term::Capture(r) => Cond::Capture(*r),
+            Term::Side(c) => Cond::Side(*c),
             Term::Hand {
                 who,
                 role,

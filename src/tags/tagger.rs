@@ -20,9 +20,10 @@ pub struct Found {
 /// taxonomy, then earliest).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SideTags {
-    /// Openings (an opening whose descendant was found is left out).
+    /// Openings: every one found (a Fourth File Rook and, later, the
+    /// Fujii System played from it).
     pub openings: Vec<Found>,
-    /// Castles built (every one, so a half Mino that became a Mino gives
+    /// Castles built: every one (a half Mino that became a Mino gives
     /// both).
     pub castles: Vec<Found>,
 }
@@ -200,12 +201,12 @@ impl<'t> Tagger<'t> {
         if let Some(r) = captured {
             self.captured.0 |= Roles::of(r.unpromoted()).0;
         }
-        self.check(pos, mv, role);
+        self.check(pos, mv, role, captured);
     }
 
     /// Checks the mover's rules after a move.
     #[inline(never)]
-    fn check(&mut self, pos: &Position, mv: Move, role: Role) {
+    fn check(&mut self, pos: &Position, mv: Move, role: Role, took: Option<Role>) {
         let me = !pos.turn();
         let tax = self.tax;
         let entries = tax.entries();
@@ -227,6 +228,8 @@ impl<'t> Tagger<'t> {
                 ply: self.ply,
                 mv,
                 role,
+                took,
+                me,
                 captured: self.captured,
                 has,
             };
@@ -267,15 +270,7 @@ impl<'t> Tagger<'t> {
             let kept = &self.kept[c.index()];
             let side = &mut out.sides[c.index()];
             for f in kept {
-                let e = tax.get(f.tag);
-                if e.kind.keeps_only_specific()
-                    && kept
-                        .iter()
-                        .any(|g| g.tag != f.tag && tax.ancestors(g.tag).contains(f.tag.0))
-                {
-                    continue;
-                }
-                match e.kind {
+                match tax.get(f.tag).kind {
                     Kind::Opening => side.openings.push(*f),
                     Kind::Castle => side.castles.push(*f),
                     Kind::Style => {}
@@ -300,6 +295,8 @@ impl<'t> Tagger<'t> {
                     to: crate::rules::Square::new(5, 5).expect("5e is a square"),
                 },
                 role: Role::Pawn,
+                took: None,
+                me: Color::Black,
                 captured: self.captured,
                 has: [&self.held[0], &self.held[1]],
             };

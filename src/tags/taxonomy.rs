@@ -40,13 +40,6 @@ impl Kind {
             Kind::Castle => 62,
         }
     }
-
-    /// Whether a game's list drops an entry whose descendant was also
-    /// found (openings: the most specific name says it), rather than
-    /// keeping every castle built on the way (a half Mino, then a Mino).
-    pub const fn keeps_only_specific(self) -> bool {
-        matches!(self, Kind::Opening)
-    }
 }
 
 impl fmt::Display for Kind {
