@@ -269,7 +269,7 @@ impl<'t> Tagger<'t> {
         for c in Color::ALL {
             let kept = &self.kept[c.index()];
             let side = &mut out.sides[c.index()];
-            for f in kept {
+            for f in kept.iter().filter(|f| !tax.get(f.tag).is_helper()) {
                 match tax.get(f.tag).kind {
                     Kind::Opening => side.openings.push(*f),
                     Kind::Castle => side.castles.push(*f),

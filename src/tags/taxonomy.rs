@@ -97,6 +97,8 @@ pub struct TagId(pub u16);
 #[derive(Clone, Debug)]
 pub struct Entry {
     /// Stable id (`mino`, `fourth_file_rook`): lower case, digits and `_`.
+    /// An id that starts with `_` is a helper: other rules refer to it
+    /// (`has=_took_bishop`), but games are never named by it.
     pub id: String,
     /// Japanese name (`美濃囲い`).
     pub ja: String,
@@ -118,6 +120,14 @@ pub struct Entry {
     /// 0 for a root, 1 for its children, …
     pub depth: u8,
     pub(crate) compiled: Compiled,
+}
+
+impl Entry {
+    /// Whether this is a helper entry (id starting with `_`), never
+    /// reported.
+    pub fn is_helper(&self) -> bool {
+        self.id.starts_with('_')
+    }
 }
 
 /// Why a taxonomy file cannot be used: the line and what is wrong.
