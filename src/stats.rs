@@ -110,6 +110,28 @@ pub struct GameRow {
     /// The terminal word as written when kifu does not know it (`reason`
     /// is then `other`).
     pub terminal_text: String,
+    /// Sente's openings (taxonomy ids, most specific first, `;` between
+    /// them; see [`crate::tags`]).
+    pub sente_opening: String,
+    /// Gote's openings.
+    pub gote_opening: String,
+    /// Sente's castles.
+    pub sente_castle: String,
+    /// Gote's castles.
+    pub gote_castle: String,
+    /// The ply at which each of `sente_opening` was first found, in the
+    /// same order.
+    pub sente_opening_ply: String,
+    /// The plies of `gote_opening`.
+    pub gote_opening_ply: String,
+    /// The plies of `sente_castle`.
+    pub sente_castle_ply: String,
+    /// The plies of `gote_castle`.
+    pub gote_castle_ply: String,
+    /// `static`, `opposing` or `double_ranging` (even games).
+    pub game_style: String,
+    /// The record's own opening header (`戦型`, `$OPENING`, `[Opening]`).
+    pub opening_header: String,
 }
 
 /// One row of the moves table.
@@ -254,6 +276,11 @@ pub struct StatsCollector {
     /// The last main-line move row, the position after it and its
     /// comments so far (for the `eval` and `pv` columns).
     pending_eval: Option<(usize, crate::rules::position::Position, Vec<String>)>,
+    /// Names the openings and castles (the `*_opening`, `*_castle` and
+    /// `game_style` columns); `None` when turned off.
+    tagger: Option<crate::tags::Tagger<'static>>,
+    /// The last game's names (memory reused from game to game).
+    tags: crate::tags::GameTags,
 }
 
 impl StatsCollector {
@@ -278,7 +305,17 @@ impl StatsCollector {
             opening: Vec::with_capacity(opts.opening_plies.min(64) * 6),
             moves: Vec::new(),
             pending_eval: None,
+            tagger: Some(crate::tags::Tagger::new(crate::tags::Taxonomy::builtin())),
+            tags: crate::tags::GameTags::default(),
         }
+    }
+
+    /// Names openings and castles from `taxonomy` (the built-in one by
+    /// default), or not at all with `None`: the name columns are then
+    /// empty and nothing is checked per move.
+    pub fn with_tags(mut self, taxonomy: Option<&'static crate::tags::Taxonomy>) -> StatsCollector {
+        self.tagger = taxonomy.map(crate::tags::Tagger::new);
+        self
     }
 
     /// Sets where the next games come from.
@@ -287,6 +324,9 @@ impl StatsCollector {
     }
 
     fn set_start(&mut self, start: &Start) {
+        if let Some(t) = self.tagger.as_mut() {
+            t.begin(&start.setup, start.handicap);
+        }
         self.variant = start.setup.variant;
         self.handicap = match self.variant {
             Variant::Standard => start.handicap.or_else(|| Handicap::detect(&start.setup)),
@@ -319,6 +359,11 @@ impl StatsCollector {
         self.counts[3][side] += p.check as u32;
         if self.opening_plies < self.opts.opening_plies {
             self.push_opening(p.mv);
+        }
+        if let Some(t) = self.tagger.as_mut() {
+            if t.wants_moves() {
+                t.played(self.validator.position(), p.mv, p.role, p.captured);
+            }
         }
         if let Some(pos) = before {
             self.push_move_row(&p, pos);
@@ -451,6 +496,9 @@ impl Visitor for StatsCollector {
         self.opening.clear();
         self.moves.clear();
         self.pending_eval = None;
+        if let Some(t) = self.tagger.as_mut() {
+            t.begin_even();
+        }
         let flow = self.validator.begin_game(index);
         // The default start: the even game.
         self.variant = Variant::Standard;
@@ -470,6 +518,7 @@ impl Visitor for StatsCollector {
             HeaderKey::Sente => Some(&mut self.row.sente),
             HeaderKey::Gote => Some(&mut self.row.gote),
             HeaderKey::TimeControl => Some(&mut self.row.time_control),
+            HeaderKey::Opening => Some(&mut self.row.opening_header),
             _ => None,
         };
         // The first entry of a key counts, as `Header::get` has it.
@@ -596,11 +645,45 @@ impl Visitor for StatsCollector {
         row.game_key = report.game_key;
         row.sente_time_s = self.totals[0].map(secs);
         row.gote_time_s = self.totals[1].map(secs);
+        if let Some(t) = &self.tagger {
+            t.finish_into(&mut self.tags);
+            tag_columns(&mut row, &self.tags, t.taxonomy());
+        }
         GameStats {
             row,
             moves: std::mem::take(&mut self.moves),
             report,
         }
+    }
+}
+
+/// Fills the name columns of a row.
+fn tag_columns(row: &mut GameRow, tags: &crate::tags::GameTags, tax: &crate::tags::Taxonomy) {
+    let fill = |names: &mut String, plies: &mut String, found: &[crate::tags::Found]| {
+        for (i, f) in found.iter().enumerate() {
+            if i > 0 {
+                names.push(';');
+                plies.push(';');
+            }
+            names.push_str(&tax.get(f.tag).id);
+            plies.push_str(itoa::Buffer::new().format(f.ply));
+        }
+    };
+    let [s, g] = &tags.sides;
+    fill(
+        &mut row.sente_opening,
+        &mut row.sente_opening_ply,
+        &s.openings,
+    );
+    fill(
+        &mut row.gote_opening,
+        &mut row.gote_opening_ply,
+        &g.openings,
+    );
+    fill(&mut row.sente_castle, &mut row.sente_castle_ply, &s.castles);
+    fill(&mut row.gote_castle, &mut row.gote_castle_ply, &g.castles);
+    if let Some(st) = tags.style {
+        row.game_style.push_str(&tax.get(st).id);
     }
 }
 
@@ -783,7 +866,7 @@ impl<'a> CsvLine<'a> {
 
 impl GameRow {
     /// The games table's columns, in order (the field names).
-    pub const COLUMNS: [&'static str; 36] = [
+    pub const COLUMNS: [&'static str; 46] = [
         "path",
         "game",
         "format",
@@ -820,6 +903,16 @@ impl GameRow {
         "start_time_precision",
         "game_key",
         "terminal_text",
+        "sente_opening",
+        "gote_opening",
+        "sente_castle",
+        "gote_castle",
+        "sente_opening_ply",
+        "gote_opening_ply",
+        "sente_castle_ply",
+        "gote_castle_ply",
+        "game_style",
+        "opening_header",
     ];
 
     /// Appends the CSV header line of the games table to `out`.
@@ -868,6 +961,93 @@ impl GameRow {
         l.str(self.start_time_precision);
         l.key(self.game_key);
         l.str(&self.terminal_text);
+        l.str(&self.sente_opening);
+        l.str(&self.gote_opening);
+        l.str(&self.sente_castle);
+        l.str(&self.gote_castle);
+        l.str(&self.sente_opening_ply);
+        l.str(&self.gote_opening_ply);
+        l.str(&self.sente_castle_ply);
+        l.str(&self.gote_castle_ply);
+        l.str(&self.game_style);
+        l.str(&self.opening_header);
+        l.end();
+    }
+}
+
+/// One row of the names table (`kifu stats --tags FILE`): one opening,
+/// castle or style found in a game. Field names are the CSV column names.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TagRow {
+    /// Input path, as in the games table.
+    pub path: String,
+    /// Game index, as in the games table.
+    pub game: usize,
+    /// `sente` or `gote`; empty for the game's style.
+    pub side: &'static str,
+    /// `opening`, `castle` or `style`.
+    pub kind: &'static str,
+    /// The taxonomy id.
+    pub id: String,
+    /// The Japanese name.
+    pub ja: String,
+    /// The ply at which it was first found (empty for the style).
+    pub ply: Option<u32>,
+}
+
+impl TagRow {
+    /// The names table's columns, in order (the field names).
+    pub const COLUMNS: [&'static str; 7] = ["path", "game", "side", "kind", "id", "ja", "ply"];
+
+    /// The rows of one game, from the name columns of its games-table row
+    /// (`tax` gives the Japanese names): sente's openings and castles,
+    /// gote's, then the style.
+    pub fn from_game(row: &GameRow, tax: &crate::tags::Taxonomy) -> Vec<TagRow> {
+        let mut out = Vec::new();
+        let mut push = |side: &'static str, kind: &'static str, ids: &str, plies: &str| {
+            let mut plies = plies.split(';');
+            for id in ids.split(';').filter(|s| !s.is_empty()) {
+                out.push(TagRow {
+                    path: row.path.clone(),
+                    game: row.game,
+                    side,
+                    kind,
+                    id: id.to_string(),
+                    ja: tax
+                        .by_id(id)
+                        .map_or(String::new(), |t| tax.get(t).ja.clone()),
+                    ply: plies.next().and_then(|p| p.parse().ok()),
+                });
+            }
+        };
+        push(
+            "sente",
+            "opening",
+            &row.sente_opening,
+            &row.sente_opening_ply,
+        );
+        push("sente", "castle", &row.sente_castle, &row.sente_castle_ply);
+        push("gote", "opening", &row.gote_opening, &row.gote_opening_ply);
+        push("gote", "castle", &row.gote_castle, &row.gote_castle_ply);
+        push("", "style", &row.game_style, "");
+        out
+    }
+
+    /// Appends the CSV header line of the names table to `out`.
+    pub fn write_csv_header(out: &mut Vec<u8>) {
+        CsvLine::header(out, &Self::COLUMNS);
+    }
+
+    /// Appends this row as one CSV line to `out` (the bytes `csv` writes).
+    pub fn write_csv(&self, out: &mut Vec<u8>) {
+        let mut l = CsvLine::new(out);
+        l.str(&self.path);
+        l.int(self.game);
+        l.str(self.side);
+        l.str(self.kind);
+        l.str(&self.id);
+        l.str(&self.ja);
+        l.opt_int(self.ply);
         l.end();
     }
 }

@@ -689,18 +689,296 @@ impl Cond {
     }
 }
 
+/// When a rule can start to hold, so that the tagger checks it only
+/// after the moves that may make it hold.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub(crate) enum Key {
+    /// After a move of a piece of one of the roles to one of the squares,
+    /// for one of these pairs: the rule's `moved=` (with the `to=` beside
+    /// it; alternatives that all have one give all of theirs), else the
+    /// side's own pieces it names (one of them arriving on its square).
+    Moved(Vec<(Roles, Bitboard)>),
+    /// The rule looks only at names found, the ply and the captures: it
+    /// is checked when a side is given a name it looks at.
+    Names,
+    /// After every move.
+    #[default]
+    Always,
+}
+
+impl Key {
+    /// The key of a side's conditions (its own pieces only).
+    fn of(conds: &[Cond]) -> Key {
+        fn moved(conds: &[Cond]) -> Option<Vec<(Roles, Bitboard)>> {
+            let to = conds
+                .iter()
+                .find_map(|c| match c {
+                    Cond::To(m) => Some(*m),
+                    _ => None,
+                })
+                .unwrap_or(Bitboard(crate::rules::FULL));
+            conds.iter().find_map(|c| match c {
+                Cond::Moved(r) => Some(vec![(*r, to)]),
+                Cond::Any(alts) => alts.iter().try_fold(Vec::new(), |mut acc, a| {
+                    let mut m = moved(a)?;
+                    // A `to=` beside the alternatives narrows each of them.
+                    for (_, t) in &mut m {
+                        *t &= to;
+                    }
+                    acc.extend(m);
+                    Some(acc)
+                }),
+                _ => None,
+            })
+        }
+        if let Some(m) = moved(conds) {
+            return Key::Moved(m);
+        }
+        let arrivals: Vec<(Roles, Bitboard)> = conds
+            .iter()
+            .filter_map(|c| match c {
+                Cond::Pieces { roles, mask, .. } => Some((*roles, *mask)),
+                _ => None,
+            })
+            .collect();
+        if !arrivals.is_empty() {
+            return Key::Moved(arrivals);
+        }
+        fn names_only(c: &Cond) -> bool {
+            match c {
+                Cond::Has { .. } | Cond::Ply(..) | Cond::Captured(_) | Cond::Side(_) => true,
+                Cond::Not(c) => names_only(c),
+                Cond::Any(alts) => alts.iter().flatten().all(names_only),
+                _ => false,
+            }
+        }
+        if !conds.is_empty() && conds.iter().all(names_only) {
+            return Key::Names;
+        }
+        Key::Always
+    }
+}
+
+/// How many whole-square requirements a [`Program`] holds inline.
+const NEED: usize = 8;
+/// How many forbidden (colour, role, squares) a [`Program`] holds inline.
+const FORBID: usize = 4;
+
+/// One side's conditions laid out flat for speed (no pointer to follow
+/// for the usual rule): facts about the move, the ply and the captures
+/// first, then whole masks per colour and role (pieces required on every
+/// square, none on any, empty squares), then whatever else.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Program {
+    ply: (u32, u32),
+    /// Roles the moving piece may have (all bits: any).
+    moved: u16,
+    /// Squares the move may arrive on.
+    to: Bitboard,
+    /// Squares the move may come from (`None`: no condition; a drop
+    /// comes from none).
+    from: Option<Bitboard>,
+    /// The move must be a drop.
+    drop: bool,
+    /// Roles the move must have taken (0: no condition).
+    capture: u16,
+    /// The side must be this one.
+    side: Option<Color>,
+    /// Roles every capture so far must have (all bits: any).
+    captured: u16,
+    need_len: u8,
+    need_who: [(Color, Role); NEED],
+    need: [Bitboard; NEED],
+    forbid_len: u8,
+    forbid_who: [(Color, Role); FORBID],
+    forbid: [Bitboard; FORBID],
+    empty: Bitboard,
+    /// Everything else, checked last.
+    rest: Vec<Cond>,
+}
+
+impl Program {
+    fn new(conds: &[Cond]) -> Program {
+        let full = Bitboard(crate::rules::FULL);
+        let mut p = Program {
+            ply: (0, u32::MAX),
+            moved: u16::MAX,
+            to: full,
+            from: None,
+            drop: false,
+            capture: 0,
+            side: None,
+            captured: u16::MAX,
+            need_len: 0,
+            need_who: [(Color::Black, Role::King); NEED],
+            need: [Bitboard::EMPTY; NEED],
+            forbid_len: 0,
+            forbid_who: [(Color::Black, Role::King); FORBID],
+            forbid: [Bitboard::EMPTY; FORBID],
+            empty: Bitboard::EMPTY,
+            rest: Vec::new(),
+        };
+        let single = |roles: Roles| -> Option<Role> {
+            if roles.0.count_ones() == 1 {
+                Role::from_index(roles.0.trailing_zeros() as usize)
+            } else {
+                None
+            }
+        };
+        for c in conds {
+            match c {
+                Cond::Ply(a, z) => p.ply = (p.ply.0.max(*a), p.ply.1.min(*z)),
+                Cond::Moved(r) => p.moved &= r.0,
+                Cond::To(m) => p.to &= *m,
+                Cond::From(m) => p.from = Some(p.from.map_or(*m, |f| f & *m)),
+                Cond::Drop => p.drop = true,
+                Cond::Capture(r) if p.capture == 0 => p.capture = r.0,
+                Cond::Side(c) if p.side.is_none() => p.side = Some(*c),
+                Cond::Captured(r) => p.captured &= r.0,
+                Cond::Pieces {
+                    color,
+                    roles,
+                    mask,
+                    at_least: 1,
+                } if mask.count() == 1 && single(*roles).is_some() => {
+                    let who = (*color, single(*roles).unwrap_or(Role::King));
+                    let len = usize::from(p.need_len);
+                    match p.need_who[..len].iter().position(|w| *w == who) {
+                        Some(i) => p.need[i] |= *mask,
+                        None if len < NEED => {
+                            p.need_who[len] = who;
+                            p.need[len] = *mask;
+                            p.need_len += 1;
+                        }
+                        None => p.rest.push(c.clone()),
+                    }
+                }
+                Cond::Not(inner) => match &**inner {
+                    Cond::Pieces {
+                        color,
+                        roles,
+                        mask,
+                        at_least: 1,
+                    } if single(*roles).is_some() => {
+                        let who = (*color, single(*roles).unwrap_or(Role::King));
+                        let len = usize::from(p.forbid_len);
+                        match p.forbid_who[..len].iter().position(|w| *w == who) {
+                            Some(i) => p.forbid[i] |= *mask,
+                            None if len < FORBID => {
+                                p.forbid_who[len] = who;
+                                p.forbid[len] = *mask;
+                                p.forbid_len += 1;
+                            }
+                            None => p.rest.push(c.clone()),
+                        }
+                    }
+                    _ => p.rest.push(c.clone()),
+                },
+                Cond::Empty(m) => p.empty |= *m,
+                _ => p.rest.push(c.clone()),
+            }
+        }
+        p
+    }
+
+    /// Whether the conditions hold.
+    #[inline]
+    pub(crate) fn holds(&self, c: &Ctx<'_>) -> bool {
+        let to = c.mv.to();
+        if c.ply < self.ply.0
+            || c.ply > self.ply.1
+            || self.moved >> c.role.index() & 1 == 0
+            || !self.to.contains(to)
+            || (self.drop && !c.mv.is_drop())
+            || self.side.is_some_and(|s| s != c.me)
+            || c.captured.0 & !self.captured != 0
+        {
+            return false;
+        }
+        if let Some(f) = self.from {
+            if !c.mv.from().is_some_and(|s| f.contains(s)) {
+                return false;
+            }
+        }
+        if self.capture != 0
+            && !c
+                .took
+                .is_some_and(|r| self.capture >> r.unpromoted().index() & 1 != 0)
+        {
+            return false;
+        }
+        for i in 0..usize::from(self.need_len) {
+            let (col, r) = self.need_who[i];
+            let m = self.need[i];
+            if c.pos.pieces(col, r) & m != m {
+                return false;
+            }
+        }
+        for i in 0..usize::from(self.forbid_len) {
+            let (col, r) = self.forbid_who[i];
+            if (c.pos.pieces(col, r) & self.forbid[i]).any() {
+                return false;
+            }
+        }
+        (c.pos.occupied() & self.empty).is_empty() && self.rest.iter().all(|t| t.holds(c))
+    }
+}
+
+impl Default for Program {
+    fn default() -> Program {
+        Program::new(&[])
+    }
+}
+
 /// A rule compiled for both sides.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub(crate) struct Compiled {
     /// The conditions for sente, then for gote.
     pub sides: [Vec<Cond>; 2],
+    /// The same, laid out for speed.
+    pub programs: [Program; 2],
+    /// The key of each side's conditions.
+    pub keys: [Key; 2],
+}
+
+impl Compiled {
+    /// The squares a side's rule allows for its own king, when it names
+    /// them (a top-level `K…`).
+    pub(crate) fn king_squares(&self, side: usize) -> Option<Bitboard> {
+        let me = if side == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        self.sides[side].iter().find_map(|c| match c {
+            Cond::Pieces {
+                color, roles, mask, ..
+            } if *color == me && *roles == Roles::of(Role::King) => Some(*mask),
+            _ => None,
+        })
+    }
+
+    /// The entries the rule names with `has=`/`opp=`.
+    pub(crate) fn names(&self) -> Vec<u16> {
+        fn walk(c: &Cond, out: &mut Vec<u16>) {
+            match c {
+                Cond::Has { tag, .. } => out.push(*tag),
+                Cond::Not(c) => walk(c, out),
+                Cond::Any(alts) => alts.iter().flatten().for_each(|c| walk(c, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        self.sides[0].iter().for_each(|c| walk(c, &mut out));
+        out
+    }
 }
 
 impl Compiled {
     /// Whether the rule holds for the side `me`.
     #[inline]
     pub(crate) fn holds(&self, me: Color, c: &Ctx<'_>) -> bool {
-        self.sides[me.index()].iter().all(|t| t.holds(c))
+        self.programs[me.index()].holds(c)
     }
 }
 
@@ -800,8 +1078,25 @@ pub(crate) fn compile(
     let side = |me: Color| -> Result<Vec<Cond>, String> {
         rule.terms.iter().map(|t| one(t, me, resolve)).collect()
     };
+    let sides = [side(Color::Black)?, side(Color::White)?];
+    let key = |me: Color| {
+        // Only the side's own pieces make a key.
+        let own: Vec<Cond> = sides[me.index()]
+            .iter()
+            .filter(|c| match c {
+                Cond::Pieces { color, .. } => *color == me,
+                _ => true,
+            })
+            .cloned()
+            .collect();
+        Key::of(&own)
+    };
+    let keys = [key(Color::Black), key(Color::White)];
+    let programs = [Program::new(&sides[0]), Program::new(&sides[1])];
     Ok(Compiled {
-        sides: [side(Color::Black)?, side(Color::White)?],
+        sides,
+        programs,
+        keys,
     })
 }
 

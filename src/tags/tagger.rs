@@ -113,26 +113,23 @@ pub struct Tagger<'t> {
     held: [TagSet; 2],
     /// Per side: the entries kept, with their first ply.
     kept: [Vec<Found>; 2],
-    /// Openings and castles, in file order.
-    sided: Vec<u16>,
-    /// Styles, in file order.
-    styles: Vec<u16>,
-    /// The position the style rules are checked with (they look at tags
-    /// only).
-    idle: Position,
+    /// Per side: the entries in `kept`.
+    kept_set: [TagSet; 2],
+    /// Per side: the names either side was newly given since its last
+    /// move (rules that look at names only and name them are checked).
+    fresh: [TagSet; 2],
+}
+
+/// The position a style's rule is checked with (it looks at tags and the
+/// ply only).
+fn idle() -> &'static Position {
+    static IDLE: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+    IDLE.get_or_init(|| Position::new(Variant::Standard))
 }
 
 impl<'t> Tagger<'t> {
     /// A tagger for the names of `tax`.
     pub fn new(tax: &'t Taxonomy) -> Tagger<'t> {
-        let of = |pred: fn(Kind) -> bool| -> Vec<u16> {
-            tax.entries()
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| pred(e.kind))
-                .map(|(i, _)| i as u16)
-                .collect()
-        };
         Tagger {
             tax,
             mode: Mode::Off,
@@ -140,9 +137,8 @@ impl<'t> Tagger<'t> {
             captured: Roles::default(),
             held: [TagSet::default(); 2],
             kept: [Vec::with_capacity(16), Vec::with_capacity(16)],
-            sided: of(|k| k != Kind::Style),
-            styles: of(|k| k == Kind::Style),
-            idle: Position::new(Variant::Standard),
+            kept_set: [TagSet::default(); 2],
+            fresh: [TagSet::default(); 2],
         }
     }
 
@@ -179,6 +175,8 @@ impl<'t> Tagger<'t> {
         self.captured = Roles::default();
         self.held = [TagSet::default(); 2];
         self.kept.iter_mut().for_each(Vec::clear);
+        self.kept_set = [TagSet::default(); 2];
+        self.fresh = [TagSet::default(); 2];
     }
 
     /// Whether a move played now could still add a name (false past the
@@ -201,24 +199,42 @@ impl<'t> Tagger<'t> {
         if let Some(r) = captured {
             self.captured.0 |= Roles::of(r.unpromoted()).0;
         }
+
         self.check(pos, mv, role, captured);
     }
 
-    /// Checks the mover's rules after a move.
+    /// Checks the mover's rules after a move: only those whose key (the
+    /// role moved, the king's or a rook's square) allows them to hold.
     #[inline(never)]
     fn check(&mut self, pos: &Position, mv: Move, role: Role, took: Option<Role>) {
         let me = !pos.turn();
         let tax = self.tax;
-        let entries = tax.entries();
+        let d = &tax.dispatch[me.index()];
+        let fresh = std::mem::take(&mut self.fresh[me.index()]);
+        // Most moves can make no rule hold: one index says so.
+        let moved = d.moved[role.index() * 81 + mv.to().index()];
+        if moved == 0 && fresh.is_empty() && d.always.is_empty() {
+            return;
+        }
+        let sets = &tax.sets;
+        let mut cand = sets[usize::from(moved)].union(&d.always);
+        for t in fresh.iter() {
+            cand = cand.union(&tax.watchers[usize::from(t)]);
+        }
+        let castles_only = self.mode == Mode::Castles || self.ply > Kind::Opening.window();
+        cand = cand.intersection(&tax.windows[castles_only as usize]);
+        // A rule that names squares for the king needs it there.
+        if let Some(k) = pos.king(me) {
+            cand = cand.intersection(&sets[usize::from(d.king_ok[k.index()])]);
+        }
+        if cand.is_empty() {
+            return;
+        }
         let mut now = TagSet::default();
         let mut mine = self.held[me.index()];
         let theirs = self.held[(!me).index()];
-        for &i in &self.sided {
-            let e = &entries[usize::from(i)];
-            if self.ply > e.kind.window() || (self.mode == Mode::Castles && e.kind != Kind::Castle)
-            {
-                continue;
-            }
+        for i in cand.iter() {
+            let program = &tax.programs[usize::from(i) * 2 + me.index()];
             let has = match me {
                 Color::Black => [&mine, &theirs],
                 Color::White => [&theirs, &mine],
@@ -233,42 +249,50 @@ impl<'t> Tagger<'t> {
                 captured: self.captured,
                 has,
             };
-            if e.compiled.holds(me, &ctx) {
+            if program.holds(&ctx) {
                 now.insert(i);
                 mine.insert(i);
             }
         }
-        self.held[me.index()] = mine;
-        if now.is_empty() {
-            return;
+        let before = self.held[me.index()];
+        if mine != before {
+            let new = mine.difference(&before);
+            self.fresh[0] = self.fresh[0].union(&new);
+            self.fresh[1] = self.fresh[1].union(&new);
         }
-        // A name whose descendant holds at the same ply is not kept then.
-        for &i in &self.sided {
-            if !now.contains(i) {
-                continue;
-            }
+        self.held[me.index()] = mine;
+        // A name not kept yet is kept now, unless one of its descendants
+        // holds at the same ply.
+        for i in now.difference(&self.kept_set[me.index()]).iter() {
             let mut below = *tax.subtree(TagId(i));
             below.remove(i);
             if below.intersects(&now) {
                 continue;
             }
-            let kept = &mut self.kept[me.index()];
-            if !kept.iter().any(|f| f.tag.0 == i) {
-                kept.push(Found {
-                    tag: TagId(i),
-                    ply: self.ply,
-                });
-            }
+            self.kept_set[me.index()].insert(i);
+            self.kept[me.index()].push(Found {
+                tag: TagId(i),
+                ply: self.ply,
+            });
         }
     }
 
     /// The names found so far (call at the end of the game).
     pub fn finish(&self) -> GameTags {
-        let tax = self.tax;
         let mut out = GameTags::default();
+        self.finish_into(&mut out);
+        out
+    }
+
+    /// [`Tagger::finish`] into `out`, reusing its memory.
+    pub fn finish_into(&self, out: &mut GameTags) {
+        let tax = self.tax;
+        out.style = None;
         for c in Color::ALL {
             let kept = &self.kept[c.index()];
             let side = &mut out.sides[c.index()];
+            side.openings.clear();
+            side.castles.clear();
             for f in kept.iter().filter(|f| !tax.get(f.tag).is_helper()) {
                 match tax.get(f.tag).kind {
                     Kind::Opening => side.openings.push(*f),
@@ -288,7 +312,7 @@ impl<'t> Tagger<'t> {
         }
         if self.mode == Mode::Full {
             let ctx = Ctx {
-                pos: &self.idle,
+                pos: idle(),
                 ply: self.ply.min(Kind::Style.window()),
                 mv: Move::Drop {
                     role: Role::Pawn,
@@ -300,8 +324,8 @@ impl<'t> Tagger<'t> {
                 captured: self.captured,
                 has: [&self.held[0], &self.held[1]],
             };
-            out.style = self
-                .styles
+            out.style = tax
+                .styles()
                 .iter()
                 .find(|&&i| {
                     tax.entries()[usize::from(i)]
@@ -310,6 +334,5 @@ impl<'t> Tagger<'t> {
                 })
                 .map(|&i| TagId(i));
         }
-        out
     }
 }

@@ -1,7 +1,7 @@
 //! The taxonomy: a TSV file of named openings, castles and game styles,
 //! each with its parent and its rule (docs/tags.md).
 
-use super::rule::{compile, Compiled, Rule};
+use super::rule::{compile, Compiled, Key, Rule};
 use serde::Serialize;
 use std::fmt;
 
@@ -75,6 +75,52 @@ impl TagSet {
     pub fn remove(&mut self, i: u16) {
         let i = usize::from(i);
         self.0[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// The entries of both sets.
+    #[inline]
+    pub fn union(&self, other: &TagSet) -> TagSet {
+        let mut out = *self;
+        for (a, b) in out.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+        out
+    }
+
+    /// The entries of `self` not in `other`.
+    #[inline]
+    pub fn difference(&self, other: &TagSet) -> TagSet {
+        let mut out = *self;
+        for (a, b) in out.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+        out
+    }
+
+    /// The entries in both sets.
+    #[inline]
+    pub fn intersection(&self, other: &TagSet) -> TagSet {
+        let mut out = *self;
+        for (a, b) in out.0.iter_mut().zip(other.0) {
+            *a &= b;
+        }
+        out
+    }
+
+    /// The entries, in index order.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut b = bits;
+            std::iter::from_fn(move || {
+                if b == 0 {
+                    None
+                } else {
+                    let i = b.trailing_zeros();
+                    b &= b - 1;
+                    Some((w * 64) as u16 + i as u16)
+                }
+            })
+        })
     }
 
     /// Whether the two sets share an entry.
@@ -163,6 +209,46 @@ pub struct Taxonomy {
     ancestors: Vec<TagSet>,
     /// Per entry: itself and its descendants.
     subtree: Vec<TagSet>,
+    /// Styles, in file order.
+    styles: Vec<u16>,
+    /// Which openings and castles may hold after a move, per side: by the
+    /// role moved, by the king's square, by a rook's square, or always
+    /// (see [`super::rule::Key`]).
+    pub(crate) dispatch: [Dispatch; 2],
+    /// The distinct sets the dispatch tables point to (0: the empty set).
+    pub(crate) sets: Vec<TagSet>,
+    /// Per entry: the rules that look at names only and name it
+    /// (checked when a side is given it).
+    pub(crate) watchers: Vec<TagSet>,
+    /// Every entry's programs (sente's, gote's), side by side in memory
+    /// for the tagger.
+    pub(crate) programs: Vec<super::rule::Program>,
+    /// The openings and castles looked for at each ply (1-based; past the
+    /// last window, none).
+    pub(crate) windows: [TagSet; 2],
+}
+
+/// The entries a move may make hold, by key (one side's). The tables hold
+/// indexes into [`Taxonomy::sets`] (0: none), to stay small.
+#[derive(Clone, Debug)]
+pub(crate) struct Dispatch {
+    /// By role moved and destination (`role * 81 + square`).
+    pub moved: Vec<u16>,
+    /// Checked after every move.
+    pub always: TagSet,
+    /// By the king's square: the entries that allow it (those that name
+    /// no square for the side's king, and those that name this one).
+    pub king_ok: [u16; 81],
+}
+
+impl Default for Dispatch {
+    fn default() -> Dispatch {
+        Dispatch {
+            moved: vec![0; 16 * 81],
+            always: TagSet::default(),
+            king_ok: [0; 81],
+        }
+    }
 }
 
 /// Folds a name for lookup: NFKC, lower case, `-` and spaces as `_`.
@@ -381,10 +467,99 @@ impl Taxonomy {
                 p = entries[usize::from(a)].parent;
             }
         }
+        let of = |pred: fn(Kind) -> bool| -> Vec<u16> {
+            entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| pred(e.kind))
+                .map(|(i, _)| i as u16)
+                .collect()
+        };
+        let sided = of(|k| k != Kind::Style);
+
+        let styles = of(|k| k == Kind::Style);
+        // Per side and key: the entries, then the tables of indexes.
+        let mut moved = [
+            vec![TagSet::default(); 16 * 81],
+            vec![TagSet::default(); 16 * 81],
+        ];
+        let mut always = [TagSet::default(); 2];
+        let mut king_ok = [[TagSet::default(); 81]; 2];
+        let mut watchers = vec![TagSet::default(); entries.len()];
+        for &i in &sided {
+            let e = &entries[usize::from(i)];
+            for side in 0..2 {
+                let allowed = e
+                    .compiled
+                    .king_squares(side)
+                    .unwrap_or(crate::rules::Bitboard(crate::rules::FULL));
+                allowed.for_each(|sq| king_ok[side][sq.index()].insert(i));
+                match &e.compiled.keys[side] {
+                    Key::Moved(pairs) => {
+                        for (r, to) in pairs {
+                            for role in crate::rules::Role::ALL {
+                                if r.contains(role) {
+                                    to.for_each(|sq| {
+                                        moved[side][role.index() * 81 + sq.index()].insert(i)
+                                    });
+                                }
+                            }
+                        }
+                    }
+                    Key::Names => {
+                        for r in e.compiled.names() {
+                            watchers[usize::from(r)].insert(i);
+                        }
+                    }
+                    Key::Always => always[side].insert(i),
+                }
+            }
+        }
+        let mut sets = vec![TagSet::default()];
+        let mut index = |t: &TagSet| -> u16 {
+            if t.is_empty() {
+                return 0;
+            }
+            match sets.iter().position(|s| s == t) {
+                Some(p) => p as u16,
+                None => {
+                    sets.push(*t);
+                    (sets.len() - 1) as u16
+                }
+            }
+        };
+        let mut dispatch = [Dispatch::default(), Dispatch::default()];
+        for (side, d) in dispatch.iter_mut().enumerate() {
+            for (slot, t) in d.moved.iter_mut().zip(&moved[side]) {
+                *slot = index(t);
+            }
+            for sq in 0..81 {
+                d.king_ok[sq] = index(&king_ok[side][sq]);
+            }
+            d.always = always[side];
+        }
+        // Openings (window 60) and castles (62).
+        let mut windows = [TagSet::default(); 2];
+        for &i in &sided {
+            windows[0].insert(i);
+            if entries[usize::from(i)].kind == Kind::Castle {
+                windows[1].insert(i);
+            }
+        }
+        let programs = entries
+            .iter()
+            .flat_map(|e| e.compiled.programs.iter().cloned())
+            .collect();
         Ok(Taxonomy {
             entries,
             ancestors,
             subtree,
+            styles,
+            programs,
+            dispatch,
+            sets,
+            watchers,
+            windows,
         })
     }
 
@@ -433,6 +608,11 @@ impl Taxonomy {
     /// The entry and its descendants.
     pub fn subtree(&self, id: TagId) -> &TagSet {
         &self.subtree[usize::from(id.0)]
+    }
+
+    /// The styles, in file order.
+    pub(crate) fn styles(&self) -> &[u16] {
+        &self.styles
     }
 
     /// The strict ancestors of an entry.

@@ -330,6 +330,12 @@ pub struct StatsArgs {
     /// style (the tables are the same either way).
     #[arg(long, value_enum)]
     pub diagnostics: Option<DiagnosticsFormat>,
+    /// Also write the names table (one row per opening, castle and style found: path, game, side, kind, id, ja, ply) to this file (`-`: standard output).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_tags")]
+    pub tags: Option<std::path::PathBuf>,
+    /// Do not name openings and castles (the name columns stay empty; a little faster).
+    #[arg(long)]
+    pub no_tags: bool,
     #[command(flatten)]
     pub strict: StrictArgs,
     #[command(flatten)]
@@ -343,6 +349,8 @@ Examples:
   kifu stats games.csa --summary > games.csv
   kifu stats - --from usi < openings.sfen
   kifu stats db/ -o games.csv --diagnostics sarif 2> findings.sarif
+  kifu stats wars/ -o games.csv --tags names.csv     # openings and castles, one row each
+  kifu stats db/ --opening fourth_file_rook --castle anaguma -o games.csv
 
 Invalid games still give a row (valid=false) up to their first illegal move.
 Output files appear atomically and are never overwritten without --force;

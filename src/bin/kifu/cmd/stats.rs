@@ -8,7 +8,9 @@ use crate::output::{self, Claims, Destination, InputSet, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::rules::ImpasseRule;
-use kifu::stats::{GameRow, GameStats, MoveRow, Source, StatsCollector, StatsOptions, Summary};
+use kifu::stats::{
+    GameRow, GameStats, MoveRow, Source, StatsCollector, StatsOptions, Summary, TagRow,
+};
 use kifu::validate::ValidateOptions;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -22,6 +24,15 @@ trait Row {
 impl Row for GameRow {
     fn header(out: &mut Vec<u8>) {
         GameRow::write_csv_header(out);
+    }
+    fn line(&self, out: &mut Vec<u8>) {
+        self.write_csv(out);
+    }
+}
+
+impl Row for TagRow {
+    fn header(out: &mut Vec<u8>) {
+        TagRow::write_csv_header(out);
     }
     fn line(&self, out: &mut Vec<u8>) {
         self.write_csv(out);
@@ -118,12 +129,18 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         .as_ref()
         .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
     let moves_dest = a.moves.as_ref().map(|p| Destination::parse(p.as_os_str()));
+    let tags_dest = a.tags.as_ref().map(|p| Destination::parse(p.as_os_str()));
     let mut claims = Claims::default();
     if let Err(e) = claims.claim(&games_dest, "the games table") {
         return Ok(fail(&e));
     }
     if let Some(d) = &moves_dest {
         if let Err(e) = claims.claim(d, "the moves table (--moves)") {
+            return Ok(fail(&e));
+        }
+    }
+    if let Some(d) = &tags_dest {
+        if let Err(e) = claims.claim(d, "the names table (--tags)") {
             return Ok(fail(&e));
         }
     }
@@ -162,6 +179,14 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
             Err(e) => return Ok(fail(&e.to_string())),
         },
     };
+    let mut tags_out = match &tags_dest {
+        None => None,
+        Some(d) => match open(d) {
+            Ok(s) => Some(s),
+            Err(e) => return Ok(fail(&e.to_string())),
+        },
+    };
+    let taxonomy = kifu::tags::Taxonomy::builtin();
     let mut summary = Summary::default();
     let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let mut progress = Progress::new(readable as u64, true);
@@ -183,7 +208,11 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
     let workers = common::workers(&a.input, |n| rep.tool_warning(n, &progress));
     let filter = a.filter.filter(None);
     let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
-    let collecting = Collecting { opts, vopts };
+    let collecting = Collecting {
+        opts,
+        vopts,
+        tags: !a.no_tags,
+    };
     let per_game = crate::cmd::select::Selecting {
         filter: &filter,
         drain: false,
@@ -225,6 +254,13 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
                         }
                     }
                 }
+                if let Some(t) = tags_out.as_mut() {
+                    for r in TagRow::from_game(&row, taxonomy) {
+                        if !t.write(&r) {
+                            return ControlFlow::Break(());
+                        }
+                    }
+                }
             }
             Event::FileDone(meta) => {
                 if meta.error.is_none() && meta.skipped.is_none() {
@@ -244,7 +280,10 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
     }
     let (counts, _) = rep.finish(false, &progress);
     // The first output that failed ends the run: nothing is committed.
-    for t in std::iter::once(&mut games_out).chain(moves_out.as_mut()) {
+    for t in std::iter::once(&mut games_out)
+        .chain(moves_out.as_mut())
+        .chain(tags_out.as_mut())
+    {
         if let Some(e) = t.failed.take() {
             if t.is_stdout() {
                 return Err(e);
@@ -252,7 +291,7 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
             return Ok(fail(&format!("cannot write {}: {e}", t.name())));
         }
     }
-    for t in std::iter::once(games_out).chain(moves_out) {
+    for t in std::iter::once(games_out).chain(moves_out).chain(tags_out) {
         let (stdout, name) = (t.is_stdout(), t.name());
         if let Err(e) = t.finish() {
             if stdout {
@@ -277,6 +316,8 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
 struct Collecting {
     opts: StatsOptions,
     vopts: ValidateOptions,
+    /// Name openings and castles (not with --no-tags).
+    tags: bool,
 }
 
 impl batch::PerGame for Collecting {
@@ -284,6 +325,9 @@ impl batch::PerGame for Collecting {
     type Visitor<'a> = StatsCollector;
     fn visitor<'a>(&'a self, meta: &'a FileMeta) -> StatsCollector {
         let mut c = StatsCollector::new(self.opts, self.vopts);
+        if !self.tags {
+            c = c.with_tags(None);
+        }
         c.source(Source {
             path: meta.display.clone(),
             format: meta.format,
