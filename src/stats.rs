@@ -610,17 +610,9 @@ impl crate::select::Replays for StatsCollector {
     }
 
     fn summary(output: &GameStats) -> crate::select::Summary<'_> {
-        // The row's columns, read from the report they were made from (the
-        // `result` column is the outcome's name, `reason` the reason or
-        // empty).
-        let r = &output.report;
-        crate::select::Summary {
-            plies: r.plies,
-            ok: r.ok,
-            outcome: r.result.outcome,
-            reason: r.result.reason.as_deref().filter(|s| !s.is_empty()),
-            key: r.game_key,
-        }
+        // The report the row was made from, with the result kifu
+        // established (the row's `result` column is the record's word).
+        crate::select::Summary::of(&output.report)
     }
 }
 
