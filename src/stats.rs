@@ -407,8 +407,8 @@ impl StatsCollector {
         let Some(row) = self.moves.get_mut(i) else {
             return;
         };
-        let last_to = row.to.parse().ok();
-        if let Some((e, _)) = crate::eval::extract(&comments, &pos, last_to) {
+        let played = Move::from_usi(&row.usi, self.variant);
+        if let Some((e, _)) = crate::eval::extract(&comments, &pos, played) {
             match e.score {
                 crate::eval::Score::Cp(n) => row.eval = Some(n),
                 crate::eval::Score::Mate(n) => row.mate = Some(n),
