@@ -456,9 +456,10 @@ fn reader_details() {
     let g = &read_bytes(b"PI\n+\n-3334FU\n")[0];
     assert_eq!(g.record.main.moves[0].color, Some(kifu::Color::White));
     assert!(g.findings.is_empty());
-    // Missing turn line: a finding, Black inferred, moves kept.
+    // Missing turn line: a `dialect` warning, the first move's side to
+    // move, moves kept.
     let g = &read_bytes(b"PI\n+7776FU\n")[0];
-    assert_eq!(g.findings[0].rule, Rule::Syntax);
+    assert_eq!(g.findings[0].rule, Rule::Dialect);
     assert_eq!((g.findings[0].line, g.findings[0].column), (2, 1));
     assert_eq!(g.record.main.moves.len(), 1);
     // Comments: initial, per move, on the terminal; `'*`/`'**` kept.
@@ -718,4 +719,51 @@ fn time_controls_are_written_in_the_versions_grammar_or_kept_as_comments() {
             }
         }
     }
+}
+
+/// One policy for what CSA makes mandatory and a record leaves out (issue
+/// 27): a record without a start position starts from the even one, and
+/// a start position without its turn line is complete otherwise; both are
+/// `dialect` warnings, never errors, and the side to move is the first
+/// move's sign (else sente). Before, the second was a `syntax` error and
+/// sente was assumed even when gote moved first.
+#[test]
+fn a_missing_turn_line_is_a_warning_like_a_missing_board() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/dialects/csa-board-no-turn.csa");
+    let g = &read_path(&path)[0];
+    let f: Vec<_> = g
+        .findings
+        .iter()
+        .map(|f| (f.line, f.column, f.rule, f.severity))
+        .collect();
+    assert_eq!(f, [(6, 1, Rule::Dialect, Severity::Warning)]);
+    assert!(
+        g.findings[0].message.contains("gote to move"),
+        "{}",
+        g.findings[0].message
+    );
+    assert_eq!(g.record.start.setup.turn, kifu::Color::White);
+    assert_eq!(g.record.start.handicap, Some(kifu::Handicap::Rook));
+    let report = kifu::validate::validate(g, &Default::default());
+    assert!(report.ok, "{:?}", report.findings);
+    assert_eq!(report.plies, 4);
+    assert_eq!(report.result.outcome.name(), "sente_win");
+    // A board and no move: sente, warned at the end of the game (the line
+    // after the last).
+    let g = &read_bytes(b"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n")[0];
+    assert_eq!(g.findings.len(), 1, "{:?}", g.findings);
+    assert_eq!((g.findings[0].rule, g.findings[0].line), (Rule::Dialect, 3));
+    assert!(g.findings[0].message.contains("sente to move"));
+    assert_eq!(g.record.start.setup.turn, kifu::Color::Black);
+    // A record with neither: the same rule, the same severity.
+    let g = &read_bytes(b"N+a\nN-b\n-3334FU\n")[0];
+    assert_eq!(
+        g.findings
+            .iter()
+            .map(|f| (f.rule, f.severity))
+            .collect::<Vec<_>>(),
+        [(Rule::Dialect, Severity::Warning)]
+    );
+    assert_eq!(g.record.start.setup.turn, kifu::Color::White);
 }
