@@ -466,3 +466,59 @@ fn no_line_of_a_board_diagram_is_silently_ignored() {
         .collect();
     assert_eq!(late, ["dialect", "dialect"]);
 }
+
+/// A promoted bishop's move written `角` with its origin (issue 27: an
+/// app writes a 馬's move so): the origin holds the only piece that can
+/// make it, so it is read as the horse's move with a `dialect` warning,
+/// not stopped as a `piece-mismatch`. The same for `飛` and a 龍. When the
+/// horse cannot make the move, or `成` is written, it stays an error.
+#[test]
+fn a_horse_or_dragon_written_as_bishop_or_rook_is_read_with_a_warning() {
+    let opening = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 ４二飛(82)\n";
+    let g = read(
+        format!("{opening}   5 ３三角(22)\n   6 同　桂(21)\n").as_bytes(),
+        Format::Kif,
+    );
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(report.ok, "{:?}", report.findings);
+    assert_eq!(usi(&g.record)[4..], ["2b3c", "2a3c"]);
+    let w: Vec<(u32, &str)> = report
+        .findings
+        .iter()
+        .map(|f| (f.line, f.rule.id()))
+        .collect();
+    assert_eq!(w, [(7, "dialect")]);
+    assert!(
+        report.findings[0].message.contains("names a bishop"),
+        "{}",
+        report.findings[0].message
+    );
+    // Not a move the horse can make (2二 to 5五 is blocked by nothing,
+    // but 2二 to 2五 is not a horse's move): the error stays.
+    let g = read(
+        format!("{opening}   5 ２五角(22)\n").as_bytes(),
+        Format::Kif,
+    );
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert_eq!(
+        report.findings[0].rule.id(),
+        "piece-mismatch",
+        "{:?}",
+        report.findings
+    );
+    // `成` written: not the horse's move either.
+    let g = read(
+        format!("{opening}   5 ３三角成(22)\n").as_bytes(),
+        Format::Kif,
+    );
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(!report.ok, "{:?}", report.findings);
+    // A dragon written `飛`.
+    let bod = "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ 龍 ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：なし\n手数----指手--\n";
+    let g = read(format!("{bod}   1 ４四飛(55)\n").as_bytes(), Format::Kif);
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(report.ok, "{:?}", report.findings);
+    assert_eq!(usi(&g.record), ["5e4d"]);
+    assert_eq!(report.findings.len(), 1);
+    assert!(report.findings[0].message.contains("names a rook"));
+}
