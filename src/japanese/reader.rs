@@ -152,6 +152,24 @@ impl State {
         ));
     }
 
+    /// A `syntax` error: `expected WHAT, found `LINE``.
+    fn expected<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        loc: Location,
+        what: &str,
+        line: &str,
+    ) {
+        self.finding(
+            out,
+            Finding::error(
+                Rule::Syntax,
+                loc,
+                format!("expected {what}, found `{}`", record::written(line)),
+            ),
+        );
+    }
+
     pub(crate) fn dialect<V: Visitor + ?Sized>(
         &mut self,
         out: &mut Sink<V>,
@@ -608,16 +626,11 @@ impl State {
                     ),
                 );
             } else {
-                self.finding(
+                self.expected(
                     out,
-                    Finding::error(
-                        Rule::Syntax,
-                        loc,
-                        format!(
-                            "expected a board row (`|…|一`) or the frame's bottom line inside the board diagram, found `{}`",
-                            record::written(t)
-                        ),
-                    ),
+                    loc,
+                    "a board row (`|…|一`) or the frame's bottom line inside the board diagram",
+                    t,
                 );
                 self.in_frame = true;
                 return;
@@ -777,17 +790,7 @@ impl State {
             // hand line kifu reads: the hand would be lost from the
             // position, never a header.
             if k.contains("持駒") || k.contains("持ち駒") {
-                self.finding(
-                    out,
-                    Finding::error(
-                        Rule::Syntax,
-                        loc,
-                        format!(
-                            "expected a hand line such as `先手の持駒：角　歩二`, found `{}`",
-                            record::written(t)
-                        ),
-                    ),
-                );
+                self.expected(out, loc, "a hand line such as `先手の持駒：角　歩二`", t);
                 return;
             }
             if self.header(out, k, v, loc) {

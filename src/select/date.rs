@@ -159,11 +159,7 @@ mod tests {
             let span = DateSpan::parse(text);
             let read = crate::date::parse(text);
             assert_eq!(span.is_some(), read.is_some(), "{text:?}");
-            assert_eq!(
-                span.is_some(),
-                crate::stats::iso_date(text).is_some(),
-                "{text:?}"
-            );
+            assert_eq!(span.is_some(), crate::date::iso(text).is_some(), "{text:?}");
             if let (Some(span), Some(read)) = (span, read) {
                 let whole = span.first != span.last;
                 assert_eq!(
