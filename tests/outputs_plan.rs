@@ -16,68 +16,13 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn bin() -> String {
-    std::env::var("KIFU_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kifu").to_string())
-}
+#[path = "support/outputs.rs"]
+mod support;
+use support::{bin, err, kifu, out, run, s, tree, two_games, GAME, GAME2};
 
-fn kifu() -> Command {
-    let mut c = Command::new(bin());
-    c.env_remove("GITHUB_STEP_SUMMARY");
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    kifu()
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run kifu")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// A two-move game, written by hand in CSA.
-const GAME: &[u8] = b"V2.2\nN+Alice\nN-Bob\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
-/// Another game, different moves.
-const GAME2: &[u8] = b"V2.2\nPI\n+\n+2726FU\n-8384FU\n%TORYO\n";
 /// A one-move game in KIF, written by hand in the layout KIF programs use.
 const KIF_GAME: &str =
     "手合割：平手\n手数----指手---------消費時間--\n   1 ２六歩(27)\n   2 投了\n";
-
-fn two_games() -> Vec<u8> {
-    let mut v = GAME.to_vec();
-    v.extend_from_slice(b"/\n");
-    v.extend_from_slice(&GAME2[5..]);
-    v
-}
-
-/// Every file below `dir`, relative, sorted (none if it does not exist).
-fn tree(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(|e| e.ok())
-        .filter(|e| !e.file_type().is_dir())
-        .map(|e| {
-            e.path()
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    v.sort();
-    v
-}
 
 fn mkfifo(p: &Path) {
     let ok = Command::new("mkfifo")

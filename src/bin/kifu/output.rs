@@ -710,7 +710,7 @@ impl Plan {
 
     /// Plans the files of the output folder `dir` by the naming rule (see
     /// [`OutDirPlan`]) and checks every name known now as
-    /// [`Plan::claim`] does: an input's `STEM.ext` and, when `split`, the
+    /// [`Plan::claim`] does: an input's `STEM.ext` and, when it may be split, the
     /// `STEM-NNNN.ext` already in the folder. Errors: one message each.
     pub fn out_dir(
         &self,
@@ -718,7 +718,7 @@ impl Plan {
         args: &[String],
         inputs: &[crate::batch::Input],
         ext: &str,
-        split: bool,
+        split: Split,
     ) -> Result<OutDirPlan, Vec<String>> {
         let plan = OutDirPlan::new(dir, args, inputs, ext, split, &self.inputs)?;
         let mut errors = Vec::new();
@@ -736,7 +736,7 @@ impl Plan {
             if let Some(p) = plan.single(i) {
                 check(p);
             }
-            if split {
+            if split != Split::Never {
                 numbered
                     .entry(d.as_path())
                     .or_default()
@@ -843,6 +843,19 @@ fn folded(dir: &Path, stem: &OsStr) -> Vec<u8> {
     key
 }
 
+/// Whether the inputs of an output folder are split into one file per
+/// game (`STEM-0001.ext`, …) when they hold several.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Never: one file per input.
+    Never,
+    /// When the target holds one game per file or `--split` asks, and
+    /// `--no-split` could turn it off (`convert`).
+    Optional,
+    /// Always: one page per game (`html`).
+    Always,
+}
+
 /// Where each input of a conversion goes under an output folder.
 ///
 /// The naming rule:
@@ -884,7 +897,7 @@ impl OutDirPlan {
         args: &[String],
         inputs: &[crate::batch::Input],
         ext: &str,
-        split: bool,
+        split: Split,
         inputs_set: &InputSet,
     ) -> Result<OutDirPlan, Vec<String>> {
         use std::collections::HashMap;
@@ -1007,7 +1020,11 @@ impl OutDirPlan {
             }
         }
         // A name a split input may use for its games.
-        if split {
+        if split != Split::Never {
+            let way_out = match split {
+                Split::Optional => "use --no-split, or rename one",
+                _ => "rename one",
+            };
             // Compared with letter case folded, as above.
             let by_stem: HashMap<Vec<u8>, usize> = stems
                 .iter()
@@ -1027,7 +1044,7 @@ impl OutDirPlan {
                 if let Some(&i) = by_stem.get(&folded(d, &base)) {
                     if i != j {
                         errors.push(format!(
-                            "{} may be split into {}, which is also the output of {} (use --no-split, or rename one)",
+                            "{} may be split into {}, which is also the output of {} ({way_out})",
                             inputs[i].display,
                             file_of(d, stem).display(),
                             inputs[j].display

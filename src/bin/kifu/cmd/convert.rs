@@ -4,7 +4,7 @@ use crate::args::{ColorArg, ConvertArgs, CsaVersionArg, PsnTimesArg};
 use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
 use crate::out::{self, Out};
-use crate::output::{Destination, OutDirPlan, Plan, Sink};
+use crate::output::{Destination, OutDirPlan, Plan, Sink, Split};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::convert::{encode_output, ConvertOptions, Target};
@@ -126,6 +126,13 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     let mut names = None;
     let mut single = None;
     if let Some(dir) = &a.out_dir {
+        // --no-split is a way out of a name clash only where the target
+        // can hold several games.
+        let split = match (split, single_game_target) {
+            (false, _) => Split::Never,
+            (true, false) => Split::Optional,
+            (true, true) => Split::Always,
+        };
         match plan.out_dir(dir, &a.input.paths, &inputs, target.name(), split) {
             Ok(p) => names = Some(p),
             Err(errors) => {

@@ -4,7 +4,7 @@ use crate::args::{ColorArg, HtmlArgs, OutputFormat};
 use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
 use crate::out;
-use crate::output::{Destination, OutDirPlan, Plan};
+use crate::output::{Destination, OutDirPlan, Plan, Split};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::diagram::html::{html, HtmlOptions};
@@ -71,7 +71,7 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
         .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
     let mut names = None;
     if let Some(dir) = &a.out_dir {
-        match plan.out_dir(dir, &a.input.paths, &inputs, "html", true) {
+        match plan.out_dir(dir, &a.input.paths, &inputs, "html", Split::Always) {
             Ok(n) => names = Some(n),
             Err(errors) => {
                 for e in &errors {
