@@ -875,3 +875,246 @@ fn utf16_streams_and_obeys_the_line_cap() {
         other => panic!("{other:?}"),
     }
 }
+
+// ---- Caps on one game: variations, comment and header text, findings ----
+
+/// The findings of rule `limit` in a list.
+fn limits(findings: &[kifu::read::Finding]) -> Vec<&kifu::read::Finding> {
+    findings.iter().filter(|f| f.rule.id() == "limit").collect()
+}
+
+/// Reads `text` as `format` both ways (built and validated, validated while
+/// reading) and checks that both report the same `limit` findings.
+fn read_both(text: &[u8], format: Format) -> Vec<Game> {
+    let games = read::read_all(text, Some(format), &ReadOptions::default());
+    let mut reader =
+        kifu::read::Reader::with_options(text, Some(format), &ReadOptions::default()).unwrap();
+    let mut v = kifu::validate::Validator::new(ValidateOptions::default());
+    for g in &games {
+        let streamed = reader.read_game(&mut v).expect("as many games");
+        let built = validate(g, &ValidateOptions::default());
+        let key = |f: &&kifu::read::Finding| (f.line, f.column, f.message.clone());
+        assert_eq!(
+            limits(&streamed.findings)
+                .iter()
+                .map(key)
+                .collect::<Vec<_>>(),
+            limits(&built.findings).iter().map(key).collect::<Vec<_>>()
+        );
+    }
+    games
+}
+
+#[test]
+fn variations_beyond_the_cap_are_reported_and_left_out() {
+    let max = kifu::read::MAX_GAME_VARIATIONS as usize;
+    let mut kif = String::from(
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n",
+    );
+    for _ in 0..max + 3 {
+        kif.push_str("\n変化：2手\n   2 ８四歩(83)\n");
+    }
+    let games = read_both(kif.as_bytes(), Format::Kif);
+    assert_eq!(games.len(), 1);
+    let found = limits(&games[0].findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    // Block k (from 0) is a blank line and `変化：2手` from line 6 + 3k.
+    assert_eq!((found[0].line, found[0].column), (7 + 3 * max as u32, 1));
+    assert!(
+        found[0].message.contains("variations"),
+        "{}",
+        found[0].message
+    );
+    let main = &games[0].record.main;
+    assert_eq!(main.moves.len(), 3);
+    assert_eq!(main.moves[1].variations.len(), max);
+}
+
+#[test]
+fn comment_and_header_text_beyond_the_cap_is_reported_and_left_out() {
+    use kifu::read::{MAX_GAME_TEXT_BYTES, TEXT_ENTRY_COST};
+    // CSA comments of 1,000 bytes each (with their cost), past the cap,
+    // then a move: the comments beyond are left out, the move is read.
+    let text = "x".repeat(1000 - TEXT_ENTRY_COST);
+    let fit = MAX_GAME_TEXT_BYTES / 1000;
+    let mut csa = String::from("PI\n+\n+7776FU\n");
+    for _ in 0..fit + 5 {
+        csa.push('\'');
+        csa.push_str(&text);
+        csa.push('\n');
+    }
+    csa.push_str("-3334FU\n");
+    let games = read_both(csa.as_bytes(), Format::Csa);
+    let found = limits(&games[0].findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].line, found[0].column), (4 + fit as u32, 1));
+    let main = &games[0].record.main;
+    assert_eq!(main.moves.len(), 2);
+    assert_eq!(main.moves[0].comments.len(), fit);
+    // Held back before the first statement: the same cap.
+    let mut csa = String::new();
+    for _ in 0..fit + 5 {
+        csa.push('\'');
+        csa.push_str(&text);
+        csa.push('\n');
+    }
+    csa.push_str("PI\n+\n+7776FU\n");
+    let games = read_both(csa.as_bytes(), Format::Csa);
+    let found = limits(&games[0].findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].line, found[0].column), (fit as u32 + 1, 1));
+    assert_eq!(games[0].record.main.moves.len(), 1);
+    // KIF header entries count as comments do.
+    let mut kif = String::new();
+    for i in 0..fit + 5 {
+        kif.push_str(&format!("k{i:05}：{}\n", &text[6..]));
+    }
+    kif.push_str("手数----指手--\n   1 ７六歩(77)\n");
+    let games = read_both(kif.as_bytes(), Format::Kif);
+    let found = limits(&games[0].findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(games[0].record.header.entries.len(), fit);
+    assert_eq!((found[0].line as usize, found[0].column), (fit + 1, 1));
+    assert_eq!(games[0].record.main.moves.len(), 1);
+}
+
+#[test]
+fn findings_beyond_the_cap_are_counted_not_kept() {
+    let max = kifu::read::MAX_GAME_FINDINGS as usize;
+    let mut kif = String::from("手合割：平手\n手数----指手--\n   1 ７六歩(77)\n");
+    for _ in 0..max + 7 {
+        kif.push_str("x\n");
+    }
+    let games = read_both(kif.as_bytes(), Format::Kif);
+    let findings = &games[0].findings;
+    assert_eq!(findings.len(), max + 1);
+    let found = limits(findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].line as usize, found[0].column), (4 + max, 1));
+    assert!(
+        found[0].message.starts_with("7 more findings"),
+        "{}",
+        found[0].message
+    );
+}
+
+/// Files of `mib` MiB made of `unit` repeated after `head` (and `tail`).
+fn write_repeated(path: &Path, head: &str, unit: &str, mib: usize, tail: &str) -> u64 {
+    let mut text = String::from(head);
+    let n = ((mib << 20) - head.len() - tail.len()) / unit.len();
+    text.push_str(&unit.repeat(n));
+    text.push_str(tail);
+    std::fs::write(path, &text).unwrap();
+    text.len() as u64
+}
+
+/// One game of each kind the caps are for, through the command line:
+/// validated while read (`-j1`), built and validated (`-j2`, a large input
+/// read game by game) and converted, each within three times the file's
+/// size and 64 MiB.
+#[test]
+fn one_large_game_stays_within_memory_proportional_to_the_file() {
+    let _heavy = heavy();
+    if !Path::new("/proc/self/status").exists() {
+        eprintln!("skipping: no /proc on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let kif_head = "手合割：平手\n先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n";
+    let cases = [
+        // Issue 27: 50 MiB of variation blocks (877 MB before the cap).
+        (
+            "variations.kif",
+            kif_head,
+            "\n変化：2手\n   2 ８四歩(83)\n   3 ２六歩(27)\n",
+            50,
+            "",
+        ),
+        // Issue 27: 32 MiB of CSA comments (961 MB).
+        (
+            "comments.csa",
+            "V2.2\nPI\n+\n+7776FU\n",
+            "'a\n",
+            32,
+            "-3334FU\n",
+        ),
+        // Header entries, as many.
+        (
+            "headers.kif",
+            "",
+            "k：v\n",
+            32,
+            "手数----指手--\n   1 ７六歩(77)\n",
+        ),
+        // A finding per line (3 GB before the cap).
+        ("findings.kif", kif_head, "x\n", 32, ""),
+    ];
+    for (name, head, unit, mib, tail) in cases {
+        let path = dir.path().join(name);
+        let size = write_repeated(&path, head, unit, mib, tail);
+        let bound_kb = 3 * (size >> 10) + (64 << 10);
+        let p = path.to_str().unwrap();
+        for args in [
+            &["validate", "-q", "-j", "1", p][..],
+            &["validate", "-q", "-j", "2", p][..],
+            &["convert", "-q", "-j", "2", p, "--to", "csa"][..],
+        ] {
+            let (code, peak_kb, _) = measure(args, Some(8 << 20), Duration::from_secs(120));
+            // A limit is an error: validate exits 1, convert writes nothing.
+            assert!(matches!(code, Some(1 | 2)), "{args:?}: exit {code:?}");
+            assert!(
+                peak_kb < bound_kb,
+                "{args:?}: {} MiB resident for {} MiB",
+                peak_kb >> 10,
+                size >> 20
+            );
+        }
+    }
+}
+
+/// A name filter reads a bounded part of each header value: on three
+/// headers of 4 MiB of U+FDFA (NFKC makes eighteen characters of each) it
+/// costs what validating does (four times the memory and thirty times the
+/// time before the bound).
+#[test]
+fn name_filters_cost_what_validating_does() {
+    let _heavy = heavy();
+    if !Path::new("/proc/self/status").exists() {
+        eprintln!("skipping: no /proc on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("names.kif");
+    let name = "\u{FDFA}".repeat((4 << 20) / 3);
+    std::fs::write(
+        &path,
+        format!("先手：{name}\n後手：{name}\n棋戦：{name}\n手数----指手--\n   1 ７六歩(77)\n"),
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let plain = ["validate", "-q", p];
+    let (code, base_kb, _) = measure(&plain, Some(8 << 20), Duration::from_secs(60));
+    assert_eq!(code, Some(0));
+    let base_time = best_time(&plain);
+    for args in [
+        &["validate", "-q", "--player", "春野", p][..],
+        &["select", "--sente", "春野", "--event", "名人", p][..],
+        &["stats", "--player", "\u{FDFA}x", p][..],
+    ] {
+        let (code, peak_kb, _) = measure(args, Some(8 << 20), Duration::from_secs(60));
+        assert!(code.is_some(), "{args:?} did not finish");
+        assert!(
+            peak_kb < base_kb + base_kb / 4 + (8 << 10),
+            "{args:?}: {} MiB resident, validating {} MiB",
+            peak_kb >> 10,
+            base_kb >> 10
+        );
+        let t = best_time(args);
+        assert!(
+            t.as_secs_f64() < 3.0 * base_time.as_secs_f64().max(0.05),
+            "{args:?} took {:.2} s, validating {:.2} s",
+            t.as_secs_f64(),
+            base_time.as_secs_f64()
+        );
+    }
+}
