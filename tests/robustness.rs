@@ -937,13 +937,8 @@ fn comment_and_header_text_beyond_the_cap_is_reported_and_left_out() {
     // then a move: the comments beyond are left out, the move is read.
     let text = "x".repeat(1000 - TEXT_ENTRY_COST);
     let fit = MAX_GAME_TEXT_BYTES / 1000;
-    let mut csa = String::from("PI\n+\n+7776FU\n");
-    for _ in 0..fit + 5 {
-        csa.push('\'');
-        csa.push_str(&text);
-        csa.push('\n');
-    }
-    csa.push_str("-3334FU\n");
+    let comments = format!("'{text}\n").repeat(fit + 5);
+    let csa = format!("PI\n+\n+7776FU\n{comments}-3334FU\n");
     let games = read_both(csa.as_bytes(), Format::Csa);
     let found = limits(&games[0].findings);
     assert_eq!(found.len(), 1, "{found:?}");
@@ -952,13 +947,7 @@ fn comment_and_header_text_beyond_the_cap_is_reported_and_left_out() {
     assert_eq!(main.moves.len(), 2);
     assert_eq!(main.moves[0].comments.len(), fit);
     // Held back before the first statement: the same cap.
-    let mut csa = String::new();
-    for _ in 0..fit + 5 {
-        csa.push('\'');
-        csa.push_str(&text);
-        csa.push('\n');
-    }
-    csa.push_str("PI\n+\n+7776FU\n");
+    let csa = format!("{comments}PI\n+\n+7776FU\n");
     let games = read_both(csa.as_bytes(), Format::Csa);
     let found = limits(&games[0].findings);
     assert_eq!(found.len(), 1, "{found:?}");
