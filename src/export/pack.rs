@@ -1,0 +1,740 @@
+//! The 256-bit position codes and the 16-bit moves of the training-data
+//! layouts: Apery's HuffmanCodedPos (`hcp`, in `.hcpe` and `.hcpe3`) and
+//! YaneuraOu's PackedSfen (`psfen`, in `.psv`), Apery's `move16` and
+//! YaneuraOu's `Move16`.
+//!
+//! Both codes are one little-endian bit stream (bit 0 of byte 0 first):
+//! the side to move (1 bit, 1 for White), Black's and White's king squares
+//! (7 bits each, [`Square::index`]), then every other square in index order
+//! (1a, 1b, … 9i), an empty one as a single `0` bit and a piece as its
+//! code, then the hands (Black's, then White's; pawn, lance, knight,
+//! silver, gold, bishop, rook), then the pieces of the standard set that
+//! are on neither (a handicap's missing pieces) in codes of their own
+//! (cshogi's; see `docs/export.md`). Every standard position takes
+//! exactly 256 bits.
+//! The two codes differ only in their tables.
+
+use crate::rules::color::Color;
+use crate::rules::hand::Hand;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::{Piece, Role};
+use crate::rules::setup::Setup;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
+use std::fmt;
+
+/// A position code: 32 bytes.
+pub type Code = [u8; 32];
+
+/// One piece code: its bits (first bit in bit 0) and their number.
+#[derive(Clone, Copy)]
+struct Bits {
+    code: u8,
+    len: u8,
+}
+
+const fn b(code: u8, len: u8) -> Bits {
+    Bits { code, len }
+}
+
+/// The tables of one code.
+struct Tables {
+    /// Board codes by colour and role index (the king has none).
+    board: [[Bits; 14]; 2],
+    /// Hand codes by colour and [`HAND_ORDER`] index.
+    hand: [[Bits; 7]; 2],
+    /// Codes of the pieces out of play (in neither hand nor on the
+    /// board), by [`HAND_ORDER`] index. Most are Black's hand code with the
+    /// promotion bit set; the gold's (and for HuffmanCodedPos the
+    /// bishop's and rook's) are codes of their own, as cshogi writes them.
+    boxed: [Bits; 7],
+}
+
+/// The roles in the order both codes write hands.
+const HAND_ORDER: [Role; 7] = [
+    Role::Pawn,
+    Role::Lance,
+    Role::Knight,
+    Role::Silver,
+    Role::Gold,
+    Role::Bishop,
+    Role::Rook,
+];
+
+/// How many of each of [`HAND_ORDER`] the standard set holds.
+const SET: [u8; 7] = [18, 4, 4, 4, 4, 2, 2];
+
+/// Apery's HuffmanCodedPos. Board codes are indexed by kifu's role order:
+/// P L N S G B R K +P +L +N +S +B +R.
+const HCP: Tables = Tables {
+    board: [
+        [
+            b(0b1, 4),
+            b(0b11, 6),
+            b(0b111, 6),
+            b(0b1011, 6),
+            b(0b1111, 6),
+            b(0b11111, 8),
+            b(0b111111, 8),
+            b(0, 0),
+            b(0b1001, 4),
+            b(0b100011, 6),
+            b(0b100111, 6),
+            b(0b101011, 6),
+            b(0b10011111, 8),
+            b(0b10111111, 8),
+        ],
+        [
+            b(0b101, 4),
+            b(0b10011, 6),
+            b(0b10111, 6),
+            b(0b11011, 6),
+            b(0b101111, 6),
+            b(0b1011111, 8),
+            b(0b1111111, 8),
+            b(0, 0),
+            b(0b1101, 4),
+            b(0b110011, 6),
+            b(0b110111, 6),
+            b(0b111011, 6),
+            b(0b11011111, 8),
+            b(0b11111111, 8),
+        ],
+    ],
+    hand: [
+        [
+            b(0b0, 3),
+            b(0b1, 5),
+            b(0b11, 5),
+            b(0b101, 5),
+            b(0b111, 5),
+            b(0b11111, 7),
+            b(0b111111, 7),
+        ],
+        [
+            b(0b100, 3),
+            b(0b10001, 5),
+            b(0b10011, 5),
+            b(0b10101, 5),
+            b(0b10111, 5),
+            b(0b1011111, 7),
+            b(0b1111111, 7),
+        ],
+    ],
+    boxed: [
+        b(0b10, 3),
+        b(0b1001, 5),
+        b(0b1011, 5),
+        b(0b1101, 5),
+        b(0b11101, 5),
+        b(0b1111, 7),
+        b(0b101111, 7),
+    ],
+};
+
+/// YaneuraOu's PackedSfen (same order as [`HCP`]).
+const PSFEN: Tables = Tables {
+    board: [
+        [
+            b(0b1, 4),
+            b(0b11, 6),
+            b(0b1011, 6),
+            b(0b111, 6),
+            b(0b1111, 6),
+            b(0b11111, 8),
+            b(0b111111, 8),
+            b(0, 0),
+            b(0b101, 4),
+            b(0b10011, 6),
+            b(0b11011, 6),
+            b(0b10111, 6),
+            b(0b1011111, 8),
+            b(0b1111111, 8),
+        ],
+        [
+            b(0b1001, 4),
+            b(0b100011, 6),
+            b(0b101011, 6),
+            b(0b100111, 6),
+            b(0b101111, 6),
+            b(0b10011111, 8),
+            b(0b10111111, 8),
+            b(0, 0),
+            b(0b1101, 4),
+            b(0b110011, 6),
+            b(0b111011, 6),
+            b(0b110111, 6),
+            b(0b11011111, 8),
+            b(0b11111111, 8),
+        ],
+    ],
+    hand: [
+        [
+            b(0b0, 3),
+            b(0b1, 5),
+            b(0b101, 5),
+            b(0b11, 5),
+            b(0b111, 5),
+            b(0b1111, 7),
+            b(0b11111, 7),
+        ],
+        [
+            b(0b100, 3),
+            b(0b10001, 5),
+            b(0b10101, 5),
+            b(0b10011, 5),
+            b(0b10111, 5),
+            b(0b1001111, 7),
+            b(0b1011111, 7),
+        ],
+    ],
+    boxed: [
+        b(0b10, 3),
+        b(0b1001, 5),
+        b(0b1101, 5),
+        b(0b1011, 5),
+        b(0b11011, 5),
+        b(0b101111, 7),
+        b(0b111111, 7),
+    ],
+};
+
+/// Why a position has no code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unencodable {
+    /// Not standard shogi (minishogi, doubutsu).
+    Variant(Variant),
+    /// A side has no king.
+    MissingKing(Color),
+    /// More pieces of a kind than the standard set holds (a role, counted
+    /// unpromoted, on the board and in both hands).
+    TooMany(Role),
+}
+
+impl fmt::Display for Unencodable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unencodable::Variant(v) => write!(f, "{} has no 256-bit position code", v.name()),
+            Unencodable::MissingKing(c) => {
+                write!(f, "{} has no king (the code places both kings)", c.name())
+            }
+            Unencodable::TooMany(r) => write!(
+                f,
+                "more {}s than the standard set holds",
+                r.name().to_lowercase()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unencodable {}
+
+/// Whether `pos` has a position code: standard shogi, both kings, no more
+/// pieces of a kind than the standard set. Pieces are only moved, captured
+/// and dropped, so every position of a game played from an encodable start
+/// is encodable too.
+pub fn check(pos: &Position) -> Result<(), Unencodable> {
+    if pos.variant() != Variant::Standard {
+        return Err(Unencodable::Variant(pos.variant()));
+    }
+    for c in Color::ALL {
+        if pos.pieces(c, Role::King).count() != 1 {
+            return Err(Unencodable::MissingKing(c));
+        }
+    }
+    let counts = in_play(pos);
+    for (i, &n) in counts.iter().enumerate() {
+        if n > SET[i] {
+            return Err(Unencodable::TooMany(HAND_ORDER[i]));
+        }
+    }
+    Ok(())
+}
+
+/// The index of a role (counted unpromoted) in [`HAND_ORDER`].
+#[inline]
+fn order_index(r: Role) -> Option<usize> {
+    match r.unpromoted() {
+        Role::Pawn => Some(0),
+        Role::Lance => Some(1),
+        Role::Knight => Some(2),
+        Role::Silver => Some(3),
+        Role::Gold => Some(4),
+        Role::Bishop => Some(5),
+        Role::Rook => Some(6),
+        _ => None,
+    }
+}
+
+/// Pieces of each kind on the board and in both hands.
+fn in_play(pos: &Position) -> [u8; 7] {
+    let mut n = [0u8; 7];
+    for sq in Square::all() {
+        if let Some(i) = pos.piece_at(sq).and_then(|p| order_index(p.role)) {
+            n[i] = n[i].saturating_add(1);
+        }
+    }
+    for c in Color::ALL {
+        for (i, r) in HAND_ORDER.iter().enumerate() {
+            n[i] = n[i].saturating_add(pos.hand(c).count(*r));
+        }
+    }
+    n
+}
+
+/// A 256-bit little-endian bit writer.
+struct Writer {
+    words: [u64; 4],
+    at: u32,
+}
+
+impl Writer {
+    #[inline(always)]
+    fn put(&mut self, code: u64, len: u32) {
+        let w = (self.at >> 6) as usize;
+        let s = self.at & 63;
+        if w < 4 {
+            self.words[w] |= code << s;
+            if s + len > 64 && w + 1 < 4 {
+                self.words[w + 1] |= code >> (64 - s);
+            }
+        }
+        self.at += len;
+    }
+
+    fn bytes(&self) -> Code {
+        let mut out = [0u8; 32];
+        for (i, w) in self.words.iter().enumerate() {
+            out[i * 8..i * 8 + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+}
+
+#[inline(always)]
+fn encode(pos: &Position, t: &Tables) -> Code {
+    let mut w = Writer {
+        words: [0; 4],
+        at: 0,
+    };
+    let k = |c| pos.king(c).map_or(0, |s| s.index() as u64);
+    w.put(
+        pos.turn().index() as u64 | k(Color::Black) << 1 | k(Color::White) << 8,
+        15,
+    );
+    let mut kinds = [0u8; 7];
+    for sq in Square::all() {
+        match pos.piece_at(sq) {
+            None => w.at += 1,
+            Some(Piece {
+                role: Role::King, ..
+            }) => {}
+            Some(p) => {
+                let c = t.board[p.color.index()][p.role.index().min(13)];
+                w.put(c.code as u64, c.len as u32);
+                if let Some(i) = order_index(p.role) {
+                    kinds[i] += 1;
+                }
+            }
+        }
+    }
+    for c in Color::ALL {
+        let h: &Hand = pos.hand(c);
+        for (i, r) in HAND_ORDER.iter().enumerate() {
+            let n = h.count(*r);
+            kinds[i] = kinds[i].saturating_add(n);
+            let code = t.hand[c.index()][i];
+            for _ in 0..n {
+                w.put(code.code as u64, code.len as u32);
+            }
+        }
+    }
+    for (i, &n) in kinds.iter().enumerate() {
+        let code = t.boxed[i];
+        for _ in n..SET[i] {
+            w.put(code.code as u64, code.len as u32);
+        }
+    }
+    w.bytes()
+}
+
+/// Apery's HuffmanCodedPos of `pos` (see the [module docs](self)). For a
+/// position [`check`] refuses, the bytes are unspecified (never a panic).
+///
+/// ```
+/// use kifu::export::hcp;
+/// use kifu::{Position, Variant};
+///
+/// let code = hcp(&Position::new(Variant::Standard));
+/// assert_eq!(code[..4], [0x58, 0xa4, 0x49, 0x21]);
+/// ```
+pub fn hcp(pos: &Position) -> Code {
+    encode(pos, &HCP)
+}
+
+/// YaneuraOu's PackedSfen of `pos` (see [`hcp`]).
+pub fn packed_sfen(pos: &Position) -> Code {
+    encode(pos, &PSFEN)
+}
+
+/// Apery's role numbers (pawn 1, lance 2, knight 3, silver 4, bishop 5,
+/// rook 6, gold 7), which YaneuraOu shares; 0 for a role with none.
+const fn apery_role(r: Role) -> u16 {
+    match r {
+        Role::Pawn => 1,
+        Role::Lance => 2,
+        Role::Knight => 3,
+        Role::Silver => 4,
+        Role::Bishop => 5,
+        Role::Rook => 6,
+        Role::Gold => 7,
+        _ => 0,
+    }
+}
+
+/// A move as Apery's `move16` (the `bestMove16` of `.hcpe`, the moves of
+/// `.hcpe3`): destination in bits 0–6, origin in bits 7–13 (for a drop,
+/// 81 + the dropped role's number − 1), promotion in bit 14.
+///
+/// ```
+/// use kifu::export::move16;
+/// use kifu::{Move, Variant};
+///
+/// let m = Move::from_usi("7g7f", Variant::Standard).unwrap();
+/// assert_eq!(move16(m), 0x1e3b);
+/// ```
+pub fn move16(m: Move) -> u16 {
+    match m {
+        Move::Normal { from, to, promote } => {
+            to.index() as u16 | (from.index() as u16) << 7 | (promote as u16) << 14
+        }
+        Move::Drop { role, to } => to.index() as u16 | (80 + apery_role(role)) << 7,
+    }
+}
+
+/// A move as YaneuraOu's `Move16` (the `move` of `.psv`): destination in
+/// bits 0–6, origin (for a drop, the dropped role's number) in bits 7–13,
+/// a drop in bit 14, promotion in bit 15.
+///
+/// ```
+/// use kifu::export::psv_move16;
+/// use kifu::{Move, Variant};
+///
+/// let m = Move::from_usi("8h2b+", Variant::Standard).unwrap();
+/// assert_eq!(psv_move16(m), 0xa30a);
+/// ```
+pub fn psv_move16(m: Move) -> u16 {
+    match m {
+        Move::Normal { from, to, promote } => {
+            to.index() as u16 | (from.index() as u16) << 7 | (promote as u16) << 15
+        }
+        Move::Drop { role, to } => to.index() as u16 | apery_role(role) << 7 | 1 << 14,
+    }
+}
+
+/// The move of an Apery `move16`, or `None` for a value no move has.
+pub fn move_from_move16(v: u16) -> Option<Move> {
+    let to = Square::from_index((v & 0x7f) as usize)?;
+    let from = ((v >> 7) & 0x7f) as usize;
+    let promote = v & (1 << 14) != 0;
+    if v & (1 << 15) != 0 {
+        return None;
+    }
+    if from >= 81 {
+        let role = role_of((from - 80) as u16)?;
+        return (!promote).then_some(Move::Drop { role, to });
+    }
+    Some(Move::Normal {
+        from: Square::from_index(from)?,
+        to,
+        promote,
+    })
+}
+
+/// The move of a YaneuraOu `Move16`, or `None` for a value no move has.
+pub fn move_from_psv_move16(v: u16) -> Option<Move> {
+    let to = Square::from_index((v & 0x7f) as usize)?;
+    let from = ((v >> 7) & 0x7f) as u16;
+    let promote = v & (1 << 15) != 0;
+    if v & (1 << 14) != 0 {
+        let role = role_of(from)?;
+        return (!promote).then_some(Move::Drop { role, to });
+    }
+    Some(Move::Normal {
+        from: Square::from_index(from as usize)?,
+        to,
+        promote,
+    })
+}
+
+fn role_of(n: u16) -> Option<Role> {
+    Some(match n {
+        1 => Role::Pawn,
+        2 => Role::Lance,
+        3 => Role::Knight,
+        4 => Role::Silver,
+        5 => Role::Bishop,
+        6 => Role::Rook,
+        7 => Role::Gold,
+        _ => return None,
+    })
+}
+
+/// Why 32 bytes are no position code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadCode {
+    /// The bit at which the code stopped making sense.
+    pub bit: u32,
+}
+
+impl fmt::Display for BadCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not a position code (at bit {})", self.bit)
+    }
+}
+
+impl std::error::Error for BadCode {}
+
+/// A little-endian bit reader over 256 bits.
+struct Reader<'a> {
+    bytes: &'a Code,
+    at: u32,
+}
+
+impl Reader<'_> {
+    fn bit(&mut self) -> Result<u8, BadCode> {
+        if self.at >= 256 {
+            return Err(BadCode { bit: self.at });
+        }
+        let v = (self.bytes[(self.at / 8) as usize] >> (self.at % 8)) & 1;
+        self.at += 1;
+        Ok(v)
+    }
+
+    fn bits(&mut self, n: u32) -> Result<u32, BadCode> {
+        let mut v = 0;
+        for i in 0..n {
+            v |= (self.bit()? as u32) << i;
+        }
+        Ok(v)
+    }
+}
+
+fn decode(bytes: &Code, t: &Tables) -> Result<Setup, BadCode> {
+    let mut r = Reader { bytes, at: 0 };
+    let mut s = Setup::empty(Variant::Standard);
+    s.turn = if r.bit()? == 1 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    for c in Color::ALL {
+        let at = r.at;
+        let sq = Square::from_index(r.bits(7)? as usize).ok_or(BadCode { bit: at })?;
+        s.board[sq.index()] = Some(Piece::new(c, Role::King));
+    }
+    for sq in Square::all() {
+        if s.board[sq.index()].is_some() {
+            continue;
+        }
+        let at = r.at;
+        let (mut code, mut len) = (0u32, 0u32);
+        loop {
+            code |= (r.bit()? as u32) << len;
+            len += 1;
+            if len == 1 && code == 0 {
+                break;
+            }
+            if let Some(p) = board_piece(t, code, len) {
+                s.board[sq.index()] = Some(p);
+                break;
+            }
+            if len >= 8 {
+                return Err(BadCode { bit: at });
+            }
+        }
+    }
+    while r.at < 256 {
+        let at = r.at;
+        let (mut code, mut len) = (0u32, 0u32);
+        loop {
+            code |= (r.bit()? as u32) << len;
+            len += 1;
+            if let Some((c, role)) = hand_piece(t, code, len) {
+                if let Some(c) = c {
+                    s.hands[c.index()].add(role);
+                }
+                break;
+            }
+            if len >= 7 {
+                return Err(BadCode { bit: at });
+            }
+        }
+    }
+    Ok(s)
+}
+
+fn board_piece(t: &Tables, code: u32, len: u32) -> Option<Piece> {
+    for c in Color::ALL {
+        for (i, x) in t.board[c.index()].iter().enumerate() {
+            if x.len as u32 == len && x.code as u32 == code {
+                return Some(Piece::new(c, Role::from_index(i)?));
+            }
+        }
+    }
+    None
+}
+
+/// A hand code: the colour (none for a piece out of play) and the role.
+fn hand_piece(t: &Tables, code: u32, len: u32) -> Option<(Option<Color>, Role)> {
+    for (i, r) in HAND_ORDER.iter().enumerate() {
+        for c in Color::ALL {
+            let x = t.hand[c.index()][i];
+            if x.len as u32 == len && x.code as u32 == code {
+                return Some((Some(c), *r));
+            }
+        }
+        let x = t.boxed[i];
+        if x.len as u32 == len && x.code as u32 == code {
+            return Some((None, *r));
+        }
+    }
+    None
+}
+
+/// The position a HuffmanCodedPos describes (move number 1: the code has
+/// none). Unchecked: build the position with [`Position::from_setup`].
+pub fn decode_hcp(code: &Code) -> Result<Setup, BadCode> {
+    decode(code, &HCP)
+}
+
+/// The position a PackedSfen describes (see [`decode_hcp`]).
+pub fn decode_packed_sfen(code: &Code) -> Result<Setup, BadCode> {
+    decode(code, &PSFEN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(sfen: &str) -> Position {
+        Position::from_sfen(sfen).unwrap()
+    }
+
+    fn usi(s: &str) -> Move {
+        Move::from_usi(s, Variant::Standard).unwrap()
+    }
+
+    /// The start position's HuffmanCodedPos, as cshogi 1.1.0 writes it
+    /// (`Board().to_hcp`), and its PackedSfen (`to_psfen`).
+    #[test]
+    fn start_position_codes() {
+        let p = Position::new(Variant::Standard);
+        let hex = |c: Code| c.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        assert_eq!(
+            hex(hcp(&p)),
+            "58a449210cd757217e8e4d212caf427814c2ab109e4d212cd75f213e8e49210c"
+        );
+        assert_eq!(
+            hex(packed_sfen(&p)),
+            "58a451220ceb67227e9653221caf447824c22b119e53221ceb6f223e9651220c"
+        );
+    }
+
+    /// Bare kings: every other piece is out of play (cshogi 1.1.0's bytes).
+    #[test]
+    fn pieces_out_of_play() {
+        let p = pos("4k4/9/9/9/9/9/9/9/4K4 b - 1");
+        let hex = |c: Code| c.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        assert_eq!(
+            hex(hcp(&p)),
+            "58240000000000000000008024499224499294524a6badd55a6bbdf7fe78bc5e"
+        );
+        assert_eq!(
+            hex(packed_sfen(&p)),
+            "58240000000000000000008024499224499294524aadb5b6d65a7beffd7afd7e"
+        );
+    }
+
+    #[test]
+    fn move_vectors() {
+        assert_eq!(move16(usi("7g7f")), 0x1e3b);
+        assert_eq!(move16(usi("8h2b+")), 0x630a);
+        assert_eq!(move16(usi("B*4e")), 0x2a9f);
+        assert_eq!(psv_move16(usi("8h2b+")), 0xa30a);
+        assert_eq!(psv_move16(usi("B*4e")), 0x429f);
+        assert_eq!(psv_move16(usi("7g7f")), 0x1e3b);
+    }
+
+    #[test]
+    fn moves_decode_back() {
+        for s in ["7g7f", "8h2b+", "B*4e", "P*5e", "G*1a", "R*9i", "1a9i+"] {
+            let m = usi(s);
+            assert_eq!(move_from_move16(move16(m)), Some(m), "{s}");
+            assert_eq!(move_from_psv_move16(psv_move16(m)), Some(m), "{s}");
+        }
+    }
+
+    /// Positions of random legal games from the even start and from
+    /// handicap starts (pieces out of play), with captures filling hands.
+    fn random_positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for start in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b - 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1",
+        ] {
+            for _ in 0..20 {
+                let mut p = pos(start);
+                for _ in 0..200 {
+                    out.push(p);
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    p.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn codes_decode_back() {
+        for p in random_positions() {
+            assert_eq!(check(&p), Ok(()));
+            for (code, dec) in [
+                (hcp(&p), decode_hcp as fn(&Code) -> Result<Setup, BadCode>),
+                (packed_sfen(&p), decode_packed_sfen),
+            ] {
+                let mut s = dec(&code).unwrap_or_else(|e| panic!("{}: {e}", p.sfen()));
+                s.ply = p.ply();
+                assert_eq!(crate::rules::write_sfen(&s), p.sfen());
+            }
+        }
+    }
+
+    #[test]
+    fn check_refuses_what_has_no_code() {
+        assert_eq!(
+            check(&Position::new(Variant::Minishogi)),
+            Err(Unencodable::Variant(Variant::Minishogi))
+        );
+        let no_king = Position::from_setup_unchecked(
+            &crate::rules::parse_sfen("4k4/9/9/9/9/9/9/9/9 b - 1", None).unwrap(),
+        );
+        assert_eq!(check(&no_king), Err(Unencodable::MissingKing(Color::Black)));
+        let three_rooks = Position::from_setup_unchecked(
+            &crate::rules::parse_sfen("4k4/9/9/9/9/9/9/9/RR2K4 b R 1", None).unwrap(),
+        );
+        assert_eq!(check(&three_rooks), Err(Unencodable::TooMany(Role::Rook)));
+        assert_eq!(check(&Position::new(Variant::Standard)), Ok(()));
+    }
+}
