@@ -131,6 +131,10 @@ pub enum SkipReason {
     /// An error was found (an illegal move, a syntax error, a false
     /// result, …): the game's findings say which.
     Invalid,
+    /// A main-line move is illegal, though the record states it as a
+    /// foul that ends the game (a `foul` warning, not an error): the game
+    /// is judged, but its moves are not all legal.
+    IllegalMove,
     /// Minishogi or doubutsu: the layouts hold standard shogi only.
     Variant,
     /// A position without a code (a missing king, too many pieces).
@@ -158,6 +162,7 @@ impl SkipReason {
     pub fn name(self) -> &'static str {
         match self {
             SkipReason::Invalid => "invalid",
+            SkipReason::IllegalMove => "illegal-move",
             SkipReason::Variant => "variant",
             SkipReason::Unencodable(_) => "unencodable",
             SkipReason::NoResult => "no-result",
@@ -228,6 +233,8 @@ pub struct Exporter {
     code: Option<Result<(), Unencodable>>,
     /// Records are still being written.
     recording: bool,
+    /// A main-line move was not played (illegal).
+    illegal: bool,
     out_of_range: bool,
     ratings: [Option<f64>; 2],
     /// `.hcpe3`: written moves without an evaluation.
@@ -250,6 +257,7 @@ impl Exporter {
             pending: None,
             code: None,
             recording: true,
+            illegal: false,
             out_of_range: false,
             ratings: [None, None],
             missing_evals: 0,
@@ -328,9 +336,10 @@ impl Exporter {
             .filter(|_| self.validator.in_main_line())
             .map(|p| p.mv);
         let Some(m) = played else {
-            // An illegal move: the game is invalid and writes nothing.
+            // An illegal move: the game writes nothing.
             self.buf.truncate(at);
             self.recording = false;
+            self.illegal = true;
             return flow;
         };
         match self.opts.layout {
@@ -405,6 +414,9 @@ impl Exporter {
         let o = &self.opts;
         if !report.ok {
             return Some(SkipReason::Invalid);
+        }
+        if self.illegal {
+            return Some(SkipReason::IllegalMove);
         }
         match self.code {
             Some(Err(Unencodable::Variant(_))) => return Some(SkipReason::Variant),
@@ -507,6 +519,7 @@ impl Visitor for Exporter {
         self.pending = None;
         self.code = None;
         self.recording = true;
+        self.illegal = false;
         self.out_of_range = false;
         self.ratings = [None, None];
         self.missing_evals = 0;
@@ -537,10 +550,17 @@ impl Visitor for Exporter {
         if self.code.is_none() {
             self.check_start();
         }
-        if self.recording && self.validator.in_main_line() {
+        if !self.validator.in_main_line() {
+            return self.validator.movement(mv);
+        }
+        if self.recording {
             return self.record_move(mv);
         }
-        self.validator.movement(mv)
+        let flow = self.validator.movement(mv);
+        if self.validator.last_played().is_none() {
+            self.illegal = true;
+        }
+        flow
     }
 
     fn time(&mut self, time: MoveTime, at: Location) -> Flow {
@@ -754,6 +774,19 @@ mod tests {
             ]
         );
         assert!(v.iter().all(|g| g.bytes.is_empty() && g.records == 0));
+    }
+
+    #[test]
+    fn a_foul_writes_nothing_even_after_the_stop() {
+        // 反則負け: the record states the foul (a warning, the game is judged).
+        let foul = "PI\n+\n+7776FU\n-3334FU\n+7775FU\n%ILLEGAL_MOVE\n";
+        let g = &run(foul, ExportOptions::new(Layout::Hcpe))[0];
+        assert!(g.report.ok);
+        assert_eq!(g.skipped, Some(SkipReason::IllegalMove));
+        let mut o = ExportOptions::new(Layout::Hcpe);
+        o.stop_score = Some(100_000);
+        let after_stop = "PI\n+\n+7776FU\n'** 100000\n-3334FU\n+7775FU\n%ILLEGAL_MOVE\n";
+        assert_eq!(run(after_stop, o)[0].skipped, Some(SkipReason::IllegalMove));
     }
 
     #[test]

@@ -455,7 +455,7 @@ pub fn move_from_move16(v: u16) -> Option<Move> {
 /// The move of a YaneuraOu `Move16`, or `None` for a value no move has.
 pub fn move_from_psv_move16(v: u16) -> Option<Move> {
     let to = Square::from_index((v & 0x7f) as usize)?;
-    let from = ((v >> 7) & 0x7f) as u16;
+    let from = (v >> 7) & 0x7f;
     let promote = v & (1 << 15) != 0;
     if v & (1 << 14) != 0 {
         let role = role_of(from)?;
