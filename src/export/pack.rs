@@ -283,27 +283,37 @@ fn in_play(pos: &Position) -> [u8; 7] {
     n
 }
 
-/// A 256-bit little-endian bit writer.
+/// A 256-bit little-endian bit writer: codes gather in a 128-bit
+/// accumulator, whose low word goes out when it is full. A position
+/// [`check`] accepts takes exactly 256 bits; for any other, what does not
+/// fit is dropped (never a panic).
 struct Writer {
     words: [u64; 4],
-    at: u32,
+    next: usize,
+    acc: u128,
+    bits: u32,
 }
 
 impl Writer {
+    /// Writes the `len` low bits of `code` (`len` at most 64).
     #[inline(always)]
     fn put(&mut self, code: u64, len: u32) {
-        let w = (self.at >> 6) as usize;
-        let s = self.at & 63;
-        if w < 4 {
-            self.words[w] |= code << s;
-            if s + len > 64 && w + 1 < 4 {
-                self.words[w + 1] |= code >> (64 - s);
+        self.acc |= (code as u128) << self.bits;
+        self.bits += len;
+        if self.bits >= 64 {
+            if let Some(w) = self.words.get_mut(self.next) {
+                *w = self.acc as u64;
             }
+            self.next += 1;
+            self.acc >>= 64;
+            self.bits -= 64;
         }
-        self.at += len;
     }
 
-    fn bytes(&self) -> Code {
+    fn bytes(mut self) -> Code {
+        if let Some(w) = self.words.get_mut(self.next) {
+            *w = self.acc as u64;
+        }
         let mut out = [0u8; 32];
         for (i, w) in self.words.iter().enumerate() {
             out[i * 8..i * 8 + 8].copy_from_slice(&w.to_le_bytes());
@@ -312,32 +322,67 @@ impl Writer {
     }
 }
 
+/// The board roles of each [`HAND_ORDER`] kind: the role and its promoted
+/// form.
+const KIND_ROLES: [[Role; 2]; 7] = [
+    [Role::Pawn, Role::ProPawn],
+    [Role::Lance, Role::ProLance],
+    [Role::Knight, Role::ProKnight],
+    [Role::Silver, Role::ProSilver],
+    [Role::Gold, Role::Gold],
+    [Role::Bishop, Role::Horse],
+    [Role::Rook, Role::Dragon],
+];
+
+/// A table's board codes by cell: colour × 16 + role, 32 for an empty
+/// square; a king has no bits (its square is in the header).
+const fn cells(board: &[[Bits; 14]; 2]) -> [Bits; 33] {
+    let mut t = [b(0, 0); 33];
+    let mut c = 0;
+    while c < 2 {
+        let mut r = 0;
+        while r < 14 {
+            t[c * 16 + r] = board[c][r];
+            r += 1;
+        }
+        c += 1;
+    }
+    t[32] = b(0, 1);
+    t
+}
+
+const HCP_CELLS: [Bits; 33] = cells(&HCP.board);
+const PSFEN_CELLS: [Bits; 33] = cells(&PSFEN.board);
+
 #[inline(always)]
-fn encode(pos: &Position, t: &Tables) -> Code {
+fn encode(pos: &Position, t: &Tables, cell: &[Bits; 33]) -> Code {
     let mut w = Writer {
         words: [0; 4],
-        at: 0,
+        next: 0,
+        acc: 0,
+        bits: 0,
     };
     let k = |c| pos.king(c).map_or(0, |s| s.index() as u64);
     w.put(
         pos.turn().index() as u64 | k(Color::Black) << 1 | k(Color::White) << 8,
         15,
     );
-    let mut kinds = [0u8; 7];
     for sq in Square::all() {
-        match pos.piece_at(sq) {
-            None => w.at += 1,
-            Some(Piece {
-                role: Role::King, ..
-            }) => {}
-            Some(p) => {
-                let c = t.board[p.color.index()][p.role.index().min(13)];
-                w.put(c.code as u64, c.len as u32);
-                if let Some(i) = order_index(p.role) {
-                    kinds[i] += 1;
-                }
-            }
-        }
+        let i = match pos.piece_at(sq) {
+            None => 32,
+            Some(p) => p.color.index() * 16 + (p.role.index() & 15),
+        };
+        let c = cell[i.min(32)];
+        w.put(c.code as u64, c.len as u32);
+    }
+    let mut kinds = [0u8; 7];
+    for (i, [r, pr]) in KIND_ROLES.iter().enumerate() {
+        let on_board = if r == pr {
+            pos.by_role(*r).count()
+        } else {
+            (pos.by_role(*r) | pos.by_role(*pr)).count()
+        };
+        kinds[i] = on_board.min(255) as u8;
     }
     for c in Color::ALL {
         let h: &Hand = pos.hand(c);
@@ -370,12 +415,12 @@ fn encode(pos: &Position, t: &Tables) -> Code {
 /// assert_eq!(code[..4], [0x58, 0xa4, 0x49, 0x21]);
 /// ```
 pub fn hcp(pos: &Position) -> Code {
-    encode(pos, &HCP)
+    encode(pos, &HCP, &HCP_CELLS)
 }
 
 /// YaneuraOu's PackedSfen of `pos` (see [`hcp`]).
 pub fn packed_sfen(pos: &Position) -> Code {
-    encode(pos, &PSFEN)
+    encode(pos, &PSFEN, &PSFEN_CELLS)
 }
 
 /// Apery's role numbers (pawn 1, lance 2, knight 3, silver 4, bishop 5,
