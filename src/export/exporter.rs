@@ -231,6 +231,9 @@ pub struct Exporter {
     pending: Option<Pending>,
     /// Whether the start position has a code (decided at the first move).
     code: Option<Result<(), Unencodable>>,
+    /// The code of the position before the next main-line move, followed
+    /// move by move (`.hcpe`, `.psv`).
+    coder: Option<pack::Incremental>,
     /// Records are still being written.
     recording: bool,
     /// A main-line move was not played (illegal).
@@ -256,6 +259,7 @@ impl Exporter {
             records: 0,
             pending: None,
             code: None,
+            coder: None,
             recording: true,
             illegal: false,
             out_of_range: false,
@@ -289,7 +293,13 @@ impl Exporter {
     /// Decides at the first move whether the start has a code.
     #[cold]
     fn check_start(&mut self) {
-        let c = pack::check(self.validator.next_position());
+        let pos = self.validator.next_position();
+        let c = pack::check(pos);
+        self.coder = match (self.opts.layout, c.is_ok()) {
+            (Layout::Hcpe, true) => Some(pack::Incremental::new(pos, pack::Kind::Hcp)),
+            (Layout::Psv, true) => Some(pack::Incremental::new(pos, pack::Kind::PackedSfen)),
+            _ => None,
+        };
         self.recording = c.is_ok();
         self.code = Some(c);
     }
@@ -299,70 +309,64 @@ impl Exporter {
     #[inline]
     fn record_move(&mut self, mv: &MoveEvent<'_>) -> Flow {
         self.close_pending();
-        let at = self.buf.len();
         let pos = self.validator.next_position();
-        let color = pos.turn();
-        let eval_at = match self.opts.layout {
-            Layout::Hcpe => {
+        let (color, ply) = (pos.turn(), pos.ply());
+        match (self.opts.layout, &self.coder) {
+            (Layout::Hcpe3, _) if self.buf.is_empty() => {
                 self.buf.extend_from_slice(&pack::hcp(pos));
-                self.buf.extend_from_slice(&[0; HCPE_SIZE - 32]);
-                at + 32
+                self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
             }
-            Layout::Psv => {
-                let ply = pos.ply().min(u16::MAX as u32) as u16;
-                self.buf.extend_from_slice(&pack::packed_sfen(pos));
-                self.buf.extend_from_slice(&[0; 4]);
-                self.buf.extend_from_slice(&ply.to_le_bytes());
-                self.buf.extend_from_slice(&[0; 2]);
-                at + 32
-            }
-            Layout::Hcpe3 => {
-                let mut at = at;
-                if at == 0 {
-                    self.buf.extend_from_slice(&pack::hcp(pos));
-                    self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
-                    at = HCPE3_HEADER_SIZE;
-                }
-                // move16, eval, candidateNum 1, then the candidate: the
-                // move itself, visited once.
-                self.buf.extend_from_slice(&[0, 0, 0, 0, 1, 0, 0, 0, 1, 0]);
-                at + 2
-            }
-        };
+            (Layout::Hcpe | Layout::Psv, None) => return self.validator.movement(mv),
+            _ => {}
+        }
         let flow = self.validator.movement(mv);
         let played = self
             .validator
             .last_played()
             .filter(|_| self.validator.in_main_line())
-            .map(|p| p.mv);
-        let Some(m) = played else {
+            .copied();
+        let Some(p) = played else {
             // An illegal move: the game writes nothing.
-            self.buf.truncate(at);
             self.recording = false;
             self.illegal = true;
             return flow;
         };
-        match self.opts.layout {
-            Layout::Hcpe => {
-                self.buf[at + 34..at + 36].copy_from_slice(&pack::move16(m).to_le_bytes())
+        let at = self.buf.len();
+        let eval_at = at + 32;
+        match (self.opts.layout, self.coder.as_mut()) {
+            (Layout::Hcpe, Some(coder)) => {
+                let mut r = [0u8; HCPE_SIZE];
+                r[..32].copy_from_slice(&coder.code());
+                r[34..36].copy_from_slice(&pack::move16(p.mv).to_le_bytes());
+                self.buf.extend_from_slice(&r);
+                coder.play(p.mv, p.color, p.role, p.captured);
             }
-            Layout::Psv => {
-                self.buf[at + 34..at + 36].copy_from_slice(&pack::psv_move16(m).to_le_bytes())
+            (Layout::Psv, Some(coder)) => {
+                let mut r = [0u8; PSV_SIZE];
+                r[..32].copy_from_slice(&coder.code());
+                r[34..36].copy_from_slice(&pack::psv_move16(p.mv).to_le_bytes());
+                let ply = ply.min(u16::MAX as u32) as u16;
+                r[36..38].copy_from_slice(&ply.to_le_bytes());
+                self.buf.extend_from_slice(&r);
+                coder.play(p.mv, p.color, p.role, p.captured);
             }
-            Layout::Hcpe3 => {
-                let v = pack::move16(m).to_le_bytes();
-                self.buf[eval_at - 2..eval_at].copy_from_slice(&v);
-                self.buf[eval_at + 4..eval_at + 6].copy_from_slice(&v);
+            _ => {
+                // move16, eval, candidateNum 1, then the candidate: the
+                // move itself, visited once.
+                let v = pack::move16(p.mv).to_le_bytes();
+                self.buf
+                    .extend_from_slice(&[v[0], v[1], 0, 0, 1, 0, v[0], v[1], 1, 0]);
             }
         }
+        let eval_at = if self.opts.layout == Layout::Hcpe3 {
+            at + 2
+        } else {
+            eval_at
+        };
         self.records += 1;
         self.pending = Some(Pending {
             eval_at,
-            at: if self.opts.layout == Layout::Hcpe3 {
-                eval_at - 2
-            } else {
-                at
-            },
+            at,
             color,
             has_eval: false,
         });
@@ -518,6 +522,7 @@ impl Visitor for Exporter {
         self.records = 0;
         self.pending = None;
         self.code = None;
+        self.coder = None;
         self.recording = true;
         self.illegal = false;
         self.out_of_range = false;

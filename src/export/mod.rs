@@ -41,5 +41,5 @@ pub use layout::{
 };
 pub use pack::{
     check, decode_hcp, decode_packed_sfen, hcp, move16, move_from_move16, move_from_psv_move16,
-    packed_sfen, psv_move16, BadCode, Code, Unencodable,
+    packed_sfen, psv_move16, BadCode, Code, Incremental, Kind, Unencodable,
 };

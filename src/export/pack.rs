@@ -28,7 +28,7 @@ use std::fmt;
 pub type Code = [u8; 32];
 
 /// One piece code: its bits (first bit in bit 0) and their number.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Bits {
     code: u8,
     len: u8,
@@ -39,6 +39,7 @@ const fn b(code: u8, len: u8) -> Bits {
 }
 
 /// The tables of one code.
+#[derive(Debug)]
 struct Tables {
     /// Board codes by colour and role index (the king has none).
     board: [[Bits; 14]; 2],
@@ -368,11 +369,7 @@ fn encode(pos: &Position, t: &Tables, cell: &[Bits; 33]) -> Code {
         15,
     );
     for sq in Square::all() {
-        let i = match pos.piece_at(sq) {
-            None => 32,
-            Some(p) => p.color.index() * 16 + (p.role.index() & 15),
-        };
-        let c = cell[i.min(32)];
+        let c = cell[cell_index(pos.piece_at(sq))];
         w.put(c.code as u64, c.len as u32);
     }
     let mut kinds = [0u8; 7];
@@ -421,6 +418,338 @@ pub fn hcp(pos: &Position) -> Code {
 /// YaneuraOu's PackedSfen of `pos` (see [`hcp`]).
 pub fn packed_sfen(pos: &Position) -> Code {
     encode(pos, &PSFEN, &PSFEN_CELLS)
+}
+
+/// Which position code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Apery's HuffmanCodedPos.
+    Hcp,
+    /// YaneuraOu's PackedSfen.
+    PackedSfen,
+}
+
+/// The code of a position kept up to date move by move: a move changes
+/// two squares (and a hand on a capture or a drop), so the new code is
+/// the old one with those cells' codes replaced, the bits after them
+/// shifted. Gives the same bytes as [`hcp`] / [`packed_sfen`] of every
+/// position of the game for a fraction of the work.
+#[derive(Clone, Debug)]
+pub struct Incremental {
+    t: &'static Tables,
+    cell: &'static [Bits; 33],
+    bits: [u64; 4],
+    /// The length of each square's code (0 for a king; padded so that
+    /// eight bytes can be read from any square).
+    lens: [u8; 88],
+    /// Pieces in hand by colour and [`HAND_ORDER`] kind.
+    hands: [[u8; 7]; 2],
+    /// Where the code of each file's first square starts (index 9:
+    /// where the hands start); a square's start adds the lengths of the
+    /// squares before it in its file.
+    files: [u16; 10],
+}
+
+/// The bits of word `i` below bit `k` of a 256-bit value.
+#[inline(always)]
+const fn low_mask(k: u32, i: u32) -> u64 {
+    let n = k.saturating_sub(64 * i);
+    let n = if n > 64 { 64 } else { n };
+    ((1u64 << (n & 63)) - 1) | 0u64.wrapping_sub((n >> 6) as u64)
+}
+
+/// [`low_mask`] of the four words, for every `k` up to 256.
+static LOW: [[u64; 4]; 257] = {
+    let mut t = [[0u64; 4]; 257];
+    let mut k = 0;
+    while k < 257 {
+        let mut i = 0;
+        while i < 4 {
+            t[k][i] = low_mask(k as u32, i as u32);
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The words of [`LOW`] for `k` (clamped to 256).
+#[inline(always)]
+fn low(k: u32) -> &'static [u64; 4] {
+    &LOW[(k as usize).min(256)]
+}
+
+impl Incremental {
+    /// The code of `pos` (a position [`check`] accepts), ready to follow
+    /// its game.
+    pub fn new(pos: &Position, kind: Kind) -> Incremental {
+        let (t, cell, code) = match kind {
+            Kind::Hcp => (&HCP, &HCP_CELLS, hcp(pos)),
+            Kind::PackedSfen => (&PSFEN, &PSFEN_CELLS, packed_sfen(pos)),
+        };
+        let mut bits = [0u64; 4];
+        for (i, w) in bits.iter_mut().enumerate() {
+            *w = u64::from_le_bytes(code[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+        }
+        let mut lens = [0u8; 81];
+        for sq in Square::all() {
+            lens[sq.index()] = cell[cell_index(pos.piece_at(sq))].len;
+        }
+        let mut hands = [[0u8; 7]; 2];
+        for c in Color::ALL {
+            for (i, r) in HAND_ORDER.iter().enumerate() {
+                hands[c.index()][i] = pos.hand(c).count(*r);
+            }
+        }
+        let mut files = [0u16; 10];
+        let mut at = 15u16;
+        for (i, l) in lens.iter().enumerate() {
+            if i % 9 == 0 {
+                files[i / 9] = at;
+            }
+            at += *l as u16;
+        }
+        files[9] = at;
+        let mut padded = [0u8; 88];
+        padded[..81].copy_from_slice(&lens);
+        Incremental {
+            t,
+            cell,
+            bits,
+            lens: padded,
+            hands,
+            files,
+        }
+    }
+
+    /// The code of the current position.
+    pub fn code(&self) -> Code {
+        let mut out = [0u8; 32];
+        for (i, w) in self.bits.iter().enumerate() {
+            out[i * 8..i * 8 + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// Replaces the `old` bits at `at` with the `len` bits of `code`
+    /// (`old` and `len` at most 8): the bits after them move by the
+    /// difference.
+    #[inline]
+    fn splice(&mut self, at: u32, old: u32, code: u64, len: u32) {
+        let (below, cut) = (low(at), low(at + old));
+        let mut lo = [0u64; 4];
+        let mut hi = [0u64; 4];
+        for i in 0..4 {
+            lo[i] = self.bits[i] & below[i];
+            hi[i] = self.bits[i] & !cut[i];
+        }
+        if len >= old {
+            let d = len - old;
+            for i in (1..4).rev() {
+                hi[i] = (hi[i] << d) | ((hi[i - 1] >> 1) >> (63 - d));
+            }
+            hi[0] <<= d;
+        } else {
+            let d = old - len;
+            for i in 0..3 {
+                hi[i] = (hi[i] >> d) | ((hi[i + 1] << 1) << (63 - d));
+            }
+            hi[3] >>= d;
+        }
+        let (w, b) = ((at >> 6).min(3) as usize, at & 63);
+        for i in 0..4 {
+            self.bits[i] = lo[i] | hi[i];
+        }
+        self.bits[w] |= code << b;
+        if w < 3 {
+            self.bits[w + 1] |= (code >> 1) >> (63 - b);
+        }
+    }
+
+    /// Where the code of square `sq` starts: its file's start and the
+    /// lengths of the squares before it in the file (at most eight bytes,
+    /// added by one multiplication).
+    #[inline]
+    fn offset(&self, sq: usize) -> u32 {
+        let file = sq / 9;
+        let first = file * 9;
+        let n = (sq - first) as u32;
+        let word = u64::from_le_bytes(self.lens[first..first + 8].try_into().expect("8 bytes"));
+        let below = word & low_mask(8 * n, 0);
+        self.files[file] as u32 + (below.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+    }
+
+    /// Moves the starts of the files after `sq`'s by `d` bits.
+    #[inline]
+    fn move_files(&mut self, sq: usize, d: i32) {
+        for f in &mut self.files[sq / 9 + 1..] {
+            *f = f.wrapping_add(d as u16);
+        }
+    }
+
+    /// Puts `cell` (a [`cell_index`]) on `sq`.
+    #[inline]
+    fn set_cell(&mut self, sq: usize, cell: usize) {
+        let c = self.cell[cell];
+        let at = self.offset(sq);
+        let old = self.lens[sq];
+        self.splice(at, old as u32, c.code as u64, c.len as u32);
+        self.move_files(sq, c.len as i32 - old as i32);
+        self.lens[sq] = c.len;
+    }
+
+    /// A quiet move of a piece other than the king: `from` empties (its
+    /// code of `len` bits becomes one `0` bit) and the empty `to` takes
+    /// `code`, as long; only the bits between the two squares move.
+    #[inline]
+    fn quiet(&mut self, from: usize, to: usize, code: u64, len: u32) {
+        let (f, t) = (self.offset(from), self.offset(to));
+        let d = len - 1;
+        // The bits that change: from the first square's code to the end
+        // of the last one's.
+        let (first, end) = if f < t { (f, t + 1) } else { (t, f + len) };
+        let w = (first >> 6) as usize;
+        if w < 3 && end < 64 * w as u32 + 128 {
+            // Within two words: one 128-bit window.
+            let base = 64 * w as u32;
+            let x = self.bits[w] as u128 | (self.bits[w + 1] as u128) << 64;
+            let (f, t, first, end) = (f - base, t - base, first - base, end - base);
+            let mask = |k: u32| (1u128 << k) - 1;
+            let outside = mask(first) | !mask(end);
+            let y = if f < t {
+                // The region after `from` up to `to` moves down.
+                let region = x & mask(t) & !mask(f + len);
+                (x & outside) | (region >> d) | (code as u128) << (t - d)
+            } else {
+                let region = x & mask(f) & !mask(t + 1);
+                (x & outside) | (region << d) | (code as u128) << t
+            };
+            self.bits[w] = y as u64;
+            self.bits[w + 1] = (y >> 64) as u64;
+        } else {
+            self.quiet_wide(f, t, code, len);
+        }
+        // The files between the two squares' files start earlier (or later).
+        let (a, b) = (from / 9, to / 9);
+        if a < b {
+            for x in &mut self.files[a + 1..=b] {
+                *x -= d as u16;
+            }
+        } else {
+            for x in &mut self.files[b + 1..=a] {
+                *x += d as u16;
+            }
+        }
+        self.lens[from] = 1;
+        self.lens[to] = len as u8;
+    }
+
+    /// [`Incremental::quiet`] on the whole code (the squares far apart).
+    fn quiet_wide(&mut self, f: u32, t: u32, code: u64, len: u32) {
+        let d = len - 1;
+        let (lo, hi, down) = if f < t {
+            (f + len, t, true)
+        } else {
+            (t + 1, f, false)
+        };
+        let (clear_lo, clear_hi) = if f < t { (f, t + 1) } else { (t, f + len) };
+        let (lo, hi) = (low(lo), low(hi));
+        let (clear_lo, clear_hi) = (low(clear_lo), low(clear_hi));
+        let mut moved = [0u64; 4];
+        for (i, m) in moved.iter_mut().enumerate() {
+            *m = self.bits[i] & hi[i] & !lo[i];
+            self.bits[i] &= clear_lo[i] | !clear_hi[i];
+        }
+        if down {
+            for i in 0..3 {
+                moved[i] = (moved[i] >> d) | ((moved[i + 1] << 1) << (63 - d));
+            }
+            moved[3] >>= d;
+        } else {
+            for i in (1..4).rev() {
+                moved[i] = (moved[i] << d) | ((moved[i - 1] >> 1) >> (63 - d));
+            }
+            moved[0] <<= d;
+        }
+        for (b, m) in self.bits.iter_mut().zip(moved) {
+            *b |= m;
+        }
+        let at = if f < t { t - d } else { t };
+        let (w, b) = ((at >> 6).min(3) as usize, at & 63);
+        self.bits[w] |= code << b;
+        if w < 3 {
+            self.bits[w + 1] |= (code >> 1) >> (63 - b);
+        }
+    }
+
+    /// Where the hand codes of `color`'s `kind` end.
+    fn hand_end(&self, color: Color, kind: usize) -> u32 {
+        let mut at = self.files[9] as u32;
+        for c in 0..=color.index() {
+            let last = if c == color.index() { kind + 1 } else { 7 };
+            for k in 0..last {
+                at += self.hands[c][k] as u32 * self.t.hand[c][k].len as u32;
+            }
+        }
+        at
+    }
+
+    /// Plays a legal move: `color` moved its `role` (before promotion),
+    /// capturing `captured`.
+    pub fn play(&mut self, mv: Move, color: Color, role: Role, captured: Option<Role>) {
+        let ci = color.index() * 16;
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let after = if promote {
+                    role.promoted().unwrap_or(role)
+                } else {
+                    role
+                };
+                let cell = ci + (after.index() & 15);
+                // What shrinks first, so that the code never runs past
+                // 256 bits: a king's square grows from 0 bits to 1.
+                if role == Role::King {
+                    self.set_cell(to.index(), cell);
+                    self.set_cell(from.index(), 32);
+                } else if captured.is_none() {
+                    let c = self.cell[cell];
+                    self.quiet(from.index(), to.index(), c.code as u64, c.len as u32);
+                } else {
+                    self.set_cell(from.index(), 32);
+                    self.set_cell(to.index(), cell);
+                }
+                if role == Role::King {
+                    let shift = 1 + 7 * color.index() as u32;
+                    self.splice(shift, 7, to.index() as u64, 7);
+                }
+                if let Some(k) = captured.and_then(order_index) {
+                    let code = self.t.hand[color.index()][k];
+                    let at = self.hand_end(color, k);
+                    self.splice(at, 0, code.code as u64, code.len as u32);
+                    self.hands[color.index()][k] += 1;
+                }
+            }
+            Move::Drop { role, to } => {
+                if let Some(k) = order_index(role) {
+                    let code = self.t.hand[color.index()][k];
+                    let at = self.hand_end(color, k) - code.len as u32;
+                    self.splice(at, code.len as u32, 0, 0);
+                    self.hands[color.index()][k] -= 1;
+                }
+                self.set_cell(to.index(), ci + (role.index() & 15));
+            }
+        }
+        self.bits[0] ^= 1;
+    }
+}
+
+/// The cell of a square's content: colour × 16 + role, 32 when empty.
+#[inline(always)]
+fn cell_index(p: Option<Piece>) -> usize {
+    match p {
+        None => 32,
+        Some(p) => (p.color.index() * 16 + (p.role.index() & 15)).min(32),
+    }
 }
 
 /// Apery's role numbers (pawn 1, lance 2, knight 3, silver 4, bishop 5,
@@ -762,6 +1091,45 @@ mod tests {
                 let mut s = dec(&code).unwrap_or_else(|e| panic!("{}: {e}", p.sfen()));
                 s.ply = p.ply();
                 assert_eq!(crate::rules::write_sfen(&s), p.sfen());
+            }
+        }
+    }
+
+    /// Followed move by move, the code is the one made from scratch.
+    #[test]
+    fn incremental_codes_are_the_full_codes() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for start in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1",
+        ] {
+            for kind in [Kind::Hcp, Kind::PackedSfen] {
+                for _ in 0..10 {
+                    let mut p = pos(start);
+                    let mut inc = Incremental::new(&p, kind);
+                    let mut last = String::new();
+                    for _ in 0..300 {
+                        let full = match kind {
+                            Kind::Hcp => hcp(&p),
+                            Kind::PackedSfen => packed_sfen(&p),
+                        };
+                        assert_eq!(inc.code(), full, "{} after {last}", p.sfen());
+                        let moves = p.legal_moves();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let m = moves[(seed % moves.len() as u64) as usize];
+                        let role = p.moving_role(m).unwrap();
+                        let captured = p.captured(m).map(|c| c.role);
+                        last = format!("{} {}", p.sfen(), m.usi(Variant::Standard));
+                        inc.play(m, p.turn(), role, captured);
+                        p.play_unchecked(m);
+                    }
+                }
             }
         }
     }
