@@ -271,15 +271,15 @@ fn order_index(r: Role) -> Option<usize> {
 /// Pieces of each kind on the board and in both hands.
 fn in_play(pos: &Position) -> [u8; 7] {
     let mut n = [0u8; 7];
-    for sq in Square::all() {
-        if let Some(i) = pos.piece_at(sq).and_then(|p| order_index(p.role)) {
-            n[i] = n[i].saturating_add(1);
-        }
-    }
-    for c in Color::ALL {
-        for (i, r) in HAND_ORDER.iter().enumerate() {
-            n[i] = n[i].saturating_add(pos.hand(c).count(*r));
-        }
+    for (i, [r, pr]) in KIND_ROLES.iter().enumerate() {
+        let on_board = if r == pr {
+            pos.by_role(*r).count()
+        } else {
+            (pos.by_role(*r) | pos.by_role(*pr)).count()
+        };
+        let held =
+            pos.hand(Color::Black).count(*r) as u32 + pos.hand(Color::White).count(*r) as u32;
+        n[i] = (on_board + held).min(255) as u8;
     }
     n
 }
@@ -357,6 +357,12 @@ const PSFEN_CELLS: [Bits; 33] = cells(&PSFEN.board);
 
 #[inline(always)]
 fn encode(pos: &Position, t: &Tables, cell: &[Bits; 33]) -> Code {
+    encode_lens(pos, t, cell, &mut [0; 81])
+}
+
+/// [`encode`], with the length of each square's code.
+#[inline(always)]
+fn encode_lens(pos: &Position, t: &Tables, cell: &[Bits; 33], lens: &mut [u8; 81]) -> Code {
     let mut w = Writer {
         words: [0; 4],
         next: 0,
@@ -370,6 +376,7 @@ fn encode(pos: &Position, t: &Tables, cell: &[Bits; 33]) -> Code {
     );
     for sq in Square::all() {
         let c = cell[cell_index(pos.piece_at(sq))];
+        lens[sq.index()] = c.len;
         w.put(c.code as u64, c.len as u32);
     }
     let mut kinds = [0u8; 7];
@@ -483,17 +490,15 @@ impl Incremental {
     /// The code of `pos` (a position [`check`] accepts), ready to follow
     /// its game.
     pub fn new(pos: &Position, kind: Kind) -> Incremental {
-        let (t, cell, code) = match kind {
-            Kind::Hcp => (&HCP, &HCP_CELLS, hcp(pos)),
-            Kind::PackedSfen => (&PSFEN, &PSFEN_CELLS, packed_sfen(pos)),
+        let (t, cell) = match kind {
+            Kind::Hcp => (&HCP, &HCP_CELLS),
+            Kind::PackedSfen => (&PSFEN, &PSFEN_CELLS),
         };
+        let mut lens = [0u8; 81];
+        let code = encode_lens(pos, t, cell, &mut lens);
         let mut bits = [0u64; 4];
         for (i, w) in bits.iter_mut().enumerate() {
             *w = u64::from_le_bytes(code[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
-        }
-        let mut lens = [0u8; 81];
-        for sq in Square::all() {
-            lens[sq.index()] = cell[cell_index(pos.piece_at(sq))].len;
         }
         let mut hands = [[0u8; 7]; 2];
         for c in Color::ALL {
@@ -694,6 +699,97 @@ impl Incremental {
         at
     }
 
+    /// The bits of `[lo, hi)`, moved by `d` (less than 64 either way).
+    #[inline(always)]
+    fn region(&self, lo: u32, hi: u32, d: i32) -> [u64; 4] {
+        let (lo, hi) = (low(lo), low(hi));
+        let mut r = [0u64; 4];
+        for (i, x) in r.iter_mut().enumerate() {
+            *x = self.bits[i] & hi[i] & !lo[i];
+        }
+        if d >= 0 {
+            let d = d as u32;
+            for i in (1..4).rev() {
+                r[i] = (r[i] << d) | ((r[i - 1] >> 1) >> (63 - d));
+            }
+            r[0] <<= d;
+        } else {
+            let d = (-d) as u32;
+            for i in 0..3 {
+                r[i] = (r[i] >> d) | ((r[i + 1] << 1) << (63 - d));
+            }
+            r[3] >>= d;
+        }
+        r
+    }
+
+    /// The bits outside `[lo, hi)`, with `parts` (moved regions) and two
+    /// codes (`(code, at)`) added.
+    #[inline(always)]
+    fn rebuild(&mut self, lo: u32, hi: u32, parts: &[[u64; 4]], codes: &[(u64, u32)]) {
+        let (l, h) = (low(lo), low(hi));
+        for i in 0..4 {
+            let mut x = self.bits[i] & (l[i] | !h[i]);
+            for p in parts {
+                x |= p[i];
+            }
+            self.bits[i] = x;
+        }
+        for &(code, at) in codes {
+            let (w, b) = ((at >> 6).min(3) as usize, at & 63);
+            self.bits[w] |= code << b;
+            if w < 3 {
+                self.bits[w + 1] |= (code >> 1) >> (63 - b);
+            }
+        }
+    }
+
+    /// A capture by a piece other than the king: `from` empties, the piece
+    /// (`c`, as long as before) replaces the captured one on `to`, and the
+    /// captured kind `k` goes to `color`'s hand.
+    #[inline]
+    fn capture(&mut self, from: usize, to: usize, c: Bits, color: Color, k: usize) {
+        let (f, t) = (self.offset(from), self.offset(to));
+        let (lf, lc) = (c.len as u32, self.lens[to] as u32);
+        let hand = self.t.hand[color.index()][k];
+        let h = self.hand_end(color, k);
+        let (lh, code) = (hand.len as u32, c.code as u64);
+        if f < t {
+            let b = self.region(f + lf, t, 1 - lf as i32);
+            let m = self.region(t + lc, h, 1 - lc as i32);
+            self.rebuild(
+                f,
+                h,
+                &[b, m],
+                &[(code, t + 1 - lf), (hand.code as u64, h + 1 - lc)],
+            );
+        } else {
+            let b = self.region(t + lc, f, lf as i32 - lc as i32);
+            let m = self.region(f + lf, h, 1 - lc as i32);
+            self.rebuild(t, h, &[b, m], &[(code, t), (hand.code as u64, h + 1 - lc)]);
+        }
+        debug_assert_eq!(lh, lc - 1);
+        self.move_files(from, 1 - lf as i32);
+        self.move_files(to, lf as i32 - lc as i32);
+        self.lens[from] = 1;
+        self.lens[to] = c.len;
+        self.hands[color.index()][k] += 1;
+        self.bits[0] ^= 1;
+    }
+
+    /// A drop of kind `k` from `color`'s hand on the empty `to`.
+    #[inline]
+    fn drop(&mut self, to: usize, c: Bits, color: Color, k: usize) {
+        let t = self.offset(to);
+        let lh = self.t.hand[color.index()][k].len as u32;
+        let at = self.hand_end(color, k) - lh;
+        let m = self.region(t + 1, at, lh as i32);
+        self.rebuild(t, at + lh, &[m], &[(c.code as u64, t)]);
+        self.move_files(to, c.len as i32 - 1);
+        self.lens[to] = c.len;
+        self.hands[color.index()][k] -= 1;
+    }
+
     /// Plays a legal move: `color` moved its `role` (before promotion),
     /// capturing `captured`.
     pub fn play(&mut self, mv: Move, color: Color, role: Role, captured: Option<Role>) {
@@ -711,32 +807,33 @@ impl Incremental {
                 if role == Role::King {
                     self.set_cell(to.index(), cell);
                     self.set_cell(from.index(), 32);
-                } else if captured.is_none() {
+                } else if let Some(k) = captured.and_then(order_index) {
+                    let c = self.cell[cell];
+                    self.capture(from.index(), to.index(), c, color, k);
+                    return;
+                } else {
                     let c = self.cell[cell];
                     self.quiet(from.index(), to.index(), c.code as u64, c.len as u32);
-                } else {
-                    self.set_cell(from.index(), 32);
-                    self.set_cell(to.index(), cell);
                 }
                 if role == Role::King {
                     let shift = 1 + 7 * color.index() as u32;
                     self.splice(shift, 7, to.index() as u64, 7);
-                }
-                if let Some(k) = captured.and_then(order_index) {
-                    let code = self.t.hand[color.index()][k];
-                    let at = self.hand_end(color, k);
-                    self.splice(at, 0, code.code as u64, code.len as u32);
-                    self.hands[color.index()][k] += 1;
+                    if let Some(k) = captured.and_then(order_index) {
+                        let code = self.t.hand[color.index()][k];
+                        let at = self.hand_end(color, k);
+                        self.splice(at, 0, code.code as u64, code.len as u32);
+                        self.hands[color.index()][k] += 1;
+                    }
                 }
             }
             Move::Drop { role, to } => {
-                if let Some(k) = order_index(role) {
-                    let code = self.t.hand[color.index()][k];
-                    let at = self.hand_end(color, k) - code.len as u32;
-                    self.splice(at, code.len as u32, 0, 0);
-                    self.hands[color.index()][k] -= 1;
+                let cell = self.cell[ci + (role.index() & 15)];
+                match order_index(role) {
+                    Some(k) if self.hands[color.index()][k] > 0 => {
+                        self.drop(to.index(), cell, color, k)
+                    }
+                    _ => self.set_cell(to.index(), ci + (role.index() & 15)),
                 }
-                self.set_cell(to.index(), ci + (role.index() & 15));
             }
         }
         self.bits[0] ^= 1;
