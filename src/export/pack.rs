@@ -451,6 +451,9 @@ pub struct Incremental {
     lens: [u8; 88],
     /// Pieces in hand by colour and [`HAND_ORDER`] kind.
     hands: [[u8; 7]; 2],
+    /// Where the codes of each colour × 7 + kind group of the hands end,
+    /// counted from where the hands start.
+    groups: [u16; 14],
     /// Where the code of each file's first square starts (index 9:
     /// where the hands start); a square's start adds the lengths of the
     /// squares before it in its file.
@@ -517,12 +520,21 @@ impl Incremental {
         files[9] = at;
         let mut padded = [0u8; 88];
         padded[..81].copy_from_slice(&lens);
+        let mut groups = [0u16; 14];
+        let mut end = 0u16;
+        for c in 0..2 {
+            for k in 0..7 {
+                end += hands[c][k] as u16 * t.hand[c][k].len as u16;
+                groups[c * 7 + k] = end;
+            }
+        }
         Incremental {
             t,
             cell,
             bits,
             lens: padded,
             hands,
+            groups,
             files,
         }
     }
@@ -688,15 +700,19 @@ impl Incremental {
     }
 
     /// Where the hand codes of `color`'s `kind` end.
+    #[inline]
     fn hand_end(&self, color: Color, kind: usize) -> u32 {
-        let mut at = self.files[9] as u32;
-        for c in 0..=color.index() {
-            let last = if c == color.index() { kind + 1 } else { 7 };
-            for k in 0..last {
-                at += self.hands[c][k] as u32 * self.t.hand[c][k].len as u32;
-            }
+        self.files[9] as u32 + self.groups[color.index() * 7 + kind] as u32
+    }
+
+    /// One piece of `color`'s `kind` more (`d` = 1) or less (-1) in hand.
+    #[inline]
+    fn add_to_hand(&mut self, color: Color, kind: usize, d: i32) {
+        let len = (self.t.hand[color.index()][kind].len as i32 * d) as u16;
+        for g in &mut self.groups[color.index() * 7 + kind..] {
+            *g = g.wrapping_add(len);
         }
-        at
+        self.hands[color.index()][kind] = (self.hands[color.index()][kind] as i32 + d) as u8;
     }
 
     /// The bits of `[lo, hi)`, moved by `d` (less than 64 either way).
@@ -773,7 +789,7 @@ impl Incremental {
         self.move_files(to, lf as i32 - lc as i32);
         self.lens[from] = 1;
         self.lens[to] = c.len;
-        self.hands[color.index()][k] += 1;
+        self.add_to_hand(color, k, 1);
         self.bits[0] ^= 1;
     }
 
@@ -787,7 +803,7 @@ impl Incremental {
         self.rebuild(t, at + lh, &[m], &[(c.code as u64, t)]);
         self.move_files(to, c.len as i32 - 1);
         self.lens[to] = c.len;
-        self.hands[color.index()][k] -= 1;
+        self.add_to_hand(color, k, -1);
     }
 
     /// Plays a legal move: `color` moved its `role` (before promotion),
@@ -822,7 +838,7 @@ impl Incremental {
                         let code = self.t.hand[color.index()][k];
                         let at = self.hand_end(color, k);
                         self.splice(at, 0, code.code as u64, code.len as u32);
-                        self.hands[color.index()][k] += 1;
+                        self.add_to_hand(color, k, 1);
                     }
                 }
             }
