@@ -15,8 +15,8 @@
 # target/release/kifu), PYTHON (a Python with cshogi; default python3,
 # with tests/support/export-requirements.txt installed when missing).
 #
-# Every command runs at -j1 (one core) under `/usr/bin/time -f '%e'`
-# (wall seconds; interpreter start-up is part of the peer's time, process
+# Every command runs at -j1 (one core), timed in wall seconds with bash's
+# EPOCHREALTIME (interpreter start-up is part of the peer's time, process
 # start-up part of kifu's), on inputs read once before so that they come
 # from the page cache; kifu writes its records to a file on the same
 # filesystem as the data (through its output planner: atomic, synced when
@@ -33,9 +33,6 @@ dir="${1:-$data/files}"
 rounds="${ROUNDS:-5}"
 python="${PYTHON:-python3}"
 
-if [[ ! -x /usr/bin/time ]]; then
-  apt-get install -y time >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y time >/dev/null; }
-fi
 "$python" -c 'import cshogi' 2>/dev/null || "$python" -m pip install -q -r "$root/tests/support/export-requirements.txt"
 
 if [[ ! -d "$dir" ]]; then
@@ -59,8 +56,10 @@ rm -f "$work/count.hcpe"
 declare -A best
 time_it() {
   local name="$1"; shift
-  /usr/bin/time -o "$work/t" -f '%e' "$@" > /dev/null 2> "$work/err" || true
-  local s; s="$(tail -n 1 "$work/t")"
+  local t0=$EPOCHREALTIME
+  "$@" > /dev/null 2> "$work/err" || true
+  local t1=$EPOCHREALTIME
+  local s; s="$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", b-a}')"
   if [[ -z "${best[$name]:-}" ]] || awk -v a="$s" -v b="${best[$name]}" 'BEGIN{exit !(a<b)}'; then
     best[$name]="$s"
   fi
@@ -69,16 +68,18 @@ time_it() {
 for r in $(seq "$rounds"); do
   time_it validate "$KIFU" validate -q -j1 "$dir"
   time_it export "$KIFU" export -j1 "$dir" --to hcpe --force -o "$work/kifu.hcpe"
+  time_it export_null "$KIFU" export -j1 "$dir" --to hcpe -o /dev/null
   time_it cshogi "$python" "$root/tests/support/export_cshogi.py" write --layout hcpe -o "$work/cshogi.hcpe" "${files[@]}"
 done
 
 cmp -s "$work/kifu.hcpe" "$work/cshogi.hcpe" && same="identical" || same="DIFFERENT"
 echo "folder: $dir (${#files[@]} files, $moves moves); best of $rounds interleaved rounds, -j1"
-printf '%-40s %8s %12s\n' command seconds moves/s
-for k in validate export cshogi; do
-  printf '%-40s %8s %12.0f\n' "$k" "${best[$k]}" "$(awk -v m="$moves" -v s="${best[$k]}" 'BEGIN{print m/s}')"
-done
-awk -v e="${best[export]}" -v v="${best[validate]}" -v c="${best[cshogi]}" 'BEGIN{
-  printf "export / validate moves/s: %.2fx (target >= 0.8)\n", v/e;
+printf '%-60s %8s %12s\n' command seconds moves/s
+printf '%-60s %8s %12.0f\n' "kifu validate -q -j1 DIR" "${best[validate]}" "$(awk -v m="$moves" -v s="${best[validate]}" 'BEGIN{print m/s}')"
+printf '%-60s %8s %12.0f\n' "kifu export -j1 DIR --to hcpe -o FILE" "${best[export]}" "$(awk -v m="$moves" -v s="${best[export]}" 'BEGIN{print m/s}')"
+printf '%-60s %8s %12.0f\n' "kifu export -j1 DIR --to hcpe -o /dev/null" "${best[export_null]}" "$(awk -v m="$moves" -v s="${best[export_null]}" 'BEGIN{print m/s}')"
+printf '%-60s %8s %12.0f\n' "cshogi loop (export_cshogi.py write --layout hcpe)" "${best[cshogi]}" "$(awk -v m="$moves" -v s="${best[cshogi]}" 'BEGIN{print m/s}')"
+awk -v e="${best[export]}" -v n="${best[export_null]}" -v v="${best[validate]}" -v c="${best[cshogi]}" 'BEGIN{
+  printf "export / validate moves/s: %.2fx to a file, %.2fx to /dev/null (target >= 0.8)\n", v/e, v/n;
   printf "export / cshogi loop moves/s: %.1fx (target >= 10)\n", c/e }'
 echo "kifu's and cshogi's hcpe: $same"

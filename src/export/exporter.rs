@@ -377,6 +377,12 @@ impl Exporter {
     /// player's rating.
     #[cold]
     fn main_comment(&mut self, text: &str) {
+        // Evaluations start with `**` (CSA), `#` or `*` (KIF); ratings
+        // with `black_rate:` / `white_rate:`.
+        let first = text.as_bytes().first().copied().unwrap_or(0);
+        if !matches!(first, b'*' | b'#' | b'b' | b'w') {
+            return;
+        }
         if let Some(p) = self.pending.filter(|p| !p.has_eval) {
             if let Some(s) = score_of(text) {
                 self.score(p, s);

@@ -592,7 +592,9 @@ impl Incremental {
         let first = file * 9;
         let n = (sq - first) as u32;
         let word = u64::from_le_bytes(self.lens[first..first + 8].try_into().expect("8 bytes"));
-        let below = word & low_mask(8 * n, 0);
+        // The `n` bytes before the square, moved to the top of the word
+        // (their sum is the top byte of the product).
+        let below = if n == 0 { 0 } else { word << (64 - 8 * n) };
         self.files[file] as u32 + (below.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
     }
 
