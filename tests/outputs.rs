@@ -15,61 +15,9 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin() -> String {
-    std::env::var("KIFU_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kifu").to_string())
-}
-
-fn kifu() -> Command {
-    Command::new(bin())
-}
-
-fn run(args: &[&str]) -> Output {
-    kifu()
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run kifu")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-const GAME: &[u8] = b"V2.2\nN+Alice\nN-Bob\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
-const GAME2: &[u8] = b"V2.2\nPI\n+\n+2726FU\n-8384FU\n%TORYO\n";
-
-fn two_games() -> Vec<u8> {
-    let mut v = GAME.to_vec();
-    v.extend_from_slice(b"/\n");
-    v.extend_from_slice(&GAME2[5..]);
-    v
-}
-
-/// Every file below `dir`, relative, sorted.
-fn tree(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(|e| e.ok())
-        .filter(|e| !e.file_type().is_dir())
-        .map(|e| {
-            e.path()
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    v.sort();
-    v
-}
+#[path = "support/outputs.rs"]
+mod support;
+use support::{bin, err, kifu, out, run, s, tree, two_games, GAME, GAME2};
 
 fn moves_of(path: &Path) -> String {
     let o = run(&["convert", s(path), "--to", "usi"]);

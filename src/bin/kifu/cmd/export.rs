@@ -6,7 +6,7 @@ use crate::cmd::common;
 use crate::cmd::select::{Keep, Selecting};
 use crate::export_args::{DedupeArg, ExportArgs, Preset, SplitPart};
 use crate::out;
-use crate::output::{self, Claims, Destination, InputSet, Sink};
+use crate::output::{Destination, Plan, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason};
@@ -154,7 +154,13 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
         return usage("--split writes one file per part: name the main one with -o FILE");
     }
     let inputs = common::discover(&a.input, &[]);
-    let mut claims = Claims::default();
+    // Every output is planned before the first game is read.
+    let mut plan = Plan::new(&inputs, a.force);
+    let style = a.diagnostics.style();
+    let job_summary = match report::job_summary(style, &mut plan) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
     let mut dests = vec![(None, main.clone())];
     for p in &a.split {
         dests.push((
@@ -167,36 +173,29 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
             None => "the records (-o)".to_string(),
             Some(n) => format!("the part `{n}` (--split)"),
         };
-        if let Err(e) = claims.claim(d, &owner) {
+        if let Err(e) = plan.claim(d, &owner) {
             return usage(&e);
         }
     }
     let index_dest = a.index.as_ref().map(|p| Destination::parse(p.as_os_str()));
     if let Some(d) = &index_dest {
-        if let Err(e) = claims.claim(d, "the index (--index)") {
+        if let Err(e) = plan.claim(d, "the index (--index)") {
             return usage(&e);
         }
     }
     if let Some(code) = common::nothing_found(&a.input, "export", &inputs) {
         return Ok(code);
     }
-    let input_set = InputSet::new(
-        inputs
-            .iter()
-            .filter(|i| i.issue.is_none())
-            .filter_map(|i| i.path.as_deref()),
-        inputs.iter().any(|i| i.path.is_none()),
-    );
     let mut parts = Vec::new();
     for (name, d) in dests {
-        match output::open(&d, a.force, &input_set) {
+        match plan.open(&d) {
             Ok(s) => parts.push(Part::new(name, s)),
             Err(e) => return usage(&e.to_string()),
         }
     }
     let mut index = match &index_dest {
         None => None,
-        Some(d) => match output::open(d, a.force, &input_set) {
+        Some(d) => match plan.open(d) {
             Ok(s) => Some(Part::new(None, s)),
             Err(e) => return usage(&e.to_string()),
         },
@@ -210,7 +209,6 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
     let read_opts = common::read_options(&a.input, a.encoding);
     let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let mut progress = Progress::new(readable as u64, true);
-    let style = a.diagnostics.style();
     let mut rep = Reporter::new(
         Settings {
             command: "export",
@@ -220,6 +218,7 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
             quiet: false,
             errors_only: false,
             every_game: false,
+            summary: job_summary,
         },
         Dest::Stderr,
         &progress,
