@@ -104,6 +104,7 @@ pub mod usi;
 
 pub mod read;
 
+pub mod export;
 pub mod select;
 pub mod stats;
 pub mod strictness;
