@@ -167,6 +167,8 @@ pub struct Selector<'f, V> {
     prefix: Option<&'f [Move]>,
     ply: Option<u32>,
     start: Option<Start>,
+    /// Names the game when the filter asks for names.
+    tagger: Option<crate::tags::Tagger<'static>>,
 }
 
 impl<'f, V: Replays> Selector<'f, V> {
@@ -186,6 +188,8 @@ impl<'f, V: Replays> Selector<'f, V> {
             prefix: None,
             ply: None,
             start: None,
+            tagger: (!filter.tags.is_empty())
+                .then(|| crate::tags::Tagger::new(crate::tags::Taxonomy::builtin())),
         }
     }
 
@@ -233,6 +237,9 @@ impl<'f, V: Replays> Selector<'f, V> {
                 self.ply = Some(0);
             }
         }
+        if let Some(t) = &mut self.tagger {
+            t.begin(&start.setup, self.info.handicap);
+        }
     }
 
     /// Whether the main line must still be followed.
@@ -242,7 +249,8 @@ impl<'f, V: Replays> Selector<'f, V> {
             && ((self.filter.position.is_some() && self.ply.is_none())
                 || self
                     .prefix
-                    .is_some_and(|p| !self.prefix_failed && (self.main_ply as usize) < p.len()))
+                    .is_some_and(|p| !self.prefix_failed && (self.main_ply as usize) < p.len())
+                || self.tagger.as_ref().is_some_and(|t| t.wants_moves()))
     }
 
     /// Follows a main-line move the inner visitor just received.
@@ -257,6 +265,9 @@ impl<'f, V: Replays> Selector<'f, V> {
         };
         let mv = played.mv;
         self.main_ply += 1;
+        if let Some(t) = &mut self.tagger {
+            t.played(v.position(), mv, played.role, played.captured);
+        }
         if let Some(p) = self.prefix {
             if let Some(want) = p.get(self.main_ply as usize - 1) {
                 if *want != mv {
@@ -289,6 +300,12 @@ impl<'f, V: Replays> Selector<'f, V> {
             || (f.position.is_some() && self.ply.is_none())
         {
             return false;
+        }
+        if let Some(t) = &self.tagger {
+            let names = t.finish();
+            if !f.tags.iter().all(|set| names.any_in(set)) {
+                return false;
+            }
         }
         match (&f.moves, self.prefix) {
             (None, _) => true,
