@@ -113,3 +113,62 @@ fn unknown_names_are_usage_errors_with_near_names() {
     let o = kifu(d.path(), &["select", "g.usi", "--opening", "mino"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn the_list_names_every_entry_with_its_parent() {
+    let d = tempfile::tempdir().unwrap();
+    let o = kifu(d.path(), &["tags", "--list", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let list: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let list = list.as_array().unwrap();
+    let ids: Vec<&str> = list.iter().map(|e| e["id"].as_str().unwrap()).collect();
+    let tax = kifu::tags::Taxonomy::builtin();
+    let want: Vec<&str> = tax
+        .entries()
+        .iter()
+        .filter(|e| !e.is_helper())
+        .map(|e| e.id.as_str())
+        .collect();
+    assert_eq!(ids, want);
+    let mino = list.iter().find(|e| e["id"] == "mino").unwrap();
+    assert_eq!(mino["ja"], "美濃囲い");
+    assert_eq!(mino["en"], "Mino");
+    assert_eq!(mino["kind"], "castle");
+    assert_eq!(mino["parent"], "half_mino");
+    assert!(mino["aliases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "本美濃"));
+    for e in list {
+        if let Some(p) = e["parent"].as_str() {
+            assert!(ids.contains(&p), "{e}");
+        }
+    }
+    let o = kifu(d.path(), &["tags", "--list"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.starts_with("id "), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("mino "))
+        .unwrap();
+    assert!(
+        line.starts_with("  mino") && line.contains("美濃囲い"),
+        "{line}"
+    );
+    assert_eq!(text.lines().count(), want.len() + 1);
+    // A taxonomy file of one's own is checked: an error names its place.
+    let bad = d.path().join("bad.tsv");
+    std::fs::write(
+        &bad,
+        "id\tja\ten\tkind\tparent\taliases\trule\na\tあ\tA\tcastle\tb\t\tK28\n",
+    )
+    .unwrap();
+    let o = kifu(d.path(), &["tags", "--list", "--taxonomy", "bad.tsv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bad.tsv:2:"),
+        "{o:?}"
+    );
+}

@@ -42,7 +42,45 @@ pub enum Command {
     Select(crate::filter_args::SelectArgs),
     /// Write training data for engines: hcpe, psv or hcpe3 (cshogi's and YaneuraOu's layouts).
     Export(crate::export_args::ExportArgs),
+    /// The opening, castle and style names kifu finds (戦型・囲い): `kifu tags --list`.
+    Tags(TagsArgs),
 }
+
+#[derive(Args, Debug)]
+#[command(after_help = TAGS_HELP)]
+pub struct TagsArgs {
+    /// List the names of the taxonomy (id, 日本語名, English name, kind, parent, aliases).
+    #[arg(long, required = true)]
+    pub list: bool,
+    /// Output format of the list.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: TagsFormat,
+    /// List the names of this taxonomy file (same columns as
+    /// src/tags/taxonomy.tsv) instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub taxonomy: Option<std::path::PathBuf>,
+}
+
+/// Output of `kifu tags --list`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagsFormat {
+    /// A table: one name a line, indented under its parent.
+    Human,
+    /// One JSON array of objects: id, ja, en, kind, parent, aliases.
+    Json,
+}
+
+const TAGS_HELP: &str = "Examples:
+  kifu tags --list                          # every opening, castle and style, as a tree
+  kifu tags --list --format json | jq -r '.[] | select(.kind == \"castle\") | .id'
+  kifu tags --list --taxonomy my-tags.tsv   # check and list your own file
+  kifu select wars/ --castle 美濃囲い        # then filter by any listed name or alias
+  kifu stats wars/ -o games.csv --tags names.csv
+
+The names are those the --opening, --castle and --style filters, the
+stats columns (sente_opening, …, game_style) and convert --annotate use
+(docs/tags.md). Exit codes: 0 listed, 2 usage error, unreadable or invalid
+taxonomy file, or standard output failed.";
 
 #[derive(Args, Debug)]
 #[command(after_help = COMPLETIONS_HELP)]

@@ -82,6 +82,7 @@ fn main() -> ExitCode {
         args::Command::Man(a) => cmd::shell::man(a),
         args::Command::Select(a) => cmd::select::run(a),
         args::Command::Export(a) => cmd::export::run(a, color),
+        args::Command::Tags(a) => cmd::tags::run(a),
     };
     let code = out::exit_code(result);
     // New outputs are made durable together, once the command is done.

@@ -9,4 +9,5 @@ pub mod perft;
 pub mod select;
 pub mod shell;
 pub mod stats;
+pub mod tags;
 pub mod validate;
