@@ -172,3 +172,59 @@ fn the_list_names_every_entry_with_its_parent() {
         "{o:?}"
     );
 }
+
+/// `kifu convert FILE --to TARGET -o - ARGS` (standard output).
+fn converted(dir: &Path, file: &str, target: &str, args: &[&str]) -> String {
+    let mut a = vec!["convert", file, "--to", target, "-o", "-"];
+    a.extend(args);
+    let o = kifu(dir, &a);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {o:?}");
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn annotate_writes_the_headers_each_format_reads() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::fs::write(p.join("m.usi"), MINO).unwrap();
+    std::fs::write(p.join("h.usi"), HANDICAP).unwrap();
+    let kif = converted(p, "m.usi", "kifu", &["--annotate"]);
+    assert!(kif.contains("戦型：四間飛車\n"), "{kif}");
+    assert!(kif.contains("先手の囲い：美濃囲い\n"), "{kif}");
+    assert!(!converted(p, "m.usi", "kifu", &[]).contains("戦型"));
+    let csa = converted(p, "m.usi", "csa", &["--annotate"]);
+    assert!(csa.contains("$OPENING:四間飛車\n"), "{csa}");
+    // CSA has no field for a castle: it is counted as a dropped header.
+    assert!(!csa.contains("美濃"), "{csa}");
+    let psn = converted(p, "m.usi", "psn", &["--annotate"]);
+    assert!(psn.contains("[Opening \"四間飛車\"]"), "{psn}");
+    assert!(psn.contains("[先手の囲い \"美濃囲い\"]"), "{psn}");
+    let jkf: serde_json::Value =
+        serde_json::from_str(&converted(p, "m.usi", "jkf", &["--annotate"])).unwrap();
+    assert_eq!(jkf["header"]["戦型"], "四間飛車");
+    assert_eq!(jkf["header"]["先手の囲い"], "美濃囲い");
+    // A handicap game: the castle, no opening.
+    let kif = converted(p, "h.usi", "kifu", &["--annotate"]);
+    assert!(
+        kif.contains("先手の囲い：美濃囲い\n") && !kif.contains("戦型"),
+        "{kif}"
+    );
+    // The record's own header is kept unless asked.
+    let own = kif.replace("先手の囲い：美濃囲い", "先手の囲い：銀冠");
+    std::fs::write(p.join("own.kifu"), own).unwrap();
+    let kept = converted(p, "own.kifu", "kifu", &["--annotate"]);
+    assert!(
+        kept.contains("先手の囲い：銀冠\n") && !kept.contains("美濃"),
+        "{kept}"
+    );
+    let replaced = converted(
+        p,
+        "own.kifu",
+        "kifu",
+        &["--annotate", "--annotate-overwrite"],
+    );
+    assert!(
+        replaced.contains("先手の囲い：美濃囲い\n") && !replaced.contains("銀冠"),
+        "{replaced}"
+    );
+}

@@ -178,3 +178,62 @@ pub fn tag_record(record: &Record, tax: &Taxonomy) -> GameTags {
     }
     tagger.finish()
 }
+
+/// The header [`annotate`] writes sente's castle under (KIF `先手の囲い：`).
+pub const SENTE_CASTLE: &str = "先手の囲い";
+/// The header [`annotate`] writes gote's castle under.
+pub const GOTE_CASTLE: &str = "後手の囲い";
+
+/// Writes the names found in `record`'s main line into its header, in
+/// Japanese: the opening ([`HeaderKey::Opening`]: KIF/KI2 and JKF `戦型`,
+/// CSA `$OPENING`, PSN `[Opening]`) and each side's castle
+/// ([`SENTE_CASTLE`], [`GOTE_CASTLE`]). Each side's most specific name is
+/// written; the opening is `X対Y` when the two sides have different ones
+/// (sente's first), else the one name. A header the record already has is
+/// kept unless `overwrite`; a name not found writes nothing. Returns the
+/// number of headers written. (CSA has no field for a castle: its writer
+/// counts them as dropped headers.)
+pub fn annotate(record: &mut Record, tax: &Taxonomy, overwrite: bool) -> usize {
+    let tags = tag_record(record, tax);
+    let first = |side: usize, kind: Kind| {
+        tags.sides[side]
+            .of(kind)
+            .first()
+            .map(|f| tax.get(f.tag).ja.clone())
+    };
+    let opening = match (first(0, Kind::Opening), first(1, Kind::Opening)) {
+        (Some(a), Some(b)) if a != b => Some(format!("{a}対{b}")),
+        (Some(a), _) | (None, Some(a)) => Some(a),
+        (None, None) => None,
+    };
+    let mut written = 0;
+    for (key, value) in [
+        (HeaderKey::Opening, opening),
+        (
+            HeaderKey::Other(SENTE_CASTLE.to_string()),
+            first(0, Kind::Castle),
+        ),
+        (
+            HeaderKey::Other(GOTE_CASTLE.to_string()),
+            first(1, Kind::Castle),
+        ),
+    ] {
+        let Some(value) = value else { continue };
+        let entries = &mut record.header.entries;
+        match entries.iter().position(|(k, _)| *k == key) {
+            Some(_) if !overwrite => continue,
+            Some(i) => {
+                entries[i].1 = value;
+                // One value per key: later ones would contradict it.
+                let mut n = 0;
+                entries.retain(|(k, _)| {
+                    n += usize::from(*k == key);
+                    *k != key || n == 1
+                });
+            }
+            None => entries.push((key, value)),
+        }
+        written += 1;
+    }
+    written
+}

@@ -451,6 +451,12 @@ pub struct ConvertArgs {
     /// Replace characters the output encoding cannot hold with `?` instead of failing.
     #[arg(long)]
     pub replace_unencodable: bool,
+    /// Write the names found from the moves into the header: 戦型 (the opening), 先手の囲い and 後手の囲い (docs/tags.md). A header the record has is kept.
+    #[arg(long)]
+    pub annotate: bool,
+    /// With --annotate: replace the record's own 戦型/囲い headers.
+    #[arg(long, requires = "annotate")]
+    pub annotate_overwrite: bool,
     /// CSA version to write.
     #[arg(long, value_enum, default_value = "2.2")]
     pub csa_version: CsaVersionArg,
@@ -487,6 +493,7 @@ const CONVERT_HELP: &str = "Examples:
   kifu convert games.csa --to psn -o games.psn      # a multi-game stream
   kifu convert big.csa --to kif --out-dir out/      # one file per game: out/big-0001.kif …
   kifu convert db/ --to csa --out-dir out/ --strict # only games with no error at all
+  kifu convert wars/ --to kif --out-dir out/ --annotate  # 戦型, 先手の囲い, 後手の囲い headers
   kifu convert db/ --to csa --out-dir out/ --deny warnings --diagnostics github
 
 Nothing is lost silently: what the target cannot hold (variations in CSA,

@@ -211,6 +211,11 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
             strictness.apply_report(&mut report);
             let text =
                 if verdict.matched && kifu::convert::writes_with(&report, strict, &strictness) {
+                    let mut game = game;
+                    if a.annotate {
+                        let tax = kifu::tags::Taxonomy::builtin();
+                        kifu::tags::annotate(&mut game.record, tax, a.annotate_overwrite);
+                    }
                     target
                         .write_one(&game.record, &opts)
                         .map(|o| Some((o.text, o.dropped)))
