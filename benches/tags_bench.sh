@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What naming openings and castles costs `kifu stats` (issue 29: at most
 # 1.1x): the same binary run with and without the names (`--no-tags`),
-# interleaved, best of N, on each data set given; prints the wall and the
-# CPU (user + system) seconds of both and their ratios.
+# interleaved, -j1, median of N runs, on each data set given; prints the
+# wall and the CPU (user + system) seconds of both and their ratios.
 #   N=9 KIFU=target/release/kifu benches/tags_bench.sh DIR_OR_FILE...
 # Default data (needs ../shared/corpus): the 297 Shogi Wars games of
 # pyshogi-db copied 20 times into one folder (5,940 one-game KIF files,
@@ -32,15 +32,18 @@ one() {
   awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$f"
   rm -f "$f"
 }
+# The median of the numbers given.
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for d in "$@"; do
-  bw=999; bc=999; nw=999; nc=999
+  tw=(); tc=(); nw=(); nc=()
   for _ in $(seq "$N"); do
     read -r w c < <(one "$K" stats -j1 "$d")
-    bw=$(awk -v a="$bw" -v b="$w" 'BEGIN{print (b<a)?b:a}'); bc=$(awk -v a="$bc" -v b="$c" 'BEGIN{print (b<a)?b:a}')
+    tw+=("$w"); tc+=("$c")
     read -r w c < <(one "$K" stats -j1 --no-tags "$d")
-    nw=$(awk -v a="$nw" -v b="$w" 'BEGIN{print (b<a)?b:a}'); nc=$(awk -v a="$nc" -v b="$c" 'BEGIN{print (b<a)?b:a}')
+    nw+=("$w"); nc+=("$c")
   done
-  awk -v d="$d" -v bw="$bw" -v bc="$bc" -v nw="$nw" -v nc="$nc" 'BEGIN {
-    printf "%s: stats %.2f s wall / %.2f s cpu; --no-tags %.2f / %.2f; ratio wall %.2fx, cpu %.2fx\n",
-      d, bw, bc, nw, nc, bw / nw, (nc > 0 ? bc / nc : 0) }'
+  awk -v d="$d" -v n="$N" -v bw="$(median "${tw[@]}")" -v bc="$(median "${tc[@]}")" \
+      -v nw="$(median "${nw[@]}")" -v nc="$(median "${nc[@]}")" 'BEGIN {
+    printf "%s (median of %d): stats %.2f s wall / %.2f s cpu; --no-tags %.2f / %.2f; ratio wall %.3fx, cpu %.3fx\n",
+      d, n, bw, bc, nw, nc, bw / nw, (nc > 0 ? bc / nc : 0) }'
 done
