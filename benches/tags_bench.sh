@@ -5,9 +5,11 @@
 # wall and the CPU (user + system) seconds of both and their ratios.
 #   N=9 KIFU=target/release/kifu benches/tags_bench.sh DIR_OR_FILE...
 # Default data (needs ../shared/corpus): the 297 Shogi Wars games of
-# pyshogi-db copied 20 times into one folder (5,940 one-game KIF files,
-# whole games), and tanuki-coliseum's 10,818 openings in one SFEN file
-# (24 plies each: every move inside the naming window, the worst case).
+# pyshogi-db copied 100 times into one folder (29,700 one-game KIF files,
+# whole games), and tanuki-coliseum's 10,818 openings ten times in one
+# SFEN file (108,180 games of 24 plies: every move inside the naming
+# window, the worst case). Runs last about a second each, so that the
+# 10 ms resolution of the timer is 1%.
 set -u
 K=$(realpath "${KIFU:-target/release/kifu}")
 N=${N:-9}
@@ -15,14 +17,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 corpus="$root/../shared/corpus"
 if [ $# -eq 0 ]; then
   [ -d "$corpus/pyshogi-db/wars" ] || { echo "no data given and $corpus is absent" >&2; exit 2; }
-  wars="${TMPDIR:-/tmp}/kifu-tags-bench-wars"
+  wars="${TMPDIR:-/tmp}/kifu-tags-bench-wars100"
   if [ ! -d "$wars" ]; then
     mkdir -p "$wars"
-    for i in $(seq 1 20); do
+    for i in $(seq 1 100); do
       for f in "$corpus"/pyshogi-db/wars/*.kif; do cp "$f" "$wars/$i-$(basename "$f")"; done
     done
   fi
-  set -- "$wars" "$corpus/tanuki-coliseum/records2016_10818.sfen"
+  tanuki="${TMPDIR:-/tmp}/kifu-tags-bench-tanuki10.sfen"
+  if [ ! -f "$tanuki" ]; then
+    for i in $(seq 1 10); do cat "$corpus/tanuki-coliseum/records2016_10818.sfen"; done > "$tanuki"
+  fi
+  set -- "$wars" "$tanuki"
 fi
 # Seconds (wall, cpu) of one run, as two numbers.
 one() {
