@@ -1,0 +1,330 @@
+//! `kifu.read`: the games of one record file or of bytes, each read and
+//! validated by the library (every main-line move played once against the
+//! rules).
+
+use crate::inputs;
+use kifu::read as kr;
+use kifu::read::{Encoding, Format, ReadOptions, Reader};
+use kifu::record::Record;
+use kifu::rules::Move;
+use kifu::validate::{GameReport, ValidateOptions};
+use kifu::{Color, Validator, Variant};
+use pyo3::exceptions::{PyOSError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use std::fmt::Write as _;
+use std::io::BufRead;
+use std::path::PathBuf;
+
+/// One finding: a problem the reader or the validator met.
+#[pyclass(frozen, get_all, module = "kifu")]
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The rule id (`illegal-move`, `syntax`, …; see docs/validate.md).
+    pub rule: String,
+    /// `error` or `warning`.
+    pub severity: String,
+    /// What was expected and what was found.
+    pub message: String,
+    /// 1-based line (0: the whole file).
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+    /// The ply of the move concerned.
+    pub ply: Option<u32>,
+    /// The move as written.
+    #[pyo3(name = "move")]
+    pub mv: Option<String>,
+    /// The position before the move, as SFEN.
+    pub sfen: Option<String>,
+}
+
+impl From<&kr::Finding> for Finding {
+    fn from(f: &kr::Finding) -> Finding {
+        Finding {
+            rule: f.rule.id().to_string(),
+            severity: match f.severity {
+                kr::Severity::Error => "error",
+                kr::Severity::Warning => "warning",
+            }
+            .to_string(),
+            message: f.message.clone(),
+            line: f.line,
+            column: f.column,
+            ply: f.ply,
+            mv: f.mv.clone(),
+            sfen: f.sfen.clone(),
+        }
+    }
+}
+
+#[pymethods]
+impl Finding {
+    fn __repr__(&self) -> String {
+        format!(
+            "Finding({}:{}: {}[{}]: {})",
+            self.line, self.column, self.severity, self.rule, self.message
+        )
+    }
+}
+
+/// How a game ended, as the validator decides it.
+#[pyclass(frozen, get_all, module = "kifu")]
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// `sente_win`, `gote_win`, `draw`, `aborted` or `unknown`.
+    pub outcome: String,
+    /// `sente` or `gote`, when someone won.
+    pub winner: Option<String>,
+    /// Why (`resign`, `checkmate`, `repetition`, …), when known.
+    pub reason: Option<String>,
+    /// The terminal word as written, when kifu does not know it.
+    pub terminal_text: Option<String>,
+}
+
+impl From<&kifu::validate::GameResult> for GameResult {
+    fn from(r: &kifu::validate::GameResult) -> GameResult {
+        GameResult {
+            outcome: r.outcome.name().to_string(),
+            winner: r.winner.map(|c| side(c).to_string()),
+            reason: r.reason.clone(),
+            terminal_text: r.terminal_text.clone(),
+        }
+    }
+}
+
+#[pymethods]
+impl GameResult {
+    fn __repr__(&self) -> String {
+        format!(
+            "GameResult(outcome={:?}, winner={:?}, reason={:?})",
+            self.outcome, self.winner, self.reason
+        )
+    }
+}
+
+/// `sente` or `gote`.
+pub fn side(c: Color) -> &'static str {
+    match c {
+        Color::Black => "sente",
+        Color::White => "gote",
+    }
+}
+
+/// One game: its header, start, main-line moves, result and findings.
+#[pyclass(frozen, module = "kifu")]
+pub struct Game {
+    format: Format,
+    encoding: Encoding,
+    header: Vec<(String, String)>,
+    start_sfen: String,
+    variant: Variant,
+    moves: Vec<Move>,
+    report: GameReport,
+}
+
+impl Game {
+    fn new(format: Format, encoding: Encoding, game: kr::Game) -> Game {
+        let validator = Validator::new(ValidateOptions::default())
+            .with_final_sfen(true)
+            .with_game_key(true);
+        let mut validator = validator;
+        let report = kr::visit_game(&game, &mut validator);
+        let Record {
+            header,
+            start,
+            main,
+            ..
+        } = game.record;
+        Game {
+            format,
+            encoding,
+            header: header
+                .entries
+                .into_iter()
+                .map(|(k, v)| (k.name().to_string(), v))
+                .collect(),
+            start_sfen: kifu::rules::write_sfen(&start.setup),
+            variant: start.setup.variant,
+            moves: main.moves.iter().map(|n| n.mv).collect(),
+            report,
+        }
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// 0-based index of the game in its file.
+    #[getter]
+    fn index(&self) -> usize {
+        self.report.index
+    }
+
+    /// The format read (`kif`, `ki2`, `csa`, `psn`, `jkf`, `usi`).
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.format.name()
+    }
+
+    /// The encoding detected (`utf-8`, `shift_jis`, …).
+    #[getter]
+    fn encoding(&self) -> &'static str {
+        self.encoding.name()
+    }
+
+    /// Header entries by their canonical names (`sente`, `gote`, `event`,
+    /// `start_time`, …; other keys as written); the first of a repeated key.
+    #[getter]
+    fn header<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.header {
+            if !d.contains(k)? {
+                d.set_item(k, v)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// Every header entry in source order, repeated keys included.
+    #[getter]
+    fn header_entries(&self) -> Vec<(String, String)> {
+        self.header.clone()
+    }
+
+    /// The start position as SFEN.
+    #[getter]
+    fn start_sfen(&self) -> &str {
+        &self.start_sfen
+    }
+
+    /// `standard`, `minishogi` or `doubutsu`.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.variant.name()
+    }
+
+    /// The main line's moves as written in the record, in USI (an illegal
+    /// move and those after it included: `plies` says how many were
+    /// played).
+    #[getter]
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut s = String::with_capacity(8);
+        PyList::new(
+            py,
+            self.moves.iter().map(|m| {
+                s.clear();
+                let _ = write!(s, "{}", m.usi(self.variant));
+                PyString::new(py, &s)
+            }),
+        )
+    }
+
+    /// Main-line moves replayed (up to the first illegal one).
+    #[getter]
+    fn plies(&self) -> u32 {
+        self.report.plies
+    }
+
+    /// No error finding.
+    #[getter]
+    fn ok(&self) -> bool {
+        self.report.ok
+    }
+
+    /// The position after the last replayed move, as SFEN.
+    #[getter]
+    fn final_sfen(&self) -> &str {
+        &self.report.final_sfen
+    }
+
+    /// The result.
+    #[getter]
+    fn result(&self) -> GameResult {
+        GameResult::from(&self.report.result)
+    }
+
+    /// Every finding, the reader's and the validator's, in source order.
+    #[getter]
+    fn findings(&self) -> Vec<Finding> {
+        self.report.findings.iter().map(Finding::from).collect()
+    }
+
+    /// The game key (32 hex digits): variant, start and main-line moves.
+    #[getter]
+    fn game_key(&self) -> String {
+        self.report.game_key.to_string()
+    }
+
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game(index={}, format={:?}, moves={}, ok={}, result={:?})",
+            self.report.index,
+            self.format.name(),
+            self.moves.len(),
+            if self.report.ok { "True" } else { "False" },
+            self.report.result.outcome.name()
+        )
+    }
+}
+
+/// An `OSError` (its subclass by errno: `FileNotFoundError`, …) naming
+/// the file.
+pub fn io_error(e: &std::io::Error, path: &std::path::Path) -> PyErr {
+    PyOSError::new_err((
+        e.raw_os_error().unwrap_or(0),
+        e.to_string(),
+        path.to_string_lossy().into_owned(),
+    ))
+}
+
+/// Reads every game of a reader, validating each.
+fn games<R: BufRead>(mut reader: Reader<R>) -> Vec<Game> {
+    let (format, encoding) = (reader.format(), reader.encoding());
+    reader
+        .games()
+        .map(|g| Game::new(format, encoding, g))
+        .collect()
+}
+
+/// The games of a record file (`str` or `os.PathLike`) or of `bytes`, each
+/// validated: header, start SFEN, USI moves, result and findings. The
+/// format comes from the extension or the content unless `format` names
+/// it; the encoding is detected.
+#[pyfunction]
+#[pyo3(signature = (source, *, format = None))]
+pub fn read(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+) -> PyResult<Vec<Game>> {
+    let format = inputs::format(format)?;
+    let opts = ReadOptions::default();
+    if let Ok(b) = source.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        let reader = Reader::with_options(bytes, format, &opts)?;
+        return Ok(py.detach(|| games(reader)));
+    }
+    if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
+        let path: PathBuf = source.extract()?;
+        return py
+            .detach(|| -> std::io::Result<Vec<Game>> {
+                let file = std::fs::File::open(&path)?;
+                let source = std::io::BufReader::with_capacity(1 << 16, file);
+                let format = format.or_else(|| Format::from_path(&path));
+                Ok(games(Reader::with_options(source, format, &opts)?))
+            })
+            .map_err(|e| io_error(&e, &path));
+    }
+    if let Ok(v) = source.extract::<Vec<u8>>() {
+        // bytearray, memoryview: copied once, then read without the GIL.
+        let reader = Reader::with_options(&v[..], format, &opts)?;
+        return Ok(py.detach(|| games(reader)));
+    }
+    Err(PyTypeError::new_err(
+        "read() takes a path (str or os.PathLike) or bytes",
+    ))
+}
