@@ -2,7 +2,7 @@
 //! library's file discovery (`kifu::batch::discover`, as `kifu` on the
 //! command line), and the worker threads.
 
-use kifu::batch::{self, FileMeta, Input, Issue, Workers};
+use kifu::batch::{self, Input, Issue, Workers};
 use kifu::read::Format;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
@@ -88,17 +88,6 @@ pub fn workers(py: Python<'_>, jobs: Option<usize>) -> PyResult<Workers> {
 pub fn warn(py: Python<'_>, msg: &str) -> PyResult<()> {
     let msg = CString::new(msg.replace('\0', " ")).unwrap_or_default();
     PyErr::warn(py, &py.get_type::<PyUserWarning>(), &msg, 1)
-}
-
-/// Warnings for the entries of a folder that were skipped (FIFOs,
-/// dangling links), as `kifu` prints `warning[io]`.
-pub fn warn_skipped(py: Python<'_>, skipped: &[FileMeta]) -> PyResult<()> {
-    for m in skipped {
-        if let Some(w) = &m.skipped {
-            warn(py, &format!("{}: {w}", m.display))?;
-        }
-    }
-    Ok(())
 }
 
 /// The record files under `paths` as `kifu` finds them: files given

@@ -11,14 +11,14 @@ use kifu::validate::{GameReport, ValidateOptions};
 use kifu::{Color, Validator, Variant};
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::fmt::Write as _;
 use std::io::BufRead;
 use std::path::PathBuf;
 
 /// One finding: a problem the reader or the validator met.
-#[pyclass(frozen, get_all, module = "kifu")]
-#[derive(Clone, Debug)]
+#[pyclass(frozen, get_all, from_py_object, module = "kifu")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// The rule id (`illegal-move`, `syntax`, …; see docs/validate.md).
     pub rule: String,
@@ -60,6 +60,51 @@ impl From<&kr::Finding> for Finding {
 
 #[pymethods]
 impl Finding {
+    #[new]
+    #[pyo3(signature = (rule, severity, message, line, column, ply=None, r#move=None, sfen=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn py_new(
+        rule: String,
+        severity: String,
+        message: String,
+        line: u32,
+        column: u32,
+        ply: Option<u32>,
+        r#move: Option<String>,
+        sfen: Option<String>,
+    ) -> Finding {
+        Finding {
+            rule,
+            severity,
+            message,
+            line,
+            column,
+            ply,
+            mv: r#move,
+            sfen,
+        }
+    }
+
+    /// Pickles by its fields (for multiprocessing, Dask).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let f = slf.get();
+        let args = (
+            &f.rule,
+            &f.severity,
+            &f.message,
+            f.line,
+            f.column,
+            f.ply,
+            &f.mv,
+            &f.sfen,
+        );
+        (slf.get_type(), args).into_pyobject(slf.py())
+    }
+
+    fn __eq__(&self, other: &Finding) -> bool {
+        self == other
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Finding({}:{}: {}[{}]: {})",
@@ -69,8 +114,8 @@ impl Finding {
 }
 
 /// How a game ended, as the validator decides it.
-#[pyclass(frozen, get_all, module = "kifu")]
-#[derive(Clone, Debug)]
+#[pyclass(frozen, get_all, from_py_object, module = "kifu")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// `sente_win`, `gote_win`, `draw`, `aborted` or `unknown`.
     pub outcome: String,
@@ -95,6 +140,33 @@ impl From<&kifu::validate::GameResult> for GameResult {
 
 #[pymethods]
 impl GameResult {
+    #[new]
+    #[pyo3(signature = (outcome, winner=None, reason=None, terminal_text=None))]
+    fn py_new(
+        outcome: String,
+        winner: Option<String>,
+        reason: Option<String>,
+        terminal_text: Option<String>,
+    ) -> GameResult {
+        GameResult {
+            outcome,
+            winner,
+            reason,
+            terminal_text,
+        }
+    }
+
+    /// Pickles by its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let r = slf.get();
+        let args = (&r.outcome, &r.winner, &r.reason, &r.terminal_text);
+        (slf.get_type(), args).into_pyobject(slf.py())
+    }
+
+    fn __eq__(&self, other: &GameResult) -> bool {
+        self == other
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "GameResult(outcome={:?}, winner={:?}, reason={:?})",

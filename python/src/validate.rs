@@ -5,55 +5,106 @@
 use crate::inputs;
 use crate::read::{Finding, GameResult};
 use kifu::batch::{self, Event, FileMeta, Visitors};
-use kifu::read::ReadOptions;
+use kifu::read::{self as kr, ReadOptions, Rule};
+use kifu::record::Location;
 use kifu::validate::{ValidateOptions, Validator};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use std::ops::ControlFlow;
 
-/// The verdict on one game, or on an input that could not be read.
-#[pyclass(frozen, get_all, module = "kifu")]
-#[derive(Clone, Debug)]
+/// The verdict on one game, or on an input that was not read: the fields
+/// of a line of `kifu validate --format json`.
+#[pyclass(frozen, get_all, from_py_object, module = "kifu")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     /// The input's name: the path as given, joined with the path inside a
     /// folder.
     pub path: String,
-    /// 0-based index of the game in its file; `None` for an input that
-    /// could not be read.
-    pub game: Option<usize>,
-    /// No error finding (and the input was read).
-    pub ok: bool,
-    /// Main-line moves replayed (up to the first illegal one).
-    pub plies: u32,
-    /// The position after the last replayed move, as SFEN.
-    pub final_sfen: String,
-    /// The result (`None` for an input that could not be read).
-    pub result: Option<GameResult>,
-    /// Every finding, in source order.
-    pub findings: Vec<Finding>,
-    /// The game key (32 hex digits).
-    pub game_key: String,
+    /// 0-based index of the game in its file (0 for an input not read).
+    pub game: usize,
     /// The format read.
     pub format: Option<String>,
     /// The encoding detected.
     pub encoding: Option<String>,
-    /// Why the input could not be read (an I/O error), if it could not.
-    pub error: Option<String>,
+    /// No error finding.
+    pub ok: bool,
+    /// Main-line moves replayed (up to the first illegal one).
+    pub plies: u32,
+    /// The position after the last replayed move, as SFEN (`None` for an
+    /// input not read).
+    pub final_sfen: Option<String>,
+    /// The result (`None` for an input not read).
+    pub result: Option<GameResult>,
+    /// Every finding, in source order; an input not read has one `io`
+    /// finding (an error when it could not be read, a warning when a
+    /// folder entry was skipped).
+    pub findings: Vec<Finding>,
+    /// The game key (32 hex digits; `None` for an input not read).
+    pub game_key: Option<String>,
 }
 
 #[pymethods]
 impl Report {
-    fn __repr__(&self) -> String {
-        match &self.error {
-            Some(e) => format!("Report(path={:?}, error={e:?})", self.path),
-            None => format!(
-                "Report(path={:?}, game={}, ok={}, plies={}, findings={})",
-                self.path,
-                self.game.unwrap_or(0),
-                if self.ok { "True" } else { "False" },
-                self.plies,
-                self.findings.len()
-            ),
+    #[new]
+    #[pyo3(signature = (path, game, format, encoding, ok, plies, final_sfen, result, findings, game_key))]
+    #[allow(clippy::too_many_arguments)]
+    fn py_new(
+        path: String,
+        game: usize,
+        format: Option<String>,
+        encoding: Option<String>,
+        ok: bool,
+        plies: u32,
+        final_sfen: Option<String>,
+        result: Option<GameResult>,
+        findings: Vec<Finding>,
+        game_key: Option<String>,
+    ) -> Report {
+        Report {
+            path,
+            game,
+            format,
+            encoding,
+            ok,
+            plies,
+            final_sfen,
+            result,
+            findings,
+            game_key,
         }
+    }
+
+    /// Pickles by its fields (for multiprocessing, Dask).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let r = slf.get().clone();
+        let args = (
+            r.path,
+            r.game,
+            r.format,
+            r.encoding,
+            r.ok,
+            r.plies,
+            r.final_sfen,
+            r.result,
+            r.findings,
+            r.game_key,
+        );
+        (slf.get_type(), args).into_pyobject(slf.py())
+    }
+
+    fn __eq__(&self, other: &Report) -> bool {
+        self == other
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Report(path={:?}, game={}, ok={}, plies={}, findings={})",
+            self.path,
+            self.game,
+            if self.ok { "True" } else { "False" },
+            self.plies,
+            self.findings.len()
+        )
     }
 }
 
@@ -66,8 +117,10 @@ fn names(meta: &FileMeta) -> (Option<String>, Option<String>) {
 
 /// Validates every game of the record files under `paths` (files, folders
 /// walked for record extensions) on `jobs` worker threads (every core by
-/// default): one report per game, in input order, the same at any `jobs`;
-/// an input that cannot be read gives one report with `error` set.
+/// default): one report per game, in input order, the same at any `jobs`,
+/// as `kifu validate --format json` prints them; an input that cannot be
+/// read, or a folder entry skipped, gives one report with an `io` finding.
+/// A path given directly that does not exist raises `FileNotFoundError`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, jobs = None, ext = None, format = None, lenient_claims = false))]
 pub fn validate(
@@ -85,10 +138,9 @@ pub fn validate(
         lenient_claims,
         impasse_rule: None,
     };
-    let (reports, skipped) = py.detach(|| -> PyResult<_> {
+    let reports = py.detach(|| -> PyResult<_> {
         let inputs = inputs::expand(&paths, ext, format)?;
         let mut reports = Vec::new();
-        let mut skipped = Vec::new();
         let per_game = Visitors(|_: &FileMeta| {
             Validator::new(opts)
                 .with_final_sfen(true)
@@ -100,43 +152,42 @@ pub fn validate(
                     let (format, encoding) = names(&meta);
                     reports.push(Report {
                         path: meta.display.clone(),
-                        game: Some(index),
-                        ok: r.ok,
-                        plies: r.plies,
-                        final_sfen: r.final_sfen,
-                        result: Some(GameResult::from(&r.result)),
-                        findings: r.findings.iter().map(Finding::from).collect(),
-                        game_key: r.game_key.to_string(),
+                        game: index,
                         format,
                         encoding,
-                        error: None,
+                        ok: r.ok,
+                        plies: r.plies,
+                        final_sfen: Some(r.final_sfen),
+                        result: Some(GameResult::from(&r.result)),
+                        findings: r.findings.iter().map(Finding::from).collect(),
+                        game_key: Some(r.game_key.to_string()),
                     });
                 }
                 Event::FileDone(meta) => {
-                    if let Some(e) = &meta.error {
-                        let (format, encoding) = names(&meta);
-                        reports.push(Report {
-                            path: meta.display.clone(),
-                            game: None,
-                            ok: false,
-                            plies: 0,
-                            final_sfen: String::new(),
-                            result: None,
-                            findings: Vec::new(),
-                            game_key: String::new(),
-                            format,
-                            encoding,
-                            error: Some(e.clone()),
-                        });
-                    } else if meta.skipped.is_some() {
-                        skipped.push((*meta).clone());
-                    }
+                    let at = Location::default();
+                    let f = match (&meta.error, &meta.skipped) {
+                        (Some(e), _) => kr::Finding::error(Rule::Io, at, e.clone()),
+                        (None, Some(w)) => kr::Finding::warning(Rule::Io, at, w.clone()),
+                        (None, None) => return ControlFlow::Continue(()),
+                    };
+                    let (format, encoding) = names(&meta);
+                    reports.push(Report {
+                        path: meta.display.clone(),
+                        game: 0,
+                        format,
+                        encoding,
+                        ok: meta.error.is_none(),
+                        plies: 0,
+                        final_sfen: None,
+                        result: None,
+                        findings: vec![Finding::from(&f)],
+                        game_key: None,
+                    });
                 }
             }
             ControlFlow::Continue(())
         });
-        Ok((reports, skipped))
+        Ok(reports)
     })?;
-    inputs::warn_skipped(py, &skipped)?;
     Ok(reports)
 }
