@@ -33,6 +33,7 @@ class Finding:
         move: str | None = None,
         sfen: str | None = None,
     ) -> None: ...
+    def to_dict(self) -> dict[str, Any]: ...
 
 @final
 class GameResult:
@@ -49,6 +50,7 @@ class GameResult:
         reason: str | None = None,
         terminal_text: str | None = None,
     ) -> None: ...
+    def to_dict(self) -> dict[str, Any]: ...
 
 @final
 class Game:
@@ -112,6 +114,7 @@ class Report:
         findings: list[Finding],
         game_key: str | None,
     ) -> None: ...
+    def to_dict(self) -> dict[str, Any]: ...
 
 @final
 class StatsStream:

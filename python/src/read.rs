@@ -101,6 +101,20 @@ impl Finding {
         (slf.get_type(), args).into_pyobject(slf.py())
     }
 
+    /// The fields as a dict, keyed as in `kifu validate --format json`.
+    pub fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("rule", &self.rule)?;
+        d.set_item("severity", &self.severity)?;
+        d.set_item("message", &self.message)?;
+        d.set_item("line", self.line)?;
+        d.set_item("column", self.column)?;
+        d.set_item("ply", self.ply)?;
+        d.set_item("move", &self.mv)?;
+        d.set_item("sfen", &self.sfen)?;
+        Ok(d)
+    }
+
     fn __eq__(&self, other: &Finding) -> bool {
         self == other
     }
@@ -161,6 +175,16 @@ impl GameResult {
         let r = slf.get();
         let args = (&r.outcome, &r.winner, &r.reason, &r.terminal_text);
         (slf.get_type(), args).into_pyobject(slf.py())
+    }
+
+    /// The fields as a dict, keyed as in `kifu validate --format json`.
+    pub fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("outcome", &self.outcome)?;
+        d.set_item("winner", &self.winner)?;
+        d.set_item("reason", &self.reason)?;
+        d.set_item("terminal_text", &self.terminal_text)?;
+        Ok(d)
     }
 
     fn __eq__(&self, other: &GameResult) -> bool {

@@ -9,7 +9,7 @@ use kifu::read::{self as kr, ReadOptions, Rule};
 use kifu::record::Location;
 use kifu::validate::{ValidateOptions, Validator};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 use std::ops::ControlFlow;
 
 /// The verdict on one game, or on an input that was not read: the fields
@@ -90,6 +90,31 @@ impl Report {
             r.game_key,
         );
         (slf.get_type(), args).into_pyobject(slf.py())
+    }
+
+    /// The report as a dict: a line of `kifu validate --format json`
+    /// (`json.dumps(report.to_dict(), ensure_ascii=False)`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("path", &self.path)?;
+        d.set_item("game", self.game)?;
+        d.set_item("format", &self.format)?;
+        d.set_item("encoding", &self.encoding)?;
+        d.set_item("ok", self.ok)?;
+        d.set_item("plies", self.plies)?;
+        d.set_item("final_sfen", &self.final_sfen)?;
+        match &self.result {
+            Some(r) => d.set_item("result", r.to_dict(py)?)?,
+            None => d.set_item("result", py.None())?,
+        }
+        let findings = self
+            .findings
+            .iter()
+            .map(|f| f.to_dict(py))
+            .collect::<PyResult<Vec<_>>>()?;
+        d.set_item("findings", findings)?;
+        d.set_item("game_key", &self.game_key)?;
+        Ok(d)
     }
 
     fn __eq__(&self, other: &Report) -> bool {
