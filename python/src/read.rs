@@ -3,18 +3,24 @@
 //! rules).
 
 use crate::inputs;
+use kifu::batch;
 use kifu::read as kr;
 use kifu::read::{Encoding, Format, ReadOptions, Reader};
-use kifu::record::Record;
+use kifu::read::{Flow, MoveEvent, Visitor};
+use kifu::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
+use kifu::rules::write_sfen;
 use kifu::rules::Move;
 use kifu::validate::{GameReport, ValidateOptions};
 use kifu::{Color, Validator, Variant};
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::BufRead;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 /// One finding: a problem the reader or the validator met.
 #[pyclass(frozen, get_all, from_py_object, module = "kifu")]
@@ -207,6 +213,10 @@ pub fn side(c: Color) -> &'static str {
     }
 }
 
+/// The USI text of every move met so far, made once: a game's `moves`
+/// are references to these strings (a few thousand distinct moves).
+static USI: PyOnceLock<Mutex<HashMap<(Variant, Move), Py<PyString>>>> = PyOnceLock::new();
+
 /// One game: its header, start, main-line moves, result and findings.
 #[pyclass(frozen, module = "kifu")]
 pub struct Game {
@@ -219,30 +229,94 @@ pub struct Game {
     report: GameReport,
 }
 
-impl Game {
-    fn new(format: Format, encoding: Encoding, game: kr::Game) -> Game {
-        let validator = Validator::new(ValidateOptions::default())
-            .with_final_sfen(true)
-            .with_game_key(true);
-        let mut validator = validator;
-        let report = kr::visit_game(&game, &mut validator);
-        let Record {
-            header,
-            start,
-            main,
-            ..
-        } = game.record;
-        Game {
+/// Reads a game in one pass: the library's [`Validator`] plays every move
+/// once, and the header, the start and the main-line moves it played are
+/// kept on the way.
+struct Reading {
+    format: Format,
+    encoding: Encoding,
+    validator: Validator,
+    header: Vec<(String, String)>,
+    start: Option<(String, Variant)>,
+    moves: Vec<Move>,
+}
+
+impl Reading {
+    fn new(format: Format, encoding: Encoding) -> Reading {
+        Reading {
             format,
             encoding,
-            header: header
-                .entries
-                .into_iter()
-                .map(|(k, v)| (k.name().to_string(), v))
-                .collect(),
-            start_sfen: kifu::rules::write_sfen(&start.setup),
-            variant: start.setup.variant,
-            moves: main.moves.iter().map(|n| n.mv).collect(),
+            validator: Validator::new(ValidateOptions::default())
+                .with_final_sfen(true)
+                .with_game_key(true),
+            header: Vec::new(),
+            start: None,
+            moves: Vec::new(),
+        }
+    }
+}
+
+impl Visitor for Reading {
+    type Output = Game;
+    fn begin_game(&mut self, index: usize) -> Flow {
+        self.header.clear();
+        self.start = None;
+        self.moves.clear();
+        self.validator.begin_game(index)
+    }
+    fn finding(&mut self, f: kr::Finding) -> Flow {
+        self.validator.finding(f)
+    }
+    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
+        self.header
+            .push((key.name().to_string(), value.to_string()));
+        self.validator.header(key, value, at)
+    }
+    fn start(&mut self, start: &Start) -> Flow {
+        self.start = Some((write_sfen(&start.setup), start.setup.variant));
+        self.validator.start(start)
+    }
+    fn comment(&mut self, text: &str, at: Location) -> Flow {
+        self.validator.comment(text, at)
+    }
+    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
+        let main = self.validator.in_main_line();
+        let flow = self.validator.movement(mv);
+        if main {
+            if let Some(p) = self.validator.last_played() {
+                self.moves.push(p.mv);
+            }
+        }
+        flow
+    }
+    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
+        self.validator.time(time, at)
+    }
+    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
+        self.validator.begin_variation(ply, at)
+    }
+    fn end_variation(&mut self) -> Flow {
+        self.validator.end_variation()
+    }
+    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
+        self.validator.terminal(kind, at)
+    }
+    fn claim(&mut self, claim: &ResultClaim) -> Flow {
+        self.validator.claim(claim)
+    }
+    fn end_game(&mut self) -> Game {
+        let report = self.validator.end_game();
+        let (start_sfen, variant) = self.start.take().unwrap_or_else(|| {
+            let s = Start::default();
+            (write_sfen(&s.setup), s.setup.variant)
+        });
+        Game {
+            format: self.format,
+            encoding: self.encoding,
+            header: std::mem::take(&mut self.header),
+            start_sfen,
+            variant,
+            moves: std::mem::take(&mut self.moves),
             report,
         }
     }
@@ -299,18 +373,25 @@ impl Game {
         self.variant.name()
     }
 
-    /// The main line's moves as written in the record, in USI (an illegal
-    /// move and those after it included: `plies` says how many were
-    /// played).
+    /// The main line's moves in USI, as played: up to the first illegal
+    /// one (whose finding quotes it as written), so `len(moves) == plies`.
     #[getter]
     fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let cache = USI.get_or_init(py, || Mutex::new(HashMap::new()));
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
         let mut s = String::with_capacity(8);
         PyList::new(
             py,
-            self.moves.iter().map(|m| {
-                s.clear();
-                let _ = write!(s, "{}", m.usi(self.variant));
-                PyString::new(py, &s)
+            self.moves.iter().map(|&m| {
+                cache
+                    .entry((self.variant, m))
+                    .or_insert_with(|| {
+                        s.clear();
+                        let _ = write!(s, "{}", m.usi(self.variant));
+                        PyString::intern(py, &s).unbind()
+                    })
+                    .clone_ref(py)
+                    .into_bound(py)
             }),
         )
     }
@@ -377,13 +458,14 @@ pub fn io_error(e: &std::io::Error, path: &std::path::Path) -> PyErr {
     ))
 }
 
-/// Reads every game of a reader, validating each.
+/// Reads every game of a reader, validating each as it is read.
 fn games<R: BufRead>(mut reader: Reader<R>) -> Vec<Game> {
-    let (format, encoding) = (reader.format(), reader.encoding());
-    reader
-        .games()
-        .map(|g| Game::new(format, encoding, g))
-        .collect()
+    let mut v = Reading::new(reader.format(), reader.encoding());
+    let mut games = Vec::new();
+    while let Some(g) = reader.read_game(&mut v) {
+        games.push(g);
+    }
+    games
 }
 
 /// The games of a record file (`str` or `os.PathLike`) or of `bytes`, each
@@ -408,9 +490,17 @@ pub fn read(
         let path: PathBuf = source.extract()?;
         return py
             .detach(|| -> std::io::Result<Vec<Game>> {
-                let file = std::fs::File::open(&path)?;
-                let source = std::io::BufReader::with_capacity(1 << 16, file);
+                let mut file = std::fs::File::open(&path)?;
                 let format = format.or_else(|| Format::from_path(&path));
+                // A file of usual size is read whole (one allocation of
+                // its size); a large one is streamed.
+                let size = file.metadata()?.len();
+                if size <= batch::STREAM_THRESHOLD {
+                    let mut bytes = Vec::with_capacity(size as usize + 1);
+                    std::io::Read::read_to_end(&mut file, &mut bytes)?;
+                    return Ok(games(Reader::with_options(&bytes[..], format, &opts)?));
+                }
+                let source = std::io::BufReader::with_capacity(1 << 16, file);
                 Ok(games(Reader::with_options(source, format, &opts)?))
             })
             .map_err(|e| io_error(&e, &path));

@@ -53,7 +53,7 @@ def test_bytes_give_header_start_moves_result():
 def test_an_illegal_move_is_a_finding_with_ply_move_and_sfen():
     [g] = kifu.read(ILLEGAL)
     assert not g.ok and g.plies == 2
-    assert g.moves == ["7g7f", "3c3d", "P*5e"]
+    assert g.moves == ["7g7f", "3c3d"]  # up to the illegal move
     [f] = g.findings
     assert (f.rule, f.severity, f.line, f.column, f.ply, f.move) == (
         "not-in-hand", "error", 6, 1, 3, "+0055FU")
@@ -84,8 +84,10 @@ def test_every_example_as_the_cli_reports_it():
     assert len(files) >= 8
     for p in files:
         want = [json.loads(line) for line in run_cli("validate", "--format", "json", p).splitlines()]
-        got = [as_json(str(p), g) for g in kifu.read(p)]
+        games = kifu.read(p)
+        got = [as_json(str(p), g) for g in games]
         assert got == want, p
+        assert all(len(g.moves) == g.plies for g in games)
         # the same bytes read from memory give the same games
         assert [as_json(str(p), g) for g in kifu.read(p.read_bytes(), format=got[0]["format"])] == want
 
@@ -103,3 +105,15 @@ def test_invalid_records_as_the_cli_reports_them(tmp_path):
         p.write_bytes(data)
         want = [json.loads(line) for line in run_cli("validate", "--format", "json", p).splitlines()]
         assert [as_json(str(p), g) for g in kifu.read(p)] == want, name
+
+
+def test_moves_equal_cshogi_on_generated_games(corpus):
+    cshogi = pytest.importorskip("cshogi")
+    import cshogi.CSA
+
+    files = sorted((corpus / "csa").iterdir())[:100]
+    for f in files:
+        [want] = cshogi.CSA.Parser.parse_file(str(f))
+        [g] = kifu.read(f)
+        assert g.moves == [cshogi.move_to_usi(m) for m in want.moves], f
+        assert g.start_sfen == want.sfen
