@@ -22,8 +22,49 @@ from ._kifu import (
     stats,
     validate,
 )
+from . import _kifu
+
+#: Whether this build has ``positions`` (the library's training-data
+#: writers, kifu::export).
+HAS_POSITIONS = hasattr(_kifu, "positions_buffer")
+if HAS_POSITIONS:
+    Buffer = _kifu.Buffer
+
+
+def _need_positions():
+    if not HAS_POSITIONS:
+        raise NotImplementedError(
+            "this kifu build has no positions: it needs the library's kifu::export "
+            "(build python/ with the cargo feature `positions`)"
+        )
+
+
+def position_dtype(fmt="hcpe"):
+    """The numpy dtype of a record of ``fmt`` (``hcpe``, ``psv``): cshogi's
+    ``HuffmanCodedPosAndEval`` and ``PackedSfenValue``, field for field."""
+    import numpy as np
+
+    _need_positions()
+    return np.dtype([
+        (name, dtype, (count,)) if count > 1 else (name, dtype)
+        for name, dtype, count in _kifu.position_fields(fmt)
+    ])
+
+
+def positions(paths, *, fmt="hcpe", jobs=None, ext=None, format=None):
+    """Training positions of every game under ``paths`` as a numpy array of
+    records with cshogi's dtype (``fmt="hcpe"``: HuffmanCodedPosAndEval,
+    ``"psv"``: PackedSfenValue), the bytes ``kifu export --to FMT`` writes,
+    in input order at any ``jobs``. The array views the buffer the library
+    wrote (no copy; ``array.base`` keeps it)."""
+    import numpy as np
+
+    _need_positions()
+    buf = _kifu.positions_buffer(paths, fmt=fmt, jobs=jobs, ext=ext, format=format)
+    return np.frombuffer(buf, dtype=position_dtype(fmt))
 
 __all__ = [
+    "HAS_POSITIONS",
     "Finding",
     "Game",
     "GameResult",
@@ -31,6 +72,8 @@ __all__ = [
     "StatsStream",
     "__version__",
     "discover",
+    "position_dtype",
+    "positions",
     "read",
     "stats",
     "validate",

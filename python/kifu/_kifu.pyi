@@ -124,6 +124,22 @@ class StatsStream:
     def columns(self) -> list[str]: ...
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> Any: ...
 
+@final
+class Buffer:
+    """Bytes written by the library, lent through the buffer protocol."""
+
+    def __len__(self) -> int: ...
+    def __buffer__(self, flags: int, /) -> memoryview: ...
+
+def position_fields(fmt: Literal["hcpe", "psv"]) -> list[tuple[str, str, int]]: ...
+def positions_buffer(
+    paths: Paths,
+    *,
+    fmt: Literal["hcpe", "psv"] = "hcpe",
+    jobs: int | None = None,
+    ext: list[str] | None = None,
+    format: FormatName | None = None,
+) -> Buffer: ...
 def read(
     source: StrPath | bytes | bytearray | memoryview,
     *,
