@@ -1,7 +1,9 @@
 //! CSA reader and writer: fixtures with expectations, malformed files with
-//! exact first findings, round trips, writer forms and the whole corpus.
+//! exact first findings, round trips and writer forms. The tests on the
+//! shared corpus are in `tests/csa_corpus.rs`, which reports them ignored
+//! without it.
 
-mod common;
+pub mod common;
 
 use kifu::csa::{self, CsaVersion, WriteOptions};
 use kifu::read::{lines_from_bytes, Finding, Format, Game, ReadOptions, Reader, Rule, Severity};
@@ -9,14 +11,14 @@ use kifu::record::{Line, Location, Record, TerminalKind};
 use kifu::{Position, Variant};
 use std::path::{Path, PathBuf};
 
-fn read_bytes(bytes: &[u8]) -> Vec<Game> {
+pub fn read_bytes(bytes: &[u8]) -> Vec<Game> {
     let opts = ReadOptions::default();
     Reader::from_lines(Format::Csa, lines_from_bytes(bytes, &opts), &opts)
         .games()
         .collect()
 }
 
-fn read_path(path: &Path) -> Vec<Game> {
+pub fn read_path(path: &Path) -> Vec<Game> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     read_bytes(&bytes)
 }
@@ -53,7 +55,7 @@ fn replay_line(mut pos: Position, line: &Line) -> Result<(), String> {
     Ok(())
 }
 
-fn replay(r: &Record) -> Result<(), String> {
+pub fn replay(r: &Record) -> Result<(), String> {
     replay_line(Position::from_setup_unchecked(&r.start.setup), &r.main)
 }
 
@@ -149,7 +151,7 @@ fn parse_expect(text: &str) -> Vec<Expect> {
 }
 
 /// Checks the games read from one file against its `.expect` text.
-fn check_games(name: &str, games: &[Game], text: &str) {
+pub fn check_games(name: &str, games: &[Game], text: &str) {
     let expects = parse_expect(text);
     assert_eq!(games.len(), expects.len(), "{name}: number of games");
     for (g, e) in games.iter().zip(&expects) {
@@ -172,7 +174,7 @@ fn check_games(name: &str, games: &[Game], text: &str) {
 }
 
 /// The first error finding as `LINE:COL rule`.
-fn first_error(name: &str, games: &[Game]) -> String {
+pub fn first_error(name: &str, games: &[Game]) -> String {
     let first = games
         .iter()
         .flat_map(|g| g.findings.iter())
@@ -205,43 +207,20 @@ fn bad_fixtures_give_their_first_finding() {
     }
 }
 
-/// The expectations the real CSA records once held as fixtures, now read
-/// from the shared corpus (skips without it).
-#[test]
-fn corpus_expectations() {
-    let Some(entries) = common::corpus_expectations("csa") else {
-        return;
-    };
-    for e in &entries {
-        let games = read_bytes(&e.bytes);
-        let name = format!("{} ({})", e.name, e.path);
-        if e.bad {
-            assert_eq!(first_error(&name, &games), e.expect.trim(), "{name}");
-        } else {
-            check_games(&name, &games, &e.expect);
-        }
-    }
-    println!("csa: {} real files checked", entries.len());
-}
-
-/// Every ok fixture, plus the real files of `tests/corpus-expect/csa/` when
-/// the corpus is present: (name, bytes).
+/// Every ok fixture: (name, bytes). The real files of
+/// `tests/corpus-expect/csa/` are round-tripped by `tests/csa_corpus.rs`.
 fn ok_inputs() -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = fixtures("ok", "csa")
+    fixtures("ok", "csa")
         .into_iter()
         .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
-        .collect();
-    for e in common::corpus_expectations("csa").unwrap_or_default() {
-        if !e.bad {
-            v.push((e.path, e.bytes));
-        }
-    }
-    v
+        .collect()
 }
 
-fn round_trip(version: CsaVersion) {
+/// Reads, writes in `version` and reads back each of `inputs`: the same
+/// records (times to whole seconds in V2.2).
+pub fn round_trip(version: CsaVersion, inputs: Vec<(String, Vec<u8>)>) {
     let opts = WriteOptions { version };
-    for (name, bytes) in ok_inputs() {
+    for (name, bytes) in inputs {
         let games = read_bytes(&bytes);
         let records: Vec<Record> = games.into_iter().map(|g| g.record).collect();
         let out = csa::write_games(&records, &opts).unwrap();
@@ -269,12 +248,12 @@ fn round_trip(version: CsaVersion) {
 
 #[test]
 fn round_trip_v22() {
-    round_trip(CsaVersion::V22);
+    round_trip(CsaVersion::V22, ok_inputs());
 }
 
 #[test]
 fn round_trip_v30() {
-    round_trip(CsaVersion::V30);
+    round_trip(CsaVersion::V30, ok_inputs());
 }
 
 #[test]
@@ -503,81 +482,6 @@ fn never_panics_on_garbage() {
         let games = read_bytes(s);
         assert!(!games.is_empty());
     }
-}
-
-#[test]
-fn corpus() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let index = root.join("index.csv");
-    let Ok(text) = std::fs::read_to_string(&index) else {
-        println!("corpus not found at {}: skipping", root.display());
-        return;
-    };
-    let (mut clean, mut with_findings, mut games_total) = (0, 0, 0);
-    let mut disagreements = Vec::new();
-    for line in text.lines().skip(1) {
-        let cols: Vec<&str> = line.split(',').collect();
-        if cols.len() < 6 || cols[1] != "CSA" {
-            continue;
-        }
-        let path = root.join(cols[0]);
-        let expectation = cols[5..].join(",");
-        let games = read_path(&path);
-        games_total += games.len();
-        if games.iter().any(|g| !g.findings.is_empty()) {
-            with_findings += 1;
-            let rules: Vec<String> = games
-                .iter()
-                .flat_map(|g| {
-                    g.findings
-                        .iter()
-                        .map(|f| format!("{}:{}:{} {}", g.index, f.line, f.column, f.rule))
-                })
-                .collect();
-            println!("{}: findings {}", cols[0], rules.join(", "));
-        } else {
-            clean += 1;
-        }
-        let problem = games.iter().find_map(|g| {
-            let report = kifu::validate::validate(g, &Default::default());
-            if let Some(f) = report
-                .findings
-                .iter()
-                .find(|f| f.severity == Severity::Error)
-            {
-                return Some(format!(
-                    "game {}: {}:{} {} {}",
-                    g.index, f.line, f.column, f.rule, f.message
-                ));
-            }
-            replay(&g.record)
-                .err()
-                .map(|m| format!("game {}: {m}", g.index))
-        });
-        let want_games: usize = cols[3].parse().unwrap_or(0);
-        if want_games != games.len() {
-            disagreements.push(format!(
-                "{}: {} games, index says {want_games}",
-                cols[0],
-                games.len()
-            ));
-        }
-        match (expectation.as_str(), problem) {
-            ("valid", Some(p)) => disagreements.push(format!("{}: valid but {p}", cols[0])),
-            (e, None) if e.starts_with("invalid") => {
-                disagreements.push(format!("{}: {e} but read clean", cols[0]))
-            }
-            (e, Some(p)) if e.starts_with("invalid") => {
-                println!("{}: {e}: found {p}", cols[0])
-            }
-            _ => {}
-        }
-    }
-    println!(
-        "CSA corpus: {} files clean, {} with findings, {} games",
-        clean, with_findings, games_total
-    );
-    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
 
 #[test]

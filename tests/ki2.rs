@@ -1,30 +1,15 @@
-//! KI2 reader/writer tests: relative marks, fixtures, round trips, corpus.
+//! KI2 reader/writer tests: relative marks, fixtures, round trips. The
+//! tests on the shared corpus are in `tests/ki2_corpus.rs`, which reports
+//! them ignored without it.
 
-mod common;
+pub mod common;
 
 use common::*;
 use kifu::read::Format;
 
 #[test]
-fn corpus_ki2() {
-    corpus_check(Format::Ki2);
-}
-
-#[test]
-fn peer_jkf_ki2() {
-    jkf_expected_check(Format::Ki2);
-}
-
-#[test]
 fn fixtures_ki2() {
     fixture_check("ki2", Format::Ki2);
-}
-
-/// The expectations the real KI2 records once held as fixtures, now read
-/// from the shared corpus (skips without it).
-#[test]
-fn corpus_expectations_ki2() {
-    corpus_expect_check("ki2", Format::Ki2);
 }
 
 use kifu::ki2::{self, relative_mark, resolve, Horizontal, RelativeMark, ResolveError, Vertical};
@@ -214,7 +199,12 @@ fn legal_candidates_only_option() {
 /// KI2 → Record → KI2 is byte-identical on the second write.
 #[test]
 fn ki2_round_trip() {
-    for (name, rec) in all_fixture_records() {
+    ki2_round_trip_of(all_fixture_records());
+}
+
+/// [`ki2_round_trip`] on `records`.
+pub fn ki2_round_trip_of(records: Vec<(String, kifu::record::Record)>) {
+    for (name, rec) in records {
         let a = ki2::write(&rec, &Default::default()).unwrap();
         let g = read(a.text.as_bytes(), kifu::read::Format::Ki2);
         assert!(errors(&g).is_empty(), "{name}: {:?}", errors(&g));

@@ -1,41 +1,31 @@
-//! KIF reader/writer tests: fixtures with independent expectations, round
-//! trips, the peer JKF comparison and the whole corpus.
+//! KIF reader/writer tests: fixtures with independent expectations and
+//! round trips. The tests on the shared corpus (the whole corpus, the peer
+//! JKF comparison, the real records' expectations and round trips) are in
+//! `tests/kif_corpus.rs`, which reports them ignored without it.
 
-mod common;
+pub mod common;
 
 use common::*;
 use kifu::kif::{self, WriteOptions};
 use kifu::read::decode::encode;
 use kifu::read::{Encoding, Format, Severity};
-use kifu::record::TerminalKind;
-
-#[test]
-fn corpus_kif() {
-    corpus_check(Format::Kif);
-}
-
-#[test]
-fn peer_jkf_kif() {
-    jkf_expected_check(Format::Kif);
-}
+use kifu::record::{Record, TerminalKind};
 
 #[test]
 fn fixtures_kif() {
     fixture_check("kif", Format::Kif);
 }
 
-/// The expectations the real KIF records once held as fixtures, now read
-/// from the shared corpus (skips without it).
-#[test]
-fn corpus_expectations_kif() {
-    corpus_expect_check("kif", Format::Kif);
-}
-
 /// KIF → Record → KIF: the second write is byte-identical to the first,
 /// and the re-read record has the same moves, comments and variations.
 #[test]
 fn kif_round_trip() {
-    for (name, rec) in all_fixture_records() {
+    kif_round_trip_of(all_fixture_records());
+}
+
+/// [`kif_round_trip`] on `records`.
+pub fn kif_round_trip_of(records: Vec<(String, Record)>) {
+    for (name, rec) in records {
         let a = kif::write(&rec, &WriteOptions::default()).unwrap();
         let g = read(a.text.as_bytes(), Format::Kif);
         assert!(
@@ -72,11 +62,16 @@ fn kif_round_trip() {
 /// Shift_JIS output stays byte-exact through read and write.
 #[test]
 fn kif_shift_jis_round_trip() {
+    kif_shift_jis_round_trip_of(all_fixture_records());
+}
+
+/// [`kif_shift_jis_round_trip`] on `records`.
+pub fn kif_shift_jis_round_trip_of(records: Vec<(String, Record)>) {
     let opts = WriteOptions {
         encoding: Encoding::ShiftJis,
         crlf: true,
     };
-    for (name, rec) in all_fixture_records() {
+    for (name, rec) in records {
         let a = kif::write(&rec, &opts).unwrap();
         let Ok(bytes) = encode(&a.text, Encoding::ShiftJis) else {
             continue; // a name CP932 cannot hold
@@ -99,7 +94,12 @@ fn kif_shift_jis_round_trip() {
 /// KIF → KI2 → KIF keeps the moves of every branch.
 #[test]
 fn kif_ki2_kif_keeps_moves() {
-    for (name, rec) in all_fixture_records() {
+    kif_ki2_kif_keeps_moves_of(all_fixture_records());
+}
+
+/// [`kif_ki2_kif_keeps_moves`] on `records`.
+pub fn kif_ki2_kif_keeps_moves_of(records: Vec<(String, Record)>) {
+    for (name, rec) in records {
         let ki2 = kifu::ki2::write(&rec, &Default::default()).unwrap();
         let g = read(ki2.text.as_bytes(), Format::Ki2);
         assert!(

@@ -11,7 +11,7 @@ use crate::rules::role::{Piece, Role};
 use crate::rules::setup::Setup;
 use crate::rules::variant::Variant;
 use crate::text::lines::LineError;
-use crate::text::sink::Sink;
+use crate::text::sink::{Sink, MAX_GAME_TEXT_BYTES, TEXT_ENTRY_COST};
 use crate::text::{
     empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
 };
@@ -75,6 +75,8 @@ struct State {
     /// Comments read before the game's first statement (they belong to the
     /// game only if one follows).
     comments: Vec<(String, Location)>,
+    /// What the held comments count towards the game's text cap.
+    held_bytes: usize,
     v3: bool,
     warned_fraction: bool,
     warned_space: bool,
@@ -102,6 +104,7 @@ impl State {
             terminal: None,
             broken: false,
             comments: Vec::new(),
+            held_bytes: 0,
             v3: false,
             warned_fraction: false,
             warned_space: false,
@@ -136,6 +139,7 @@ impl State {
         for (c, at) in self.comments.drain(..) {
             out.comment(&c, at);
         }
+        self.held_bytes = 0;
     }
 
     fn finding<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, f: Finding) {
@@ -280,7 +284,13 @@ impl State {
     fn comment<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, text: &str, loc: Location) {
         if out.begun() {
             out.comment(text, loc);
+        } else if self.held_bytes > MAX_GAME_TEXT_BYTES {
+            // More comments than a game may keep: they are not held back
+            // any longer, the game begins (and its text cap is reported).
+            self.flush(out);
+            out.comment(text, loc);
         } else {
+            self.held_bytes += text.len() + TEXT_ENTRY_COST;
             self.comments.push((text.to_string(), loc));
         }
     }

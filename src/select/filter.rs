@@ -382,7 +382,11 @@ impl Filter {
             if needles.is_empty() {
                 return true;
             }
-            let folded: Vec<String> = texts.iter().map(|t| super::text::fold(t)).collect();
+            // Each value folded once for every needle, up to the cap.
+            let folded: Vec<String> = texts
+                .iter()
+                .map(|t| super::text::fold(super::text::matched_part(t)))
+                .collect();
             needles.iter().all(|n| folded.iter().any(|t| n.is_in(t)))
         }
         if !contains_all(&self.sente, &[&info.sente])

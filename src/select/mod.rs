@@ -47,7 +47,7 @@ pub use filter::{
     REASONS, RESULTS,
 };
 pub use key::{GameKey, KeyHasher};
-pub use text::{fold, fold_into, Needle};
+pub use text::{fold, fold_into, matched_part, Needle, MAX_MATCHED_CHARS};
 
 use crate::read::{Finding, Flow, MoveEvent, Severity, Visitor, CONTINUE};
 use crate::record::{HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind};
