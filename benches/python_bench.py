@@ -9,7 +9,10 @@
    `board.push(m)` (as benches/peers/validate_cshogi.py replays). Target:
    kifu >= 1.5x.
 2. kifu.validate(folder, jobs=2) against jobs=1 on the same files. Target:
-   >= 1.7x.
+   >= 1.7x. The output also gives each contender's CPU seconds and how many
+   cores the process got during jobs=2 (CPU / wall): below ~1.8 the
+   machine is busy with other work and the jobs ratio is not a scaling
+   figure.
 
 Rounds alternate between the contenders; each figure is the best of
 --rounds. The corpus is made by benches/peers/gen_csa_corpus.py (seeded
@@ -23,11 +26,14 @@ Python (target/pyvenv after .ci/run).
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from importlib.metadata import version
 
 import cshogi
 import cshogi.CSA
@@ -61,16 +67,22 @@ def cshogi_replay(files):
     return games, moves
 
 
-def best(fn, *args):
-    t = time.perf_counter()
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(fn, *args):
+    """Wall seconds, CPU seconds (every thread of the process), result."""
+    t, c = time.perf_counter(), cpu()
     out = fn(*args)
-    return time.perf_counter() - t, out
+    return time.perf_counter() - t, cpu() - c, out
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--corpus", help="a folder of .csa files (default: generated)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -85,6 +97,7 @@ def main():
         files = kifu.discover(corpus, ext=["csa"])
         size = sum(os.path.getsize(f) for f in files)
         times = {"kifu.read": [], "cshogi": [], "jobs=1": [], "jobs=2": []}
+        cpus = {k: [] for k in times}
         counts = {}
         for _ in range(a.rounds):
             for name, fn, arg in (
@@ -93,10 +106,12 @@ def main():
                 ("jobs=1", lambda c: len(kifu.validate(c, jobs=1)), corpus),
                 ("jobs=2", lambda c: len(kifu.validate(c, jobs=2)), corpus),
             ):
-                secs, out = best(fn, arg)
+                secs, used, out = timed(fn, arg)
                 times[name].append(secs)
+                cpus[name].append(used)
                 counts[name] = out
         b = {k: min(v) for k, v in times.items()}
+        med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
         assert counts["kifu.read"] == counts["cshogi"], counts
         print(json.dumps({
             "files": len(files),
@@ -105,9 +120,19 @@ def main():
             "best_seconds": {k: round(v, 4) for k, v in b.items()},
             "read_vs_cshogi": round(b["cshogi"] / b["kifu.read"], 2),
             "jobs2_vs_jobs1": round(b["jobs=1"] / b["jobs=2"], 2),
+            # CPU seconds of the best round's contender and the cores the
+            # process got during jobs=2 (CPU / wall): on a machine busy with
+            # other work it gets less than two, and the jobs ratio says
+            # nothing about scaling.
+            "cpu_seconds_min": {k: round(min(v), 4) for k, v in cpus.items()},
+            "cores_got_jobs2": round(
+                sorted(c / w for c, w in zip(cpus["jobs=2"], times["jobs=2"]))[-1], 2),
+            "median_read_vs_cshogi": round(med["cshogi"] / med["kifu.read"], 2),
+            "median_jobs2_vs_jobs1": round(med["jobs=1"] / med["jobs=2"], 2),
+            "loadavg_after": open("/proc/loadavg").read().split()[:3],
             "cpus": os.cpu_count(),
             "kifu": kifu.__version__,
-            "cshogi": getattr(cshogi, "__version__", "?"),
+            "cshogi": version("cshogi"),
         }, indent=1))
 
 
