@@ -215,7 +215,10 @@ pub fn side(c: Color) -> &'static str {
 
 /// The USI text of every move met so far, made once: a game's `moves`
 /// are references to these strings (a few thousand distinct moves).
-static USI: PyOnceLock<Mutex<HashMap<(Variant, Move), Py<PyString>>>> = PyOnceLock::new();
+static USI: PyOnceLock<Mutex<UsiStrings>> = PyOnceLock::new();
+
+/// Python strings of USI moves, by variant and move.
+type UsiStrings = HashMap<(Variant, Move), Py<PyString>>;
 
 /// One game: its header, start, main-line moves, result and findings.
 #[pyclass(frozen, module = "kifu")]
