@@ -371,7 +371,16 @@ pub fn stats(
     std::thread::Builder::new()
         .name("kifu-stats".into())
         .stack_size(batch::WORKER_STACK)
-        .spawn(move || produce(inputs, workers, opts, s, tx))?;
+        .spawn(move || {
+            // A panic must not pass for the end of the table.
+            let tx2 = tx.clone();
+            let run = std::panic::AssertUnwindSafe(move || produce(inputs, workers, opts, s, tx));
+            if std::panic::catch_unwind(run).is_err() {
+                let _ = tx2.send(Err(ArrowError::ComputeError(
+                    "kifu.stats: the statistics thread panicked; the table is incomplete".into(),
+                )));
+            }
+        })?;
     Ok(StatsStream {
         reader: Mutex::new(Some(Batches {
             schema: schema.clone(),

@@ -10,6 +10,7 @@ import pyarrow.csv as pacsv  # noqa: E402
 
 import kifu  # noqa: E402
 from conftest import run_cli  # noqa: E402
+from test_validate import own_copy  # noqa: E402
 
 TYPES = {
     "path": pa.string(), "game": pa.int64(), "start_time": pa.timestamp("s"),
@@ -43,7 +44,8 @@ def test_header_is_the_csv_header(corpus):
     assert kifu.stats(corpus).columns == t.column_names
 
 
-def test_table_equals_the_csv(corpus):
+def test_table_equals_the_csv(corpus, tmp_path):
+    corpus = own_copy(corpus, tmp_path)
     (corpus / "examples" / "bad.csa").write_bytes(
         b"V2.2\n$START_TIME:2024/01/02\nPI\n+\n+7776FU\nT12\n-3334FU\nT3\n+0055FU\n%TORYO\n")
     got = pa.table(kifu.stats(corpus, jobs=2))

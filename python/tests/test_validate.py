@@ -4,7 +4,9 @@ of `kifu validate --format json`, in input order, the same at any jobs."""
 import json
 import os
 import pickle
+import shutil
 import threading
+import time
 
 import pytest
 
@@ -30,11 +32,18 @@ def as_json(r):
     }
 
 
+def own_copy(corpus, tmp_path):
+    """The shared corpus copied, for a test that adds files to it."""
+    shutil.copytree(corpus, tmp_path / "corpus", symlinks=True)
+    return tmp_path / "corpus"
+
+
 def cli_reports(*paths):
     return [json.loads(line) for line in run_cli("validate", "--format", "json", *paths).splitlines()]
 
 
-def test_reports_equal_the_cli_at_any_jobs(corpus):
+def test_reports_equal_the_cli_at_any_jobs(corpus, tmp_path):
+    corpus = own_copy(corpus, tmp_path)
     (corpus / "examples" / "illegal.csa").write_bytes(ILLEGAL)
     os.symlink("/nonexistent", corpus / "examples" / "dangling.kif")
     want = cli_reports(corpus)
@@ -77,23 +86,39 @@ def test_errors_and_arguments(tmp_path):
 
 
 def test_the_gil_is_released(corpus):
-    """A Python thread keeps running while kifu works."""
-    count = 0
+    """A Python thread runs while kifu works: it leaves time stamps every
+    half millisecond, and some fall in the middle of each call (with the
+    GIL held through the call, none could)."""
+    stamps = []
     stop = threading.Event()
 
-    def spin():
-        nonlocal count
+    def tick():
         while not stop.is_set():
-            count += 1
+            stamps.append(time.perf_counter())
+            time.sleep(0.0005)
 
-    t = threading.Thread(target=spin)
+    big = b"\n/\n".join([(corpus / "big.csa").read_bytes()] * 6)
+    calls = {
+        "validate": lambda: kifu.validate([corpus] * 6, jobs=1),
+        "read": lambda: kifu.read(big),
+        "stats": lambda: pa_table(kifu.stats([corpus] * 6, jobs=1)),
+    }
+    t = threading.Thread(target=tick)
     t.start()
     try:
-        before = count
-        kifu.validate(corpus, jobs=1)
-        kifu.read(corpus / "big.csa")
-        during = count - before
+        for name, call in calls.items():
+            t0 = time.perf_counter()
+            call()
+            t1 = time.perf_counter()
+            lo, hi = t0 + 0.2 * (t1 - t0), t0 + 0.8 * (t1 - t0)
+            inside = sum(lo <= s <= hi for s in stamps)
+            assert t1 - t0 > 0.03, (name, t1 - t0)
+            assert inside >= 3, (name, inside, t1 - t0)
     finally:
         stop.set()
         t.join()
-    assert during > 1000, during
+
+
+def pa_table(stream):
+    pa = pytest.importorskip("pyarrow")
+    return pa.table(stream)
