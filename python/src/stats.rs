@@ -57,65 +57,42 @@ impl Kind for Text {
     }
 }
 
-/// An integer (`int64`).
-struct Int;
-impl Kind for Int {
-    type Builder = Int64Builder;
-    type Value<'a> = i64;
-    const TYPE: DataType = DataType::Int64;
-    const NULLABLE: bool = false;
-    fn builder(rows: usize) -> Int64Builder {
-        Int64Builder::with_capacity(rows)
-    }
-    fn append(b: &mut Int64Builder, v: i64) {
-        b.append_value(v);
-    }
+/// A column kind whose values go into their builder as they are.
+macro_rules! kind {
+    ($(#[$doc:meta])* $name:ident: $builder:ty, $value:ty, $ty:expr, $nullable:expr, $append:ident) => {
+        $(#[$doc])*
+        struct $name;
+        impl Kind for $name {
+            type Builder = $builder;
+            type Value<'a> = $value;
+            const TYPE: DataType = $ty;
+            const NULLABLE: bool = $nullable;
+            fn builder(rows: usize) -> $builder {
+                <$builder>::with_capacity(rows)
+            }
+            fn append(b: &mut $builder, v: $value) {
+                b.$append(v);
+            }
+        }
+    };
 }
 
-/// An integer that may be empty (`int64`, null).
-struct OptInt;
-impl Kind for OptInt {
-    type Builder = Int64Builder;
-    type Value<'a> = Option<i64>;
-    const TYPE: DataType = DataType::Int64;
-    const NULLABLE: bool = true;
-    fn builder(rows: usize) -> Int64Builder {
-        Int64Builder::with_capacity(rows)
-    }
-    fn append(b: &mut Int64Builder, v: Option<i64>) {
-        b.append_option(v);
-    }
-}
-
-/// A number of seconds that may be empty (`float64`, null).
-struct OptFloat;
-impl Kind for OptFloat {
-    type Builder = Float64Builder;
-    type Value<'a> = Option<f64>;
-    const TYPE: DataType = DataType::Float64;
-    const NULLABLE: bool = true;
-    fn builder(rows: usize) -> Float64Builder {
-        Float64Builder::with_capacity(rows)
-    }
-    fn append(b: &mut Float64Builder, v: Option<f64>) {
-        b.append_option(v);
-    }
-}
-
-/// `true`/`false` (`bool`).
-struct Bool;
-impl Kind for Bool {
-    type Builder = BooleanBuilder;
-    type Value<'a> = bool;
-    const TYPE: DataType = DataType::Boolean;
-    const NULLABLE: bool = false;
-    fn builder(rows: usize) -> BooleanBuilder {
-        BooleanBuilder::with_capacity(rows)
-    }
-    fn append(b: &mut BooleanBuilder, v: bool) {
-        b.append_value(v);
-    }
-}
+kind!(
+    /// An integer (`int64`).
+    Int: Int64Builder, i64, DataType::Int64, false, append_value
+);
+kind!(
+    /// An integer that may be empty (`int64`, null).
+    OptInt: Int64Builder, Option<i64>, DataType::Int64, true, append_option
+);
+kind!(
+    /// A number of seconds that may be empty (`float64`, null).
+    OptFloat: Float64Builder, Option<f64>, DataType::Float64, true, append_option
+);
+kind!(
+    /// `true`/`false` (`bool`).
+    Bool: BooleanBuilder, bool, DataType::Boolean, false, append_value
+);
 
 /// `start_time`, one ISO 8601 form without a zone (`timestamp[s]`, null
 /// when empty): the wall-clock time as written.
