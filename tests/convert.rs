@@ -165,10 +165,44 @@ fn compare(
             .map(|v| v.into_iter().filter(|l| !eval_line(l)).collect())
             .collect()
     };
+    // A time control the target cannot state comes back as a comment of
+    // the start (`time control: …`), counted as kept as a comment; one it
+    // states comes back as the same time control.
+    let key = kifu::record::HeaderKey::TimeControl;
+    let kept_tc = dropped.as_comments.contains("time control");
+    let b_initial: Vec<String> = b
+        .initial_comments
+        .iter()
+        .filter(|c| !(kept_tc && c.starts_with("time control: ")))
+        .cloned()
+        .collect();
+    if let (Some(va), false) = (a.header.get(&key), kept_tc) {
+        let (ta, tb) = (
+            kifu::record::TimeControl::parse(va),
+            b.header
+                .get(&key)
+                .and_then(kifu::record::TimeControl::parse),
+        );
+        if ta.is_some() && t != Target::Usi && ta != tb {
+            failures.push(format!(
+                "{label} -> {t}: time control {va:?} became {:?}",
+                b.header.get(&key)
+            ));
+        }
+    }
+    if kept_tc
+        && !b
+            .initial_comments
+            .iter()
+            .any(|c| c.starts_with("time control: "))
+    {
+        failures.push(format!(
+            "{label} -> {t}: a time control counted as kept as a comment is not there"
+        ));
+    }
     if dropped.comments == 0
         && t != Target::Usi
-        && (plain(comments(&a.main)) != plain(comments(&b.main))
-            || a.initial_comments != b.initial_comments)
+        && (plain(comments(&a.main)) != plain(comments(&b.main)) || a.initial_comments != b_initial)
     {
         {
             failures.push(format!(

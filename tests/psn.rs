@@ -701,3 +701,28 @@ fn a_foul_keeps_its_ending_through_psn() {
         TerminalKind::IllegalWin
     );
 }
+
+/// `[Result]` against a result token after the moves that contradicts it
+/// (issue 27): a `claim-mismatch` error at the token, naming the tag; the
+/// tag stands as the record's word but the result is not established.
+/// The same result twice is fine.
+#[test]
+fn a_result_token_against_the_result_tag_is_a_claim_mismatch() {
+    let g = &read(b"[Sente \"A\"]\n[Gote \"B\"]\n[Result \"1-0\"]\n1.P-7f P-3d 0-1\n")[0];
+    let f: Vec<_> = g
+        .findings
+        .iter()
+        .map(|f| (f.line, f.column, f.rule.id(), f.severity))
+        .collect();
+    assert_eq!(f, [(4, 13, "claim-mismatch", Severity::Error)]);
+    assert!(
+        g.findings[0].message.contains("`1-0` (line 3)"),
+        "{}",
+        g.findings[0].message
+    );
+    let report = kifu::validate::validate(g, &Default::default());
+    assert!(!report.ok);
+    assert!(report.established_result().is_none());
+    let g = &read(b"[Result \"0-1\"]\n1.P-7f P-3d 0-1\n")[0];
+    assert!(g.findings.is_empty(), "{:?}", g.findings);
+}

@@ -63,12 +63,32 @@ pub struct Summary<'a> {
     pub plies: u32,
     /// No error finding.
     pub ok: bool,
-    /// The result.
+    /// The result kifu established ([`GameReport::established_result`]):
+    /// `Unknown` when a statement of it was judged false.
     pub outcome: Outcome,
-    /// The end reason, if known.
+    /// The end reason kifu established, if any (`None` when a statement
+    /// of the result was judged false).
     pub reason: Option<&'a str>,
     /// The game key.
     pub key: GameKey,
+}
+
+impl Summary<'_> {
+    /// What a validator's report says, with the result kifu established
+    /// (a result whose statement was judged false is `Unknown`, without a
+    /// reason).
+    pub fn of(r: &GameReport) -> Summary<'_> {
+        let established = r.established_result();
+        Summary {
+            plies: r.plies,
+            ok: r.ok,
+            outcome: established.map_or(Outcome::Unknown, |e| e.outcome),
+            reason: established
+                .and_then(|e| e.reason.as_deref())
+                .filter(|s| !s.is_empty()),
+            key: r.game_key,
+        }
+    }
 }
 
 /// A visitor that plays each game through a [`Validator`] it drives, so that
@@ -86,13 +106,7 @@ impl Replays for Validator {
     }
 
     fn summary(r: &GameReport) -> Summary<'_> {
-        Summary {
-            plies: r.plies,
-            ok: r.ok,
-            outcome: r.result.outcome,
-            reason: r.result.reason.as_deref(),
-            key: r.game_key,
-        }
+        Summary::of(r)
     }
 }
 
@@ -305,7 +319,10 @@ impl<V: Replays> Visitor for Selector<'_, V> {
     }
 
     fn finding(&mut self, finding: Finding) -> Flow {
-        if finding.severity == Severity::Error {
+        // Two statements of the result that contradict each other are a
+        // false claim (the reader compares them), not text that fails to
+        // read.
+        if finding.severity == Severity::Error && finding.rule != crate::read::Rule::ClaimMismatch {
             self.read_error = true;
         }
         self.inner.finding(finding)

@@ -9,6 +9,7 @@
 //! paths (`kifu::read::…`).
 
 mod builder;
+pub(crate) mod claims;
 pub mod decode;
 pub mod lines;
 pub mod notation;

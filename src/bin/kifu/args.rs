@@ -441,7 +441,9 @@ const CONVERT_HELP: &str = "Examples:
 
 Nothing is lost silently: what the target cannot hold (variations in CSA,
 comments in USI, …) is counted per file in a `dropped:` line on standard
-error. Outputs are written to a temporary file and renamed into place; an
+error, and what it keeps only as comment text (an engine evaluation it
+cannot translate, a time control CSA cannot state) in `kept as comments:`.
+Outputs are written to a temporary file and renamed into place; an
 existing file is never overwritten without --force, and an input never.
 Findings (warnings too) are reported as `kifu validate` reports them. A
 game whose moves replay is written even with a false result line or an

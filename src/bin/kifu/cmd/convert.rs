@@ -542,7 +542,7 @@ impl State<'_> {
             }
         }
         if !self.dropped.is_empty() {
-            let text = format!("dropped: {}", self.dropped);
+            let text = self.dropped.note();
             self.rep
                 .note(Some(&meta.display), None, None, &text, progress);
         }
