@@ -272,6 +272,35 @@ fn parse_mate(v: &str) -> Option<Score> {
     }
 }
 
+/// The score of one evaluation comment, read without its PV (which is not
+/// replayed, so a comment whose PV does not replay still gives its score,
+/// as training-data tools read floodgate's `'**` lines): CSA `** 30 …`,
+/// KIF `#評価値=30` / `*評価値=30`, `#詰み=先手勝ち:15手`. `None` for any
+/// other comment.
+///
+/// ```
+/// use kifu::eval::{score_of, Score};
+///
+/// assert_eq!(score_of("** -120 +2726FU"), Some(Score::Cp(-120)));
+/// assert_eq!(score_of("#評価値=45"), Some(Score::Cp(45)));
+/// assert_eq!(score_of("#詰み=後手勝ち:7手"), Some(Score::Mate(-7)));
+/// assert_eq!(score_of("good move"), None);
+/// ```
+pub fn score_of(text: &str) -> Option<Score> {
+    if let Some(rest) = text.strip_prefix("**") {
+        return rest
+            .split_ascii_whitespace()
+            .next()?
+            .parse()
+            .ok()
+            .map(Score::Cp);
+    }
+    if let Some(v) = kif_value(text, "評価値") {
+        return v.parse().ok().map(Score::Cp);
+    }
+    kif_value(text, "詰み").and_then(parse_mate)
+}
+
 /// The evaluation among a move's `comments` and the indices of the
 /// comment lines that hold it; `pos` is the position after the move,
 /// `played` the move (its destination is what 同 refers to in a KIF PV; a

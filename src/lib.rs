@@ -107,6 +107,7 @@ pub mod usi;
 
 pub mod read;
 
+pub mod export;
 pub mod select;
 pub mod stats;
 pub mod strictness;

@@ -450,6 +450,15 @@ impl Validator {
         &self.cursor.top().pos
     }
 
+    /// The position the next move of the current line is played in, the
+    /// game placed first at its default start when the reader sent none
+    /// (before the first move, [`Validator::position`] may not be there
+    /// yet).
+    pub fn next_position(&mut self) -> &Position {
+        self.ensure_started();
+        &self.cursor.top().pos
+    }
+
     /// Places the cursor at the default start when the reader sent none
     /// (called on every event: the check is inlined, the work is not).
     #[inline]

@@ -40,6 +40,8 @@ pub enum Command {
     Man(ManArgs),
     /// List the games that match filters (player, date, result, opening, position…), or copies of one game.
     Select(crate::filter_args::SelectArgs),
+    /// Write training data for engines: hcpe, psv or hcpe3 (cshogi's and YaneuraOu's layouts).
+    Export(crate::export_args::ExportArgs),
 }
 
 #[derive(Args, Debug)]

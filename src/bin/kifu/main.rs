@@ -2,6 +2,7 @@
 
 mod args;
 mod cmd;
+mod export_args;
 mod filter_args;
 mod out;
 mod output;
@@ -82,6 +83,7 @@ fn main() -> ExitCode {
         args::Command::Completions(a) => cmd::shell::completions(a),
         args::Command::Man(a) => cmd::shell::man(a),
         args::Command::Select(a) => cmd::select::run(a),
+        args::Command::Export(a) => cmd::export::run(a, color),
     };
     let code = out::exit_code(result);
     // New outputs are made durable together, once the command is done.

@@ -3,6 +3,7 @@
 pub mod board;
 pub mod common;
 pub mod convert;
+pub mod export;
 pub mod html;
 pub mod perft;
 pub mod select;
