@@ -24,19 +24,7 @@ from ._kifu import (
 )
 from . import _kifu
 
-#: Whether this build has ``positions`` (the library's training-data
-#: writers, kifu::export).
-HAS_POSITIONS = hasattr(_kifu, "positions_buffer")
-if HAS_POSITIONS:
-    Buffer = _kifu.Buffer
-
-
-def _need_positions():
-    if not HAS_POSITIONS:
-        raise NotImplementedError(
-            "this kifu build has no positions: it needs the library's kifu::export "
-            "(build python/ with the cargo feature `positions`)"
-        )
+Buffer = _kifu.Buffer
 
 
 def position_dtype(fmt="hcpe"):
@@ -44,27 +32,34 @@ def position_dtype(fmt="hcpe"):
     ``HuffmanCodedPosAndEval`` and ``PackedSfenValue``, field for field."""
     import numpy as np
 
-    _need_positions()
     return np.dtype([
         (name, dtype, (count,)) if count > 1 else (name, dtype)
         for name, dtype, count in _kifu.position_fields(fmt)
     ])
 
 
-def positions(paths, *, fmt="hcpe", jobs=None, ext=None, format=None):
+def positions(paths, *, fmt="hcpe", jobs=None, ext=None, format=None,
+              preset=None, endings=None, min_plies=None, min_rating=None,
+              require_eval=False):
     """Training positions of every game under ``paths`` as a numpy array of
     records with cshogi's dtype (``fmt="hcpe"``: HuffmanCodedPosAndEval,
-    ``"psv"``: PackedSfenValue), the bytes ``kifu export --to FMT`` writes,
-    in input order at any ``jobs``. The array views the buffer the library
-    wrote (no copy; ``array.base`` keeps it)."""
+    ``"psv"``: PackedSfenValue): the bytes ``kifu export --to FMT`` writes
+    with the same filters (``preset="dlshogi"``, ``endings``,
+    ``min_plies``, ``min_rating``, ``require_eval``), in input order at any
+    ``jobs``. The array views the buffer the library wrote (no copy;
+    ``array.base`` keeps it)."""
     import numpy as np
 
-    _need_positions()
-    buf = _kifu.positions_buffer(paths, fmt=fmt, jobs=jobs, ext=ext, format=format)
+    buf = _kifu.positions_buffer(
+        paths, fmt=fmt, jobs=jobs, ext=ext, format=format, preset=preset,
+        endings=endings, min_plies=min_plies, min_rating=min_rating,
+        require_eval=require_eval,
+    )
     return np.frombuffer(buf, dtype=position_dtype(fmt))
 
+
 __all__ = [
-    "HAS_POSITIONS",
+    "Buffer",
     "Finding",
     "Game",
     "GameResult",

@@ -21,8 +21,6 @@ from ._kifu import (
     validate as validate,
 )
 
-HAS_POSITIONS: bool
-
 def position_dtype(fmt: Literal["hcpe", "psv"] = "hcpe") -> np.dtype[np.void]: ...
 def positions(
     paths: Paths,
@@ -31,4 +29,9 @@ def positions(
     jobs: int | None = None,
     ext: list[str] | None = None,
     format: FormatName | None = None,
+    preset: Literal["dlshogi"] | None = None,
+    endings: list[str] | None = None,
+    min_plies: int | None = None,
+    min_rating: float | None = None,
+    require_eval: bool = False,
 ) -> npt.NDArray[np.void]: ...

@@ -139,6 +139,11 @@ def positions_buffer(
     jobs: int | None = None,
     ext: list[str] | None = None,
     format: FormatName | None = None,
+    preset: Literal["dlshogi"] | None = None,
+    endings: list[str] | None = None,
+    min_plies: int | None = None,
+    min_rating: float | None = None,
+    require_eval: bool = False,
 ) -> Buffer: ...
 def read(
     source: StrPath | bytes | bytearray | memoryview,

@@ -7,7 +7,6 @@
 use pyo3::prelude::*;
 
 mod inputs;
-#[cfg(feature = "positions")]
 mod positions;
 mod read;
 mod stats;
@@ -21,12 +20,9 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(inputs::discover, m)?)?;
     m.add_function(wrap_pyfunction!(validate::validate, m)?)?;
     m.add_function(wrap_pyfunction!(stats::stats, m)?)?;
-    #[cfg(feature = "positions")]
-    {
-        m.add_function(wrap_pyfunction!(positions::positions_buffer, m)?)?;
-        m.add_function(wrap_pyfunction!(positions::position_fields, m)?)?;
-        m.add_class::<positions::Buffer>()?;
-    }
+    m.add_function(wrap_pyfunction!(positions::positions_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(positions::position_fields, m)?)?;
+    m.add_class::<positions::Buffer>()?;
     m.add_class::<read::Game>()?;
     m.add_class::<read::GameResult>()?;
     m.add_class::<read::Finding>()?;

@@ -4,7 +4,7 @@
 
 use crate::inputs;
 use kifu::batch::{self, Event, FileMeta, Visitors};
-use kifu::export::{ExportOptions, Exporter, Layout};
+use kifu::export::{parse_ending, ExportOptions, Exporter, Layout};
 use kifu::read::ReadOptions;
 use pyo3::exceptions::{PyBufferError, PyValueError};
 use pyo3::ffi;
@@ -108,11 +108,64 @@ pub fn position_fields(fmt: &str) -> PyResult<Vec<(&'static str, &'static str, u
         .collect())
 }
 
+/// The filters of `kifu export` a caller may set (`None`: the preset's,
+/// or none).
+struct Filters<'a> {
+    preset: Option<&'a str>,
+    endings: Option<Vec<String>>,
+    min_plies: Option<u32>,
+    min_rating: Option<f64>,
+    require_eval: bool,
+}
+
+impl Filters<'_> {
+    /// The export options for `layout`, built as `kifu export` builds them
+    /// from its flags: the preset first, explicit filters over it.
+    fn options(self, layout: Layout) -> PyResult<ExportOptions> {
+        let mut o = match self.preset {
+            None => ExportOptions::new(layout),
+            Some("dlshogi") => ExportOptions::dlshogi(layout),
+            Some(p) => {
+                return Err(PyValueError::new_err(format!(
+                    "preset must be \"dlshogi\" or None, not {p:?}"
+                )))
+            }
+        };
+        if let Some(words) = self.endings {
+            if words.is_empty() {
+                return Err(PyValueError::new_err(
+                    "endings must name at least one ending (None: every decided game)",
+                ));
+            }
+            let mut ids = Vec::new();
+            for w in &words {
+                ids.extend(parse_ending(w).map_err(PyValueError::new_err)?);
+            }
+            o.endings = ids;
+        }
+        if self.min_plies.is_some() {
+            o.min_plies = self.min_plies;
+        }
+        if self.min_rating.is_some() {
+            o.min_rating = self.min_rating;
+        }
+        o.require_eval |= self.require_eval;
+        // No index, split or dedupe here: the game key is not needed.
+        o.game_key = false;
+        Ok(o)
+    }
+}
+
 /// The records of every game under `paths` in `fmt` (`hcpe`, `psv`),
-/// written by the library's exporter as `kifu export --to FMT` writes them,
-/// in input order at any `jobs`: one buffer (see `kifu.positions`).
+/// written by the library's exporter as `kifu export --to FMT` writes them
+/// (with the same filters), in input order at any `jobs`: one buffer (see
+/// `kifu.positions`).
 #[pyfunction]
-#[pyo3(signature = (paths, *, fmt = "hcpe", jobs = None, ext = None, format = None))]
+#[pyo3(signature = (
+    paths, *, fmt = "hcpe", jobs = None, ext = None, format = None,
+    preset = None, endings = None, min_plies = None, min_rating = None, require_eval = false,
+))]
+#[allow(clippy::too_many_arguments)]
 pub fn positions_buffer(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
@@ -120,12 +173,24 @@ pub fn positions_buffer(
     jobs: Option<usize>,
     ext: Option<Vec<String>>,
     format: Option<&str>,
+    preset: Option<&str>,
+    endings: Option<Vec<String>>,
+    min_plies: Option<u32>,
+    min_rating: Option<f64>,
+    require_eval: bool,
 ) -> PyResult<Buffer> {
     let layout = layout(fmt)?;
+    let opts = Filters {
+        preset,
+        endings,
+        min_plies,
+        min_rating,
+        require_eval,
+    }
+    .options(layout)?;
     let paths = inputs::paths(paths)?;
     let format = inputs::format(format)?;
     let workers = inputs::workers(py, jobs)?;
-    let opts = ExportOptions::new(layout);
     let (bytes, unread) = py.detach(|| -> PyResult<_> {
         let inputs = inputs::expand(&paths, ext, format)?;
         let mut bytes = Vec::new();
@@ -133,6 +198,7 @@ pub fn positions_buffer(
         let per_game = Visitors(|_: &FileMeta| Exporter::new(opts.clone()));
         batch::run(&inputs, &workers, &ReadOptions::default(), per_game, |ev| {
             match ev {
+                // A game left out has no bytes.
                 Event::Game(_, _, game) => game.append_to(&mut bytes),
                 Event::FileDone(meta) => {
                     if let Some(e) = &meta.error {
