@@ -1,5 +1,6 @@
 """docs/scaling.md: the Dask example, run as written on a LocalCluster with
-worker processes; its combined output equals the command's."""
+worker processes; its combined output equals the command's (stats,
+validate, export)."""
 
 import io
 import json
@@ -37,3 +38,8 @@ def test_dask_example_equals_the_cli(corpus, tmp_path):
     assert games.equals(want.cast(games.schema))
     reports = [json.loads(line) for line in (out / "reports.jsonl").read_text(encoding="utf-8").splitlines()]
     assert reports == [json.loads(line) for line in run_cli("validate", "--format", "json", corpus).splitlines()]
+    cli = tmp_path / "cli.hcpe"
+    run_cli("export", "--to", "hcpe", "-o", cli, corpus)
+    train = (out / "train.hcpe").read_bytes()
+    assert len(train) > 300 * 80 * 38
+    assert train == cli.read_bytes()
