@@ -102,6 +102,7 @@ def test_the_gil_is_released(corpus):
         "validate": lambda: kifu.validate([corpus] * 6, jobs=1),
         "read": lambda: kifu.read(big),
         "stats": lambda: pa_table(kifu.stats([corpus] * 6, jobs=1)),
+        "positions": lambda: kifu.positions([corpus] * 6, jobs=1),
     }
     t = threading.Thread(target=tick)
     t.start()
