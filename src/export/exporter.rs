@@ -356,43 +356,41 @@ impl Exporter {
     #[inline]
     fn record_move(&mut self, mv: &MoveEvent<'_>) -> Flow {
         self.close_pending();
-        // The game has started: `check_start` placed it.
-        let ply = match self.opts.layout {
+        let layout = self.opts.layout;
+        // The game has started (`check_start` placed it) and, as records
+        // are written, its start has a code: the coder is there.
+        let ply = match layout {
             Layout::Psv => self.validator.position().ply(),
             _ => 0,
         };
-        match (self.opts.layout, &self.coder) {
-            (Layout::Hcpe3, Some(start)) if self.buf.is_empty() => {
+        if layout == Layout::Hcpe3 && self.buf.is_empty() {
+            if let Some(start) = &self.coder {
                 // The first move: the coder still holds the start's code.
                 self.buf.extend_from_slice(&start.code());
                 self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
             }
-            (Layout::Hcpe | Layout::Psv, None) => return self.validator.movement(mv),
-            _ => {}
         }
         let flow = self.validator.movement(mv);
-        let played = self
-            .validator
-            .last_played()
-            .filter(|_| self.validator.in_main_line())
-            .copied();
-        let Some(p) = played else {
-            // An illegal move: the game writes nothing.
-            self.recording = false;
-            self.illegal = true;
-            return flow;
+        let (p, coder) = match (self.validator.last_played(), self.coder.as_mut()) {
+            (Some(p), Some(coder)) if self.validator.in_main_line() => (*p, coder),
+            _ => {
+                // An illegal move: the game writes nothing.
+                self.recording = false;
+                self.illegal = true;
+                return flow;
+            }
         };
         let at = self.buf.len();
-        let eval_at = at + 32;
-        match (self.opts.layout, self.coder.as_mut()) {
-            (Layout::Hcpe, Some(coder)) => {
+        let eval_at = match layout {
+            Layout::Hcpe => {
                 let mut r = [0u8; HCPE_SIZE];
                 r[..32].copy_from_slice(&coder.code());
                 r[34..36].copy_from_slice(&pack::move16(p.mv).to_le_bytes());
                 self.buf.extend_from_slice(&r);
                 coder.play(p.mv, p.color, p.role, p.captured);
+                at + 32
             }
-            (Layout::Psv, Some(coder)) => {
+            Layout::Psv => {
                 let mut r = [0u8; PSV_SIZE];
                 r[..32].copy_from_slice(&coder.code());
                 r[34..36].copy_from_slice(&pack::psv_move16(p.mv).to_le_bytes());
@@ -400,19 +398,16 @@ impl Exporter {
                 r[36..38].copy_from_slice(&ply.to_le_bytes());
                 self.buf.extend_from_slice(&r);
                 coder.play(p.mv, p.color, p.role, p.captured);
+                at + 32
             }
-            _ => {
+            Layout::Hcpe3 => {
                 // move16, eval, candidateNum 1, then the candidate: the
                 // move itself, visited once.
                 let v = pack::move16(p.mv).to_le_bytes();
                 self.buf
                     .extend_from_slice(&[v[0], v[1], 0, 0, 1, 0, v[0], v[1], 1, 0]);
+                at + 2
             }
-        }
-        let eval_at = if self.opts.layout == Layout::Hcpe3 {
-            at + 2
-        } else {
-            eval_at
         };
         self.records += 1;
         self.pending = Some(Pending {

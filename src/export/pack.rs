@@ -463,13 +463,27 @@ pub struct Incremental {
     hands_at: u16,
 }
 
-/// The masks of the `n` low bytes of a word, `n` from 0 to 8.
-const BYTES: [u64; 9] = {
-    let mut t = [0u64; 9];
+/// The masks of the `n` low bytes of a word, `n` from 0 to 8 (all eight
+/// beyond: the table is indexed by `n & 15`, no bound to check).
+const BYTES: [u64; 16] = {
+    let mut t = [u64::MAX; 16];
+    t[0] = 0;
     let mut n = 1;
-    while n < 9 {
+    while n < 8 {
         t[n] = u64::MAX >> (64 - 8 * n);
         n += 1;
+    }
+    t
+};
+
+/// The file (0 for 1a–1i, …) and the rank (0 for 1a, …) of each square
+/// index.
+const FILE_RANK: [(u8, u8); 81] = {
+    let mut t = [(0u8, 0u8); 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = ((i / 9) as u8, (i % 9) as u8);
+        i += 1;
     }
     t
 };
@@ -479,7 +493,7 @@ const BYTES: [u64; 9] = {
 /// one multiplication.
 #[inline(always)]
 fn byte_sum(word: u64, n: u32) -> u32 {
-    let below = word & BYTES[(n as usize).min(8)];
+    let below = word & BYTES[n as usize & 15];
     (below.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
 }
 
@@ -513,11 +527,13 @@ static LOW: [[u64; 4]; 257] = {
     t
 };
 
-/// The bits of a 128-bit window below bit `k`, for every `k` up to 128.
-static LOW128: [u128; 129] = {
-    let mut t = [0u128; 129];
+/// The bits of a 128-bit window below bit `k`, for every `k` up to 128
+/// (all of them beyond: the table is indexed by `k & 255`).
+static LOW128: [u128; 256] = {
+    let mut t = [u128::MAX; 256];
+    t[0] = 0;
     let mut k = 1;
-    while k < 129 {
+    while k < 128 {
         t[k] = u128::MAX >> (128 - k);
         k += 1;
     }
@@ -627,9 +643,9 @@ impl Incremental {
     /// of at most eight bytes).
     #[inline]
     fn offset(&self, sq: usize) -> u32 {
-        let file = sq / 9;
+        let (file, n) = FILE_RANK[sq];
+        let (file, n) = (file as usize, n as u32);
         let first = file * 9;
-        let n = (sq - first) as u32;
         let word = u64::from_le_bytes(self.lens[first..first + 8].try_into().expect("8 bytes"));
         15 + byte_sum(self.files, file as u32) + byte_sum(word, n)
     }
@@ -659,7 +675,7 @@ impl Incremental {
     /// A quiet move of a piece other than the king: `from` empties (its
     /// code of `len` bits becomes one `0` bit) and the empty `to` takes
     /// `code`, as long; only the bits between the two squares move.
-    #[inline]
+    #[inline(always)]
     fn quiet(&mut self, from: usize, to: usize, code: u64, len: u32) {
         let (f, t) = (self.offset(from), self.offset(to));
         let d = len - 1;
@@ -672,7 +688,7 @@ impl Incremental {
             let base = 64 * w as u32;
             let x = self.bits[w] as u128 | (self.bits[w + 1] as u128) << 64;
             let (f, t, first, end) = (f - base, t - base, first - base, end - base);
-            let mask = |k: u32| LOW128[(k as usize).min(128)];
+            let mask = |k: u32| LOW128[k as usize & 255];
             let outside = mask(first) | !mask(end);
             let y = if f < t {
                 // The region after `from` up to `to` moves down.
@@ -689,7 +705,7 @@ impl Incremental {
         }
         // `from`'s file shrinks and `to`'s grows by `d`: the files
         // between them start earlier (or later), the hands where they did.
-        let (a, b) = (from / 9, to / 9);
+        let (a, b) = (FILE_RANK[from].0 as usize, FILE_RANK[to].0 as usize);
         if a < 8 {
             self.files = add_to_byte(self.files, a, -(d as i32));
         }
@@ -701,6 +717,7 @@ impl Incremental {
     }
 
     /// [`Incremental::quiet`] on the whole code (the squares far apart).
+    #[inline(never)]
     fn quiet_wide(&mut self, f: u32, t: u32, code: u64, len: u32) {
         let d = len - 1;
         let (lo, hi, down) = if f < t {
@@ -848,9 +865,29 @@ impl Incremental {
     }
 
     /// Plays a legal move: `color` moved its `role` (before promotion),
-    /// capturing `captured`.
-    #[inline]
+    /// capturing `captured`. A quiet move (most moves) is played inline,
+    /// the others out of line.
+    #[inline(always)]
     pub fn play(&mut self, mv: Move, color: Color, role: Role, captured: Option<Role>) {
+        if let Move::Normal { from, to, promote } = mv {
+            if role != Role::King && captured.is_none() {
+                let after = if promote {
+                    role.promoted().unwrap_or(role)
+                } else {
+                    role
+                };
+                let c = self.cell[color.index() * 16 + (after.index() & 15)];
+                self.quiet(from.index(), to.index(), c.code as u64, c.len as u32);
+                self.bits[0] ^= 1;
+                return;
+            }
+        }
+        self.play_other(mv, color, role, captured);
+    }
+
+    /// [`Incremental::play`] of a capture, a drop or a king's move.
+    #[inline(never)]
+    fn play_other(&mut self, mv: Move, color: Color, role: Role, captured: Option<Role>) {
         let ci = color.index() * 16;
         match mv {
             Move::Normal { from, to, promote } => {
