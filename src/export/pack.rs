@@ -881,8 +881,40 @@ impl Incremental {
                 self.bits[0] ^= 1;
                 return;
             }
+            if captured.is_none() {
+                self.king_step(from.index(), to.index(), color);
+                return;
+            }
         }
         self.play_other(mv, color, role, captured);
+    }
+
+    /// A king's move to an empty square: `from` (no bits: the king's
+    /// square is in the header) becomes an empty square's `0` bit and
+    /// `to`'s `0` bit goes, so the bits between them move by one; the
+    /// header takes the new square.
+    #[inline(never)]
+    fn king_step(&mut self, from: usize, to: usize, color: Color) {
+        let (f, t) = (self.offset(from), self.offset(to));
+        if f < t {
+            let m = self.region(f, t, 1);
+            self.rebuild(f, t + 1, &[m], &[]);
+        } else {
+            let m = self.region(t + 1, f, -1);
+            self.rebuild(t, f, &[m], &[]);
+        }
+        let shift = 1 + 7 * color.index() as u32;
+        self.bits[0] = (self.bits[0] & !(0x7f << shift)) | (to as u64) << shift;
+        let (a, b) = (FILE_RANK[from].0 as usize, FILE_RANK[to].0 as usize);
+        if a < 8 {
+            self.files = add_to_byte(self.files, a, 1);
+        }
+        if b < 8 {
+            self.files = add_to_byte(self.files, b, -1);
+        }
+        self.lens[from] = 1;
+        self.lens[to] = 0;
+        self.bits[0] ^= 1;
     }
 
     /// [`Incremental::play`] of a capture, a drop or a king's move.
