@@ -27,8 +27,11 @@
 //! 6. [`validate`], [`stats`], [`select`]: visitors over one replay;
 //! 7. [`convert`], [`diagram`], [`eval`]: records out again.
 //!
-//! The command-line tool (batch runs, progress, output files) lives in the
-//! binary, behind the default `cli` feature.
+//! The command-line tool (progress, reports, output files) lives in the
+//! binary, behind the default `cli` feature. The batch runner it uses
+//! ([`batch`]: files found in folders, read on worker threads, results in
+//! input order) is in the library behind the `batch` feature (part of
+//! `cli`), which the Python bindings (`python/`) use too.
 //!
 //! Reading is one stream of events between the text and whatever consumes
 //! it (see [`read::visitor`] and `docs/reading.md`): a [`read::Reader`]
@@ -116,6 +119,11 @@ pub mod date;
 pub mod diagram;
 pub mod eval;
 pub mod write;
+
+// Batch runs over many inputs (worker threads, input order), for the
+// command and the Python bindings.
+#[cfg(feature = "batch")]
+pub mod batch;
 
 // What KIF and KI2 share (their line reader, board diagrams, the `まで`
 // line, the writing both share); private.

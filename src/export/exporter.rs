@@ -10,6 +10,8 @@ use crate::eval::{score_of, Score};
 use crate::read::{Finding, Flow, MoveEvent, Visitor};
 use crate::record::{HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind};
 use crate::rules::color::Color;
+use crate::rules::position::Position;
+use crate::rules::role::Role;
 use crate::validate::{GameReport, ValidateOptions, Validator};
 use std::fmt;
 
@@ -207,6 +209,33 @@ impl GameExport {
     }
 }
 
+/// A start position and its code.
+#[derive(Debug)]
+struct StartCode {
+    pos: Position,
+    kind: pack::Kind,
+    check: Result<(), Unencodable>,
+    /// The code, when `check` passed.
+    coder: Option<pack::Incremental>,
+}
+
+thread_local! {
+    /// The last start encoded on this thread.
+    static LAST_START: std::cell::RefCell<Option<StartCode>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Whether two positions have the same code: the same pieces on the same
+/// squares, the same hands, the same side to move.
+fn same_placement(a: &Position, b: &Position) -> bool {
+    a.variant() == b.variant()
+        && a.turn() == b.turn()
+        && Color::ALL
+            .iter()
+            .all(|&c| a.by_color(c) == b.by_color(c) && a.hand(c) == b.hand(c))
+        && Role::ALL.iter().all(|&r| a.by_role(r) == b.by_role(r))
+}
+
 /// The main-line record whose evaluation may still come.
 #[derive(Clone, Copy, Debug)]
 struct Pending {
@@ -290,16 +319,34 @@ impl Exporter {
         }
     }
 
-    /// Decides at the first move whether the start has a code.
+    /// Decides at the first move whether the start has a code, and takes
+    /// the start's code (from the thread's cache when the start is the
+    /// last one seen: most games share theirs).
     #[cold]
     fn check_start(&mut self) {
         let pos = self.validator.next_position();
-        let c = pack::check(pos);
-        self.coder = match (self.opts.layout, c.is_ok()) {
-            (Layout::Hcpe, true) => Some(pack::Incremental::new(pos, pack::Kind::Hcp)),
-            (Layout::Psv, true) => Some(pack::Incremental::new(pos, pack::Kind::PackedSfen)),
-            _ => None,
+        let kind = match self.opts.layout {
+            Layout::Psv => pack::Kind::PackedSfen,
+            Layout::Hcpe | Layout::Hcpe3 => pack::Kind::Hcp,
         };
+        let (c, coder) = LAST_START.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            if !slot
+                .as_ref()
+                .is_some_and(|s| s.kind == kind && same_placement(&s.pos, pos))
+            {
+                let check = pack::check(pos);
+                *slot = Some(StartCode {
+                    pos: *pos,
+                    kind,
+                    check,
+                    coder: check.is_ok().then(|| pack::Incremental::new(pos, kind)),
+                });
+            }
+            let s = slot.as_ref().expect("just filled");
+            (s.check, s.coder.clone())
+        });
+        self.coder = coder;
         self.recording = c.is_ok();
         self.code = Some(c);
     }
@@ -309,39 +356,41 @@ impl Exporter {
     #[inline]
     fn record_move(&mut self, mv: &MoveEvent<'_>) -> Flow {
         self.close_pending();
-        let pos = self.validator.next_position();
-        let (color, ply) = (pos.turn(), pos.ply());
-        match (self.opts.layout, &self.coder) {
-            (Layout::Hcpe3, _) if self.buf.is_empty() => {
-                self.buf.extend_from_slice(&pack::hcp(pos));
+        let layout = self.opts.layout;
+        // The game has started (`check_start` placed it) and, as records
+        // are written, its start has a code: the coder is there.
+        let ply = match layout {
+            Layout::Psv => self.validator.position().ply(),
+            _ => 0,
+        };
+        if layout == Layout::Hcpe3 && self.buf.is_empty() {
+            if let Some(start) = &self.coder {
+                // The first move: the coder still holds the start's code.
+                self.buf.extend_from_slice(&start.code());
                 self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
             }
-            (Layout::Hcpe | Layout::Psv, None) => return self.validator.movement(mv),
-            _ => {}
         }
         let flow = self.validator.movement(mv);
-        let played = self
-            .validator
-            .last_played()
-            .filter(|_| self.validator.in_main_line())
-            .copied();
-        let Some(p) = played else {
-            // An illegal move: the game writes nothing.
-            self.recording = false;
-            self.illegal = true;
-            return flow;
+        let (p, coder) = match (self.validator.last_played(), self.coder.as_mut()) {
+            (Some(p), Some(coder)) if self.validator.in_main_line() => (*p, coder),
+            _ => {
+                // An illegal move: the game writes nothing.
+                self.recording = false;
+                self.illegal = true;
+                return flow;
+            }
         };
         let at = self.buf.len();
-        let eval_at = at + 32;
-        match (self.opts.layout, self.coder.as_mut()) {
-            (Layout::Hcpe, Some(coder)) => {
+        let eval_at = match layout {
+            Layout::Hcpe => {
                 let mut r = [0u8; HCPE_SIZE];
                 r[..32].copy_from_slice(&coder.code());
                 r[34..36].copy_from_slice(&pack::move16(p.mv).to_le_bytes());
                 self.buf.extend_from_slice(&r);
                 coder.play(p.mv, p.color, p.role, p.captured);
+                at + 32
             }
-            (Layout::Psv, Some(coder)) => {
+            Layout::Psv => {
                 let mut r = [0u8; PSV_SIZE];
                 r[..32].copy_from_slice(&coder.code());
                 r[34..36].copy_from_slice(&pack::psv_move16(p.mv).to_le_bytes());
@@ -349,25 +398,22 @@ impl Exporter {
                 r[36..38].copy_from_slice(&ply.to_le_bytes());
                 self.buf.extend_from_slice(&r);
                 coder.play(p.mv, p.color, p.role, p.captured);
+                at + 32
             }
-            _ => {
+            Layout::Hcpe3 => {
                 // move16, eval, candidateNum 1, then the candidate: the
                 // move itself, visited once.
                 let v = pack::move16(p.mv).to_le_bytes();
                 self.buf
                     .extend_from_slice(&[v[0], v[1], 0, 0, 1, 0, v[0], v[1], 1, 0]);
+                at + 2
             }
-        }
-        let eval_at = if self.opts.layout == Layout::Hcpe3 {
-            at + 2
-        } else {
-            eval_at
         };
         self.records += 1;
         self.pending = Some(Pending {
             eval_at,
             at,
-            color,
+            color: p.color,
             has_eval: false,
         });
         flow

@@ -451,13 +451,57 @@ pub struct Incremental {
     lens: [u8; 88],
     /// Pieces in hand by colour and [`HAND_ORDER`] kind.
     hands: [[u8; 7]; 2],
-    /// Where the codes of each colour × 7 + kind group of the hands end,
-    /// counted from where the hands start.
-    groups: [u16; 14],
-    /// Where the code of each file's first square starts (index 9:
-    /// where the hands start); a square's start adds the lengths of the
-    /// squares before it in its file.
-    files: [u16; 10],
+    /// The lengths of each colour's hand codes by [`HAND_ORDER`] kind, one
+    /// byte each (byte 7 unused): where a group ends is a sum of bytes.
+    groups: [u64; 2],
+    /// The lengths of the codes of files 1 to 8 (the squares 1a–1i, …),
+    /// one byte each: where a file starts is 15 plus a sum of bytes (a
+    /// board takes at most 241 bits, so no sum overflows its byte). A
+    /// move changes one or two bytes, never a run of starts.
+    files: u64,
+    /// Where the hands start (the end of the board's codes).
+    hands_at: u16,
+}
+
+/// The masks of the `n` low bytes of a word, `n` from 0 to 8 (all eight
+/// beyond: the table is indexed by `n & 15`, no bound to check).
+const BYTES: [u64; 16] = {
+    let mut t = [u64::MAX; 16];
+    t[0] = 0;
+    let mut n = 1;
+    while n < 8 {
+        t[n] = u64::MAX >> (64 - 8 * n);
+        n += 1;
+    }
+    t
+};
+
+/// The file (0 for 1a–1i, …) and the rank (0 for 1a, …) of each square
+/// index.
+const FILE_RANK: [(u8, u8); 81] = {
+    let mut t = [(0u8, 0u8); 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = ((i / 9) as u8, (i % 9) as u8);
+        i += 1;
+    }
+    t
+};
+
+/// The sum of the `n` low bytes of `word` (`n` at most 8, the sum below
+/// 256): the other bytes masked off, the rest summed into the top byte by
+/// one multiplication.
+#[inline(always)]
+fn byte_sum(word: u64, n: u32) -> u32 {
+    let below = word & BYTES[n as usize & 15];
+    (below.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
+/// `word` with `d` added to its byte `i` (whose value stays within
+/// 0..=255, so no carry or borrow crosses bytes).
+#[inline(always)]
+fn add_to_byte(word: u64, i: usize, d: i32) -> u64 {
+    word.wrapping_add(((d as i64) << (8 * (i & 7))) as u64)
 }
 
 /// The bits of word `i` below bit `k` of a 256-bit value.
@@ -478,6 +522,19 @@ static LOW: [[u64; 4]; 257] = {
             t[k][i] = low_mask(k as u32, i as u32);
             i += 1;
         }
+        k += 1;
+    }
+    t
+};
+
+/// The bits of a 128-bit window below bit `k`, for every `k` up to 128
+/// (all of them beyond: the table is indexed by `k & 255`).
+static LOW128: [u128; 256] = {
+    let mut t = [u128::MAX; 256];
+    t[0] = 0;
+    let mut k = 1;
+    while k < 128 {
+        t[k] = u128::MAX >> (128 - k);
         k += 1;
     }
     t
@@ -509,23 +566,19 @@ impl Incremental {
                 hands[c.index()][i] = pos.hand(c).count(*r);
             }
         }
-        let mut files = [0u16; 10];
-        let mut at = 15u16;
+        let mut files = 0u64;
         for (i, l) in lens.iter().enumerate() {
-            if i % 9 == 0 {
-                files[i / 9] = at;
+            if i / 9 < 8 {
+                files = add_to_byte(files, i / 9, *l as i32);
             }
-            at += *l as u16;
         }
-        files[9] = at;
+        let hands_at = 15 + lens.iter().map(|&l| l as u16).sum::<u16>();
         let mut padded = [0u8; 88];
         padded[..81].copy_from_slice(&lens);
-        let mut groups = [0u16; 14];
-        let mut end = 0u16;
-        for c in 0..2 {
-            for k in 0..7 {
-                end += hands[c][k] as u16 * t.hand[c][k].len as u16;
-                groups[c * 7 + k] = end;
+        let mut groups = [0u64; 2];
+        for (c, g) in groups.iter_mut().enumerate() {
+            for (k, (&n, code)) in hands[c].iter().zip(&t.hand[c]).enumerate() {
+                *g = add_to_byte(*g, k, n as i32 * code.len as i32);
             }
         }
         Incremental {
@@ -536,10 +589,12 @@ impl Incremental {
             hands,
             groups,
             files,
+            hands_at,
         }
     }
 
     /// The code of the current position.
+    #[inline]
     pub fn code(&self) -> Code {
         let mut out = [0u8; 32];
         for (i, w) in self.bits.iter().enumerate() {
@@ -583,27 +638,27 @@ impl Incremental {
         }
     }
 
-    /// Where the code of square `sq` starts: its file's start and the
-    /// lengths of the squares before it in the file (at most eight bytes,
-    /// added by one multiplication).
+    /// Where the code of square `sq` starts: after the header, the files
+    /// before its file and the squares before it in its file (two sums
+    /// of at most eight bytes).
     #[inline]
     fn offset(&self, sq: usize) -> u32 {
-        let file = sq / 9;
+        let (file, n) = FILE_RANK[sq];
+        let (file, n) = (file as usize, n as u32);
         let first = file * 9;
-        let n = (sq - first) as u32;
         let word = u64::from_le_bytes(self.lens[first..first + 8].try_into().expect("8 bytes"));
-        // The `n` bytes before the square, moved to the top of the word
-        // (their sum is the top byte of the product).
-        let below = if n == 0 { 0 } else { word << (64 - 8 * n) };
-        self.files[file] as u32 + (below.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+        15 + byte_sum(self.files, file as u32) + byte_sum(word, n)
     }
 
-    /// Moves the starts of the files after `sq`'s by `d` bits.
+    /// The code of `sq`'s file grows by `d` bits: the files after it, and
+    /// the hands, start `d` bits later.
     #[inline]
     fn move_files(&mut self, sq: usize, d: i32) {
-        for f in &mut self.files[sq / 9 + 1..] {
-            *f = f.wrapping_add(d as u16);
+        let file = sq / 9;
+        if file < 8 {
+            self.files = add_to_byte(self.files, file, d);
         }
+        self.hands_at = self.hands_at.wrapping_add(d as u16);
     }
 
     /// Puts `cell` (a [`cell_index`]) on `sq`.
@@ -620,7 +675,7 @@ impl Incremental {
     /// A quiet move of a piece other than the king: `from` empties (its
     /// code of `len` bits becomes one `0` bit) and the empty `to` takes
     /// `code`, as long; only the bits between the two squares move.
-    #[inline]
+    #[inline(always)]
     fn quiet(&mut self, from: usize, to: usize, code: u64, len: u32) {
         let (f, t) = (self.offset(from), self.offset(to));
         let d = len - 1;
@@ -633,7 +688,7 @@ impl Incremental {
             let base = 64 * w as u32;
             let x = self.bits[w] as u128 | (self.bits[w + 1] as u128) << 64;
             let (f, t, first, end) = (f - base, t - base, first - base, end - base);
-            let mask = |k: u32| (1u128 << k) - 1;
+            let mask = |k: u32| LOW128[k as usize & 255];
             let outside = mask(first) | !mask(end);
             let y = if f < t {
                 // The region after `from` up to `to` moves down.
@@ -648,22 +703,21 @@ impl Incremental {
         } else {
             self.quiet_wide(f, t, code, len);
         }
-        // The files between the two squares' files start earlier (or later).
-        let (a, b) = (from / 9, to / 9);
-        if a < b {
-            for x in &mut self.files[a + 1..=b] {
-                *x -= d as u16;
-            }
-        } else {
-            for x in &mut self.files[b + 1..=a] {
-                *x += d as u16;
-            }
+        // `from`'s file shrinks and `to`'s grows by `d`: the files
+        // between them start earlier (or later), the hands where they did.
+        let (a, b) = (FILE_RANK[from].0 as usize, FILE_RANK[to].0 as usize);
+        if a < 8 {
+            self.files = add_to_byte(self.files, a, -(d as i32));
+        }
+        if b < 8 {
+            self.files = add_to_byte(self.files, b, d as i32);
         }
         self.lens[from] = 1;
         self.lens[to] = len as u8;
     }
 
     /// [`Incremental::quiet`] on the whole code (the squares far apart).
+    #[inline(never)]
     fn quiet_wide(&mut self, f: u32, t: u32, code: u64, len: u32) {
         let d = len - 1;
         let (lo, hi, down) = if f < t {
@@ -704,16 +758,18 @@ impl Incremental {
     /// Where the hand codes of `color`'s `kind` end.
     #[inline]
     fn hand_end(&self, color: Color, kind: usize) -> u32 {
-        self.files[9] as u32 + self.groups[color.index() * 7 + kind] as u32
+        let black = match color {
+            Color::Black => 0,
+            Color::White => byte_sum(self.groups[0], 7),
+        };
+        self.hands_at as u32 + black + byte_sum(self.groups[color.index()], kind as u32 + 1)
     }
 
     /// One piece of `color`'s `kind` more (`d` = 1) or less (-1) in hand.
     #[inline]
     fn add_to_hand(&mut self, color: Color, kind: usize, d: i32) {
-        let len = (self.t.hand[color.index()][kind].len as i32 * d) as u16;
-        for g in &mut self.groups[color.index() * 7 + kind..] {
-            *g = g.wrapping_add(len);
-        }
+        let len = self.t.hand[color.index()][kind].len as i32 * d;
+        self.groups[color.index()] = add_to_byte(self.groups[color.index()], kind, len);
         self.hands[color.index()][kind] = (self.hands[color.index()][kind] as i32 + d) as u8;
     }
 
@@ -809,8 +865,61 @@ impl Incremental {
     }
 
     /// Plays a legal move: `color` moved its `role` (before promotion),
-    /// capturing `captured`.
+    /// capturing `captured`. A quiet move (most moves) is played inline,
+    /// the others out of line.
+    #[inline(always)]
     pub fn play(&mut self, mv: Move, color: Color, role: Role, captured: Option<Role>) {
+        if let Move::Normal { from, to, promote } = mv {
+            if role != Role::King && captured.is_none() {
+                let after = if promote {
+                    role.promoted().unwrap_or(role)
+                } else {
+                    role
+                };
+                let c = self.cell[color.index() * 16 + (after.index() & 15)];
+                self.quiet(from.index(), to.index(), c.code as u64, c.len as u32);
+                self.bits[0] ^= 1;
+                return;
+            }
+            if captured.is_none() {
+                self.king_step(from.index(), to.index(), color);
+                return;
+            }
+        }
+        self.play_other(mv, color, role, captured);
+    }
+
+    /// A king's move to an empty square: `from` (no bits: the king's
+    /// square is in the header) becomes an empty square's `0` bit and
+    /// `to`'s `0` bit goes, so the bits between them move by one; the
+    /// header takes the new square.
+    #[inline(never)]
+    fn king_step(&mut self, from: usize, to: usize, color: Color) {
+        let (f, t) = (self.offset(from), self.offset(to));
+        if f < t {
+            let m = self.region(f, t, 1);
+            self.rebuild(f, t + 1, &[m], &[]);
+        } else {
+            let m = self.region(t + 1, f, -1);
+            self.rebuild(t, f, &[m], &[]);
+        }
+        let shift = 1 + 7 * color.index() as u32;
+        self.bits[0] = (self.bits[0] & !(0x7f << shift)) | (to as u64) << shift;
+        let (a, b) = (FILE_RANK[from].0 as usize, FILE_RANK[to].0 as usize);
+        if a < 8 {
+            self.files = add_to_byte(self.files, a, 1);
+        }
+        if b < 8 {
+            self.files = add_to_byte(self.files, b, -1);
+        }
+        self.lens[from] = 1;
+        self.lens[to] = 0;
+        self.bits[0] ^= 1;
+    }
+
+    /// [`Incremental::play`] of a capture, a drop or a king's move.
+    #[inline(never)]
+    fn play_other(&mut self, mv: Move, color: Color, role: Role, captured: Option<Role>) {
         let ci = color.index() * 16;
         match mv {
             Move::Normal { from, to, promote } => {

@@ -258,12 +258,10 @@ pub struct InputArgs {
 }
 
 fn default_exts() -> Vec<String> {
-    [
-        "kif", "kifu", "ki2", "ki2u", "csa", "psn", "jkf", "sfen", "usi",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    kifu::batch::DEFAULT_EXTENSIONS
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {

@@ -1,7 +1,6 @@
 //! The `kifu` command: a thin layer over the `kifu` library.
 
 mod args;
-mod batch;
 mod cmd;
 mod export_args;
 mod filter_args;
@@ -11,6 +10,9 @@ mod progress;
 mod report;
 
 use clap::Parser;
+// The batch runner lives in the library (`kifu::batch`, the `batch`
+// feature) so that the Python bindings share it.
+use kifu::batch;
 use std::process::ExitCode;
 
 /// On SIGINT, SIGTERM or SIGHUP: remove the temporary files of outputs not

@@ -10,14 +10,13 @@
 //! groups, one hand-off per group); a longer one is streamed, cut into
 //! pieces between games where the format allows it (CSA `/` lines, SFEN/USI
 //! lines), else read game by game, always with the line cap of
-//! [`kifu::read::lines::MAX_LINE_BYTES`].
+//! [`crate::read::lines::MAX_LINE_BYTES`].
 
-use crate::output::FileId;
-use kifu::read::decode::Encoding;
-use kifu::read::{
+use crate::read::decode::Encoding;
+use crate::read::{
     self, Flow, Format, Game, MoveEvent, ReadOptions, Reader, RecordBuilder, Visitor,
 };
-use kifu::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
+use crate::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, BufReader, Read};
 use std::ops::ControlFlow;
@@ -37,9 +36,15 @@ pub const CHUNK: usize = 256;
 pub const MAX_JOBS: usize = 256;
 
 /// Stack size of a worker thread. Variation trees nest at most
-/// [`kifu::record::MAX_VARIATION_DEPTH`] levels, which every recursive walk
+/// [`crate::record::MAX_VARIATION_DEPTH`] levels, which every recursive walk
 /// handles in far less.
 pub const WORKER_STACK: usize = 16 << 20;
+
+/// The extensions taken from folders by default: every format's but
+/// `.json` (JKF files are mostly `.jkf`; other JSON is not a record).
+pub const DEFAULT_EXTENSIONS: [&str; 9] = [
+    "kif", "kifu", "ki2", "ki2u", "csa", "psn", "jkf", "sfen", "usi",
+];
 
 /// Why an input is not read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,9 +150,9 @@ pub fn discover(
             .and_then(|e| e.to_str())
             .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
     };
-    let excluded: HashSet<FileId> = exclude
+    let excluded: HashSet<(u64, u64)> = exclude
         .iter()
-        .filter_map(|p| FileId::of_path(p).ok())
+        .filter_map(|p| std::fs::metadata(p).ok().map(|m| file_id(&m)))
         .collect();
     for (arg_index, arg) in paths.iter().enumerate() {
         if arg == "-" {
@@ -203,7 +208,7 @@ pub fn discover(
                     || !e.file_type().is_dir()
                     || excluded.is_empty()
                     || e.metadata()
-                        .map(|m| !excluded.contains(&FileId::of_metadata(&m)))
+                        .map(|m| !excluded.contains(&file_id(&m)))
                         .unwrap_or(true)
             });
         for entry in walker {
@@ -269,6 +274,13 @@ pub fn discover(
         }
     }
     d
+}
+
+/// The identity of a file (device, inode), to recognise an excluded
+/// folder however it was named.
+fn file_id(m: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
 }
 
 /// `path` relative to `root`, a folder it was found under (as
@@ -447,7 +459,7 @@ pub trait PerGame: Sync {
     /// What a game the reader already built gives (a large input read
     /// game by game): its events go through a visitor.
     fn built(&self, meta: &FileMeta, game: Game) -> Self::Output {
-        kifu::read::visit_game(&game, &mut self.visitor(meta))
+        crate::read::visit_game(&game, &mut self.visitor(meta))
     }
 }
 
@@ -467,7 +479,7 @@ impl<T, F: Fn(&FileMeta, Game) -> T> Visitor for EachGameVisitor<'_, F> {
     fn begin_game(&mut self, index: usize) -> Flow {
         self.builder.begin_game(index)
     }
-    fn finding(&mut self, f: kifu::read::Finding) -> Flow {
+    fn finding(&mut self, f: crate::read::Finding) -> Flow {
         self.builder.finding(f)
     }
     fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
@@ -519,6 +531,27 @@ impl<T: Send, F: Fn(&FileMeta, Game) -> T + Sync> PerGame for EachGame<F> {
     /// game at once).
     fn built(&self, meta: &FileMeta, game: Game) -> T {
         (self.0)(meta, game)
+    }
+}
+
+/// A visitor per input, made by a closure from the input's description:
+/// the validator, the statistics collector, any visitor that owns what it
+/// needs.
+pub struct Visitors<F>(pub F);
+
+impl<V, F> PerGame for Visitors<F>
+where
+    V: Visitor,
+    V::Output: Send,
+    F: Fn(&FileMeta) -> V + Sync,
+{
+    type Output = V::Output;
+    type Visitor<'a>
+        = V
+    where
+        F: 'a;
+    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> V {
+        (self.0)(meta)
     }
 }
 
@@ -1364,7 +1397,7 @@ where
         return false;
     }
     // As the line reader would detect it over the whole input.
-    let encoding = kifu::read::decode::detect_start(buf, &opts.decode);
+    let encoding = crate::read::decode::detect_start(buf, &opts.decode);
     if !encoding.is_ascii_compatible() {
         return false;
     }
@@ -1555,7 +1588,7 @@ impl Large {
     fn new(i: usize, input: &Input, buf: Vec<u8>, rest: Stream, opts: &ReadOptions) -> Large {
         let format = input.format.or_else(|| Format::sniff(&buf));
         // As the line reader would detect it over the whole input.
-        let encoding = kifu::read::decode::detect_start(&buf, &opts.decode);
+        let encoding = crate::read::decode::detect_start(&buf, &opts.decode);
         let how = match piece_format(format, encoding) {
             Some(pf) => Ok((pf, Pieces::new(pf, buf, rest))),
             None => Err(Rest {

@@ -1,0 +1,519 @@
+//! `kifu.read`: the games of one record file or of bytes, each read and
+//! validated by the library (every main-line move played once against the
+//! rules).
+
+use crate::inputs;
+use kifu::batch;
+use kifu::read as kr;
+use kifu::read::{Encoding, Format, ReadOptions, Reader};
+use kifu::read::{Flow, MoveEvent, Visitor};
+use kifu::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
+use kifu::rules::write_sfen;
+use kifu::rules::Move;
+use kifu::validate::{GameReport, ValidateOptions};
+use kifu::{Color, Validator, Variant};
+use pyo3::exceptions::{PyOSError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// One finding: a problem the reader or the validator met.
+#[pyclass(frozen, get_all, from_py_object, module = "kifu")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule id (`illegal-move`, `syntax`, …; see docs/validate.md).
+    pub rule: String,
+    /// `error` or `warning`.
+    pub severity: String,
+    /// What was expected and what was found.
+    pub message: String,
+    /// 1-based line (0: the whole file).
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+    /// The ply of the move concerned.
+    pub ply: Option<u32>,
+    /// The move as written.
+    #[pyo3(name = "move")]
+    pub mv: Option<String>,
+    /// The position before the move, as SFEN.
+    pub sfen: Option<String>,
+}
+
+impl From<&kr::Finding> for Finding {
+    fn from(f: &kr::Finding) -> Finding {
+        Finding {
+            rule: f.rule.id().to_string(),
+            severity: match f.severity {
+                kr::Severity::Error => "error",
+                kr::Severity::Warning => "warning",
+            }
+            .to_string(),
+            message: f.message.clone(),
+            line: f.line,
+            column: f.column,
+            ply: f.ply,
+            mv: f.mv.clone(),
+            sfen: f.sfen.clone(),
+        }
+    }
+}
+
+#[pymethods]
+impl Finding {
+    #[new]
+    #[pyo3(signature = (rule, severity, message, line, column, ply=None, r#move=None, sfen=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn py_new(
+        rule: String,
+        severity: String,
+        message: String,
+        line: u32,
+        column: u32,
+        ply: Option<u32>,
+        r#move: Option<String>,
+        sfen: Option<String>,
+    ) -> Finding {
+        Finding {
+            rule,
+            severity,
+            message,
+            line,
+            column,
+            ply,
+            mv: r#move,
+            sfen,
+        }
+    }
+
+    /// Pickles by its fields (for multiprocessing, Dask).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let f = slf.get();
+        let args = (
+            &f.rule,
+            &f.severity,
+            &f.message,
+            f.line,
+            f.column,
+            f.ply,
+            &f.mv,
+            &f.sfen,
+        );
+        (slf.get_type(), args).into_pyobject(slf.py())
+    }
+
+    /// The fields as a dict, keyed as in `kifu validate --format json`.
+    pub fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("rule", &self.rule)?;
+        d.set_item("severity", &self.severity)?;
+        d.set_item("message", &self.message)?;
+        d.set_item("line", self.line)?;
+        d.set_item("column", self.column)?;
+        d.set_item("ply", self.ply)?;
+        d.set_item("move", &self.mv)?;
+        d.set_item("sfen", &self.sfen)?;
+        Ok(d)
+    }
+
+    fn __eq__(&self, other: &Finding) -> bool {
+        self == other
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Finding({}:{}: {}[{}]: {})",
+            self.line, self.column, self.severity, self.rule, self.message
+        )
+    }
+}
+
+/// How a game ended, as the validator decides it.
+#[pyclass(frozen, get_all, from_py_object, module = "kifu")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// `sente_win`, `gote_win`, `draw`, `aborted` or `unknown`.
+    pub outcome: String,
+    /// `sente` or `gote`, when someone won.
+    pub winner: Option<String>,
+    /// Why (`resign`, `checkmate`, `repetition`, …), when known.
+    pub reason: Option<String>,
+    /// The terminal word as written, when kifu does not know it.
+    pub terminal_text: Option<String>,
+}
+
+impl From<&kifu::validate::GameResult> for GameResult {
+    fn from(r: &kifu::validate::GameResult) -> GameResult {
+        GameResult {
+            outcome: r.outcome.name().to_string(),
+            winner: r.winner.map(|c| side(c).to_string()),
+            reason: r.reason.clone(),
+            terminal_text: r.terminal_text.clone(),
+        }
+    }
+}
+
+#[pymethods]
+impl GameResult {
+    #[new]
+    #[pyo3(signature = (outcome, winner=None, reason=None, terminal_text=None))]
+    fn py_new(
+        outcome: String,
+        winner: Option<String>,
+        reason: Option<String>,
+        terminal_text: Option<String>,
+    ) -> GameResult {
+        GameResult {
+            outcome,
+            winner,
+            reason,
+            terminal_text,
+        }
+    }
+
+    /// Pickles by its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let r = slf.get();
+        let args = (&r.outcome, &r.winner, &r.reason, &r.terminal_text);
+        (slf.get_type(), args).into_pyobject(slf.py())
+    }
+
+    /// The fields as a dict, keyed as in `kifu validate --format json`.
+    pub fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("outcome", &self.outcome)?;
+        d.set_item("winner", &self.winner)?;
+        d.set_item("reason", &self.reason)?;
+        d.set_item("terminal_text", &self.terminal_text)?;
+        Ok(d)
+    }
+
+    fn __eq__(&self, other: &GameResult) -> bool {
+        self == other
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "GameResult(outcome={:?}, winner={:?}, reason={:?})",
+            self.outcome, self.winner, self.reason
+        )
+    }
+}
+
+/// `sente` or `gote`.
+pub fn side(c: Color) -> &'static str {
+    match c {
+        Color::Black => "sente",
+        Color::White => "gote",
+    }
+}
+
+/// The USI text of every move met so far, made once: a game's `moves`
+/// are references to these strings (a few thousand distinct moves).
+static USI: PyOnceLock<Mutex<UsiStrings>> = PyOnceLock::new();
+
+/// Python strings of USI moves, by variant and move.
+type UsiStrings = HashMap<(Variant, Move), Py<PyString>>;
+
+/// One game: its header, start, main-line moves, result and findings.
+#[pyclass(frozen, module = "kifu")]
+pub struct Game {
+    format: Format,
+    encoding: Encoding,
+    header: Vec<(String, String)>,
+    start_sfen: String,
+    variant: Variant,
+    moves: Vec<Move>,
+    report: GameReport,
+}
+
+/// Reads a game in one pass: the library's [`Validator`] plays every move
+/// once, and the header, the start and the main-line moves it played are
+/// kept on the way.
+struct Reading {
+    format: Format,
+    encoding: Encoding,
+    validator: Validator,
+    header: Vec<(String, String)>,
+    start: Option<(String, Variant)>,
+    moves: Vec<Move>,
+}
+
+impl Reading {
+    fn new(format: Format, encoding: Encoding) -> Reading {
+        Reading {
+            format,
+            encoding,
+            validator: Validator::new(ValidateOptions::default())
+                .with_final_sfen(true)
+                .with_game_key(true),
+            header: Vec::new(),
+            start: None,
+            moves: Vec::new(),
+        }
+    }
+}
+
+impl Visitor for Reading {
+    type Output = Game;
+    fn begin_game(&mut self, index: usize) -> Flow {
+        self.header.clear();
+        self.start = None;
+        self.moves.clear();
+        self.validator.begin_game(index)
+    }
+    fn finding(&mut self, f: kr::Finding) -> Flow {
+        self.validator.finding(f)
+    }
+    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
+        self.header
+            .push((key.name().to_string(), value.to_string()));
+        self.validator.header(key, value, at)
+    }
+    fn start(&mut self, start: &Start) -> Flow {
+        self.start = Some((write_sfen(&start.setup), start.setup.variant));
+        self.validator.start(start)
+    }
+    fn comment(&mut self, text: &str, at: Location) -> Flow {
+        self.validator.comment(text, at)
+    }
+    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
+        let main = self.validator.in_main_line();
+        let flow = self.validator.movement(mv);
+        if main {
+            if let Some(p) = self.validator.last_played() {
+                self.moves.push(p.mv);
+            }
+        }
+        flow
+    }
+    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
+        self.validator.time(time, at)
+    }
+    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
+        self.validator.begin_variation(ply, at)
+    }
+    fn end_variation(&mut self) -> Flow {
+        self.validator.end_variation()
+    }
+    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
+        self.validator.terminal(kind, at)
+    }
+    fn claim(&mut self, claim: &ResultClaim) -> Flow {
+        self.validator.claim(claim)
+    }
+    fn end_game(&mut self) -> Game {
+        let report = self.validator.end_game();
+        let (start_sfen, variant) = self.start.take().unwrap_or_else(|| {
+            let s = Start::default();
+            (write_sfen(&s.setup), s.setup.variant)
+        });
+        Game {
+            format: self.format,
+            encoding: self.encoding,
+            header: std::mem::take(&mut self.header),
+            start_sfen,
+            variant,
+            moves: std::mem::take(&mut self.moves),
+            report,
+        }
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// 0-based index of the game in its file.
+    #[getter]
+    fn index(&self) -> usize {
+        self.report.index
+    }
+
+    /// The format read (`kif`, `ki2`, `csa`, `psn`, `jkf`, `usi`).
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.format.name()
+    }
+
+    /// The encoding detected (`utf-8`, `shift_jis`, …).
+    #[getter]
+    fn encoding(&self) -> &'static str {
+        self.encoding.name()
+    }
+
+    /// Header entries by their canonical names (`sente`, `gote`, `event`,
+    /// `start_time`, …; other keys as written); the first of a repeated key.
+    #[getter]
+    fn header<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.header {
+            if !d.contains(k)? {
+                d.set_item(k, v)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// Every header entry in source order, repeated keys included.
+    #[getter]
+    fn header_entries(&self) -> Vec<(String, String)> {
+        self.header.clone()
+    }
+
+    /// The start position as SFEN.
+    #[getter]
+    fn start_sfen(&self) -> &str {
+        &self.start_sfen
+    }
+
+    /// `standard`, `minishogi` or `doubutsu`.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.variant.name()
+    }
+
+    /// The main line's moves in USI, as played: up to the first illegal
+    /// one (whose finding quotes it as written), so `len(moves) == plies`.
+    #[getter]
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let cache = USI.get_or_init(py, || Mutex::new(HashMap::new()));
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        let mut s = String::with_capacity(8);
+        PyList::new(
+            py,
+            self.moves.iter().map(|&m| {
+                cache
+                    .entry((self.variant, m))
+                    .or_insert_with(|| {
+                        s.clear();
+                        let _ = write!(s, "{}", m.usi(self.variant));
+                        PyString::intern(py, &s).unbind()
+                    })
+                    .clone_ref(py)
+                    .into_bound(py)
+            }),
+        )
+    }
+
+    /// Main-line moves replayed (up to the first illegal one).
+    #[getter]
+    fn plies(&self) -> u32 {
+        self.report.plies
+    }
+
+    /// No error finding.
+    #[getter]
+    fn ok(&self) -> bool {
+        self.report.ok
+    }
+
+    /// The position after the last replayed move, as SFEN.
+    #[getter]
+    fn final_sfen(&self) -> &str {
+        &self.report.final_sfen
+    }
+
+    /// The result.
+    #[getter]
+    fn result(&self) -> GameResult {
+        GameResult::from(&self.report.result)
+    }
+
+    /// Every finding, the reader's and the validator's, in source order.
+    #[getter]
+    fn findings(&self) -> Vec<Finding> {
+        self.report.findings.iter().map(Finding::from).collect()
+    }
+
+    /// The game key (32 hex digits): variant, start and main-line moves.
+    #[getter]
+    fn game_key(&self) -> String {
+        self.report.game_key.to_string()
+    }
+
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game(index={}, format={:?}, moves={}, ok={}, result={:?})",
+            self.report.index,
+            self.format.name(),
+            self.moves.len(),
+            if self.report.ok { "True" } else { "False" },
+            self.report.result.outcome.name()
+        )
+    }
+}
+
+/// An `OSError` (its subclass by errno: `FileNotFoundError`, …) naming
+/// the file.
+pub fn io_error(e: &std::io::Error, path: &std::path::Path) -> PyErr {
+    PyOSError::new_err((
+        e.raw_os_error().unwrap_or(0),
+        e.to_string(),
+        path.to_string_lossy().into_owned(),
+    ))
+}
+
+/// Reads every game of a reader, validating each as it is read.
+fn games<R: BufRead>(mut reader: Reader<R>) -> Vec<Game> {
+    let mut v = Reading::new(reader.format(), reader.encoding());
+    let mut games = Vec::new();
+    while let Some(g) = reader.read_game(&mut v) {
+        games.push(g);
+    }
+    games
+}
+
+/// The games of a record file (`str` or `os.PathLike`) or of `bytes`, each
+/// validated: header, start SFEN, USI moves, result and findings. The
+/// format comes from the extension or the content unless `format` names
+/// it; the encoding is detected.
+#[pyfunction]
+#[pyo3(signature = (source, *, format = None))]
+pub fn read(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+) -> PyResult<Vec<Game>> {
+    let format = inputs::format(format)?;
+    let opts = ReadOptions::default();
+    if let Ok(b) = source.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        let reader = Reader::with_options(bytes, format, &opts)?;
+        return Ok(py.detach(|| games(reader)));
+    }
+    if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
+        let path: PathBuf = source.extract()?;
+        return py
+            .detach(|| -> std::io::Result<Vec<Game>> {
+                let mut file = std::fs::File::open(&path)?;
+                let format = format.or_else(|| Format::from_path(&path));
+                // A file of usual size is read whole (one allocation of
+                // its size); a large one is streamed.
+                let size = file.metadata()?.len();
+                if size <= batch::STREAM_THRESHOLD {
+                    let mut bytes = Vec::with_capacity(size as usize + 1);
+                    std::io::Read::read_to_end(&mut file, &mut bytes)?;
+                    return Ok(games(Reader::with_options(&bytes[..], format, &opts)?));
+                }
+                let source = std::io::BufReader::with_capacity(1 << 16, file);
+                Ok(games(Reader::with_options(source, format, &opts)?))
+            })
+            .map_err(|e| io_error(&e, &path));
+    }
+    if let Ok(v) = source.extract::<Vec<u8>>() {
+        // bytearray, memoryview: copied once, then read without the GIL.
+        let reader = Reader::with_options(&v[..], format, &opts)?;
+        return Ok(py.detach(|| games(reader)));
+    }
+    Err(PyTypeError::new_err(
+        "read() takes a path (str or os.PathLike) or bytes",
+    ))
+}

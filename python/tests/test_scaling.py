@@ -1,0 +1,45 @@
+"""docs/scaling.md: the Dask example, run as written on a LocalCluster with
+worker processes; its combined output equals the command's (stats,
+validate, export)."""
+
+import io
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, run_cli
+
+pa = pytest.importorskip("pyarrow")
+pytest.importorskip("dask.distributed")
+import pyarrow.csv as pacsv  # noqa: E402
+
+
+def example():
+    text = (ROOT / "docs" / "scaling.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    [code] = [b for b in blocks if b.startswith("# scaling_example.py")]
+    return code
+
+
+def test_dask_example_equals_the_cli(corpus, tmp_path):
+    script = tmp_path / "scaling_example.py"
+    script.write_text(example(), encoding="utf-8")
+    out = tmp_path / "out"
+    run = subprocess.run([sys.executable, str(script), str(corpus), str(out)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    games = pa.ipc.open_file(str(out / "games.arrow")).read_all()
+    want = pacsv.read_csv(io.BytesIO(run_cli("stats", corpus)),
+                          convert_options=pacsv.ConvertOptions(column_types=games.schema))
+    assert games.num_rows == want.num_rows > 300
+    assert games.equals(want.cast(games.schema))
+    reports = [json.loads(line) for line in (out / "reports.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert reports == [json.loads(line) for line in run_cli("validate", "--format", "json", corpus).splitlines()]
+    cli = tmp_path / "cli.hcpe"
+    run_cli("export", "--to", "hcpe", "-o", cli, corpus)
+    train = (out / "train.hcpe").read_bytes()
+    assert len(train) > 300 * 80 * 38
+    assert train == cli.read_bytes()

@@ -1,0 +1,90 @@
+"""kifu.stats: the games table as an Arrow stream whose typed columns hold
+what pyarrow reads from the CSV of `kifu stats`."""
+
+import io
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+import pyarrow.csv as pacsv  # noqa: E402
+
+import kifu  # noqa: E402
+from conftest import run_cli  # noqa: E402
+from test_validate import own_copy  # noqa: E402
+
+TYPES = {
+    "path": pa.string(), "game": pa.int64(), "start_time": pa.timestamp("s"),
+    "plies": pa.int64(), "valid": pa.bool_(), "first_error_ply": pa.int64(),
+    "sente_time_s": pa.float64(), "gote_time_s": pa.float64(),
+    "variations": pa.int64(), "game_key": pa.string(),
+}
+
+
+def cli_table(*paths, schema):
+    csv = run_cli("stats", *paths)
+    return pacsv.read_csv(
+        io.BytesIO(csv),
+        convert_options=pacsv.ConvertOptions(column_types=schema),
+    )
+
+
+def test_columns_and_types(tmp_path):
+    t = pa.table(kifu.stats(tmp_path))
+    assert t.num_rows == 0
+    header = run_cli("stats", "--allow-empty", tmp_path).decode()
+    assert header == ",".join(t.column_names) + "\n"
+    for name, ty in TYPES.items():
+        assert t.schema.field(name).type == ty, name
+
+
+def test_header_is_the_csv_header(corpus):
+    csv = run_cli("stats", corpus / "examples").decode()
+    t = pa.table(kifu.stats(corpus / "examples"))
+    assert ",".join(t.column_names) == csv.splitlines()[0]
+    assert kifu.stats(corpus).columns == t.column_names
+
+
+def test_table_equals_the_csv(corpus, tmp_path):
+    corpus = own_copy(corpus, tmp_path)
+    (corpus / "examples" / "bad.csa").write_bytes(
+        b"V2.2\n$START_TIME:2024/01/02\nPI\n+\n+7776FU\nT12\n-3334FU\nT3\n+0055FU\n%TORYO\n")
+    got = pa.table(kifu.stats(corpus, jobs=2))
+    want = cli_table(corpus, schema=got.schema)
+    assert got.num_rows == want.num_rows > 300
+    assert got.column_names == want.column_names
+    for name in got.column_names:
+        assert got.column(name).equals(want.column(name)), name
+    # the values are there: dates, times, an invalid game
+    assert got.column("start_time").null_count < got.num_rows
+    assert got.column("sente_time_s").null_count < got.num_rows
+    assert not all(got.column("valid").to_pylist())
+    assert pa.table(kifu.stats(corpus, jobs=1)).equals(got)
+
+
+def test_big_file_in_several_batches(corpus):
+    t = pa.table(kifu.stats(corpus / "big.csa", jobs=2))
+    assert t.num_rows > 300
+    assert t.column("game").to_pylist() == list(range(t.num_rows))
+    reader = pa.RecordBatchReader.from_stream(kifu.stats(corpus, jobs=2))
+    first = reader.read_next_batch()
+    assert first.num_rows > 0
+    del reader  # stopping early ends the work
+
+
+def test_a_stream_is_read_once(corpus):
+    s = kifu.stats(corpus / "examples")
+    pa.table(s)
+    with pytest.raises(ValueError):
+        pa.table(s)
+
+
+def test_unreadable_input_ends_the_stream_with_an_error(tmp_path):
+    (tmp_path / "ok.csa").write_bytes(b"PI\n+\n+7776FU\n")
+    with pytest.raises(FileNotFoundError):
+        kifu.stats(tmp_path / "missing.kif")
+    # /proc/self/mem cannot be read from its start (EIO): every row of the
+    # other inputs comes first, then the error names it
+    reader = pa.RecordBatchReader.from_stream(kifu.stats([tmp_path / "ok.csa", "/proc/self/mem"]))
+    assert reader.read_next_batch().num_rows == 1
+    with pytest.raises(OSError, match="/proc/self/mem"):
+        reader.read_next_batch()
