@@ -7,17 +7,18 @@
 //! per example, `id`, `side` (`sente`, `gote`, or `game` for a style),
 //! `ply` (the ply at which the entry must first be kept for that side, or
 //! `-` for a style) and the USI moves from the even start. Every example
-//! must be legal to its last move, and every entry of the taxonomy, helper
-//! entries (ids starting with `_`) included, must have one. A helper is
-//! never reported, so its example is checked on a copy of the taxonomy in
+//! must be legal to its last move (kifu's validator finds no error), the
+//! names [`tag_record`] gives the built record must be those found while
+//! reading, and every entry of the taxonomy, helper entries (ids starting
+//! with `_`) included, must have one. A helper is never reported, so its example is checked on a copy of the taxonomy in
 //! which the helper is renamed to an ordinary id.
 //!
 //! The examples are read at run time: after editing them, rerun the test
 //! binary without rebuilding. Every problem is listed before the test
 //! fails, with what was found on the failing example.
 
-use kifu::read::Reader;
-use kifu::tags::{Collector, Found, Kind, Rule, Tagged, Taxonomy};
+use kifu::read::{read_all, Format, ReadOptions, Reader};
+use kifu::tags::{tag_record, Collector, Found, Kind, Rule, Tagged, Taxonomy};
 use kifu::{Color, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -272,6 +273,12 @@ fn check(tax: &Taxonomy, ex: &Example) -> Option<String> {
             got.report.plies,
             errors.join("; ")
         ));
+    }
+    // The names of a built record are those found while reading.
+    let usi = format!("position startpos moves {}\n", ex.moves);
+    let games = read_all(usi.as_bytes(), Some(Format::Usi), &ReadOptions::default());
+    if games.first().map(|g| tag_record(&g.record, tax)) != Some(got.tags.clone()) {
+        return Some("tag_record names the built record otherwise".into());
     }
     let mut all = String::new();
     for c in Color::ALL {
