@@ -634,7 +634,7 @@ pub(crate) struct Ctx<'a> {
     /// Roles captured so far, by either side (unpromoted).
     pub captured: Roles,
     /// Tags each side has (by colour index): bit `tag`.
-    pub has: [&'a super::TagSet; 2],
+    pub has: [super::TagSet; 2],
 }
 
 impl Cond {
@@ -696,8 +696,9 @@ pub(crate) enum Key {
     /// After a move of a piece of one of the roles to one of the squares,
     /// for one of these pairs: the rule's `moved=` (with the `to=` beside
     /// it; alternatives that all have one give all of theirs), else the
-    /// side's own pieces it names (one of them arriving on its square).
-    Moved(Vec<(Roles, Bitboard)>),
+    /// side's own pieces it names (one of them arriving on its square);
+    /// only after a capture when the rule has a top-level `capture=`.
+    Moved(Vec<(Roles, Bitboard)>, bool),
     /// The rule looks only at names found, the ply and the captures: it
     /// is checked when a side is given a name it looks at.
     Names,
@@ -731,8 +732,9 @@ impl Key {
                 _ => None,
             })
         }
+        let capture = conds.iter().any(|c| matches!(c, Cond::Capture(_)));
         if let Some(m) = moved(conds) {
-            return Key::Moved(m);
+            return Key::Moved(m, capture);
         }
         let arrivals: Vec<(Roles, Bitboard)> = conds
             .iter()
@@ -742,7 +744,7 @@ impl Key {
             })
             .collect();
         if !arrivals.is_empty() {
-            return Key::Moved(arrivals);
+            return Key::Moved(arrivals, capture);
         }
         fn names_only(c: &Cond) -> bool {
             match c {
@@ -759,63 +761,83 @@ impl Key {
     }
 }
 
-/// How many whole-square requirements a [`Program`] holds inline.
-const NEED: usize = 8;
+/// How many required pieces a [`Program`] holds inline.
+const NEED: usize = 12;
 /// How many forbidden (colour, role, squares) a [`Program`] holds inline.
 const FORBID: usize = 4;
+/// How many "one of these squares" requirements a [`Program`] holds inline.
+const ANY: usize = 4;
 
 /// One side's conditions laid out flat for speed (no pointer to follow
-/// for the usual rule): facts about the move, the ply and the captures
-/// first, then whole masks per colour and role (pieces required on every
-/// square, none on any, empty squares), then whatever else.
+/// for the usual rule, the usual checks in the first cache line): facts
+/// about the move, the ply and the captures first, then the pieces
+/// required on squares, then masks (no piece of a colour and role on any
+/// of some squares, empty squares), then whatever else.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub(crate) struct Program {
-    ply: (u32, u32),
+    ply_min: u16,
+    ply_max: u16,
     /// Roles the moving piece may have (all bits: any).
     moved: u16,
-    /// Squares the move may arrive on.
-    to: Bitboard,
-    /// Squares the move may come from (`None`: no condition; a drop
-    /// comes from none).
-    from: Option<Bitboard>,
-    /// The move must be a drop.
-    drop: bool,
-    /// Roles the move must have taken (0: no condition).
-    capture: u16,
-    /// The side must be this one.
-    side: Option<Color>,
     /// Roles every capture so far must have (all bits: any).
     captured: u16,
+    /// Roles the move must have taken (0: no condition).
+    capture: u16,
+    /// The side must be this one: 0 sente, 1 gote, 2 either.
+    side: u8,
+    /// The move must be a drop.
+    drop: bool,
+    /// Whether `from` is a condition.
+    has_from: bool,
     need_len: u8,
-    need_who: [(Color, Role); NEED],
-    need: [Bitboard; NEED],
     forbid_len: u8,
+    /// (square index, colour << 4 | role): that piece on that square.
+    need: [(u8, u8); NEED],
+    /// Squares the move may arrive on.
+    to: Bitboard,
+    /// Squares the move may come from (a drop comes from none).
+    from: Bitboard,
+    /// Squares that must be empty.
+    empty: Bitboard,
     forbid_who: [(Color, Role); FORBID],
     forbid: [Bitboard; FORBID],
-    empty: Bitboard,
+    any_len: u8,
+    /// (colour, role, squares): a piece of that colour and role on one of
+    /// the squares.
+    any_who: [(Color, Role); ANY],
+    any: [Bitboard; ANY],
     /// Everything else, checked last.
     rest: Vec<Cond>,
+}
+
+fn code(c: Color, r: Role) -> u8 {
+    (c.index() as u8) << 4 | r.index() as u8
 }
 
 impl Program {
     fn new(conds: &[Cond]) -> Program {
         let full = Bitboard(crate::rules::FULL);
         let mut p = Program {
-            ply: (0, u32::MAX),
+            ply_min: 0,
+            ply_max: u16::MAX,
             moved: u16::MAX,
-            to: full,
-            from: None,
-            drop: false,
-            capture: 0,
-            side: None,
             captured: u16::MAX,
+            capture: 0,
+            side: 2,
+            drop: false,
+            has_from: false,
             need_len: 0,
-            need_who: [(Color::Black, Role::King); NEED],
-            need: [Bitboard::EMPTY; NEED],
             forbid_len: 0,
+            need: [(0, 0); NEED],
+            to: full,
+            from: full,
+            empty: Bitboard::EMPTY,
             forbid_who: [(Color::Black, Role::King); FORBID],
             forbid: [Bitboard::EMPTY; FORBID],
-            empty: Bitboard::EMPTY,
+            any_len: 0,
+            any_who: [(Color::Black, Role::King); ANY],
+            any: [Bitboard::EMPTY; ANY],
             rest: Vec::new(),
         };
         let single = |roles: Roles| -> Option<Role> {
@@ -825,33 +847,47 @@ impl Program {
                 None
             }
         };
+        let ply16 = |n: u32| u16::try_from(n).unwrap_or(u16::MAX);
         for c in conds {
             match c {
-                Cond::Ply(a, z) => p.ply = (p.ply.0.max(*a), p.ply.1.min(*z)),
+                Cond::Ply(a, z) => {
+                    p.ply_min = p.ply_min.max(ply16(*a));
+                    p.ply_max = p.ply_max.min(ply16(*z));
+                }
                 Cond::Moved(r) => p.moved &= r.0,
                 Cond::To(m) => p.to &= *m,
-                Cond::From(m) => p.from = Some(p.from.map_or(*m, |f| f & *m)),
+                Cond::From(m) => {
+                    p.from &= *m;
+                    p.has_from = true;
+                }
                 Cond::Drop => p.drop = true,
                 Cond::Capture(r) if p.capture == 0 => p.capture = r.0,
-                Cond::Side(c) if p.side.is_none() => p.side = Some(*c),
+                Cond::Side(c) if p.side == 2 => p.side = c.index() as u8,
                 Cond::Captured(r) => p.captured &= r.0,
                 Cond::Pieces {
                     color,
                     roles,
                     mask,
                     at_least: 1,
-                } if mask.count() == 1 && single(*roles).is_some() => {
-                    let who = (*color, single(*roles).unwrap_or(Role::King));
-                    let len = usize::from(p.need_len);
-                    match p.need_who[..len].iter().position(|w| *w == who) {
-                        Some(i) => p.need[i] |= *mask,
-                        None if len < NEED => {
-                            p.need_who[len] = who;
-                            p.need[len] = *mask;
-                            p.need_len += 1;
-                        }
-                        None => p.rest.push(c.clone()),
-                    }
+                } if mask.count() == 1
+                    && single(*roles).is_some()
+                    && usize::from(p.need_len) < NEED =>
+                {
+                    let sq = mask.first().map_or(0, |s| s.index() as u8);
+                    let r = single(*roles).unwrap_or(Role::King);
+                    p.need[usize::from(p.need_len)] = (sq, code(*color, r));
+                    p.need_len += 1;
+                }
+                Cond::Pieces {
+                    color,
+                    roles,
+                    mask,
+                    at_least: 1,
+                } if single(*roles).is_some() && usize::from(p.any_len) < ANY => {
+                    let i = usize::from(p.any_len);
+                    p.any_who[i] = (*color, single(*roles).unwrap_or(Role::King));
+                    p.any[i] = *mask;
+                    p.any_len += 1;
                 }
                 Cond::Not(inner) => match &**inner {
                     Cond::Pieces {
@@ -881,36 +917,55 @@ impl Program {
         p
     }
 
+    /// The roles captures may have taken for the conditions to hold (all
+    /// bits: any).
+    pub(crate) fn captures_allowed(&self) -> u16 {
+        self.captured
+    }
+
+    /// The plies the conditions allow (their `ply` bounds).
+    pub(crate) fn plies(&self) -> (u32, u32) {
+        let hi = if self.ply_max == u16::MAX {
+            u32::MAX
+        } else {
+            u32::from(self.ply_max)
+        };
+        (u32::from(self.ply_min), hi)
+    }
+
     /// Whether the conditions hold.
     #[inline]
     pub(crate) fn holds(&self, c: &Ctx<'_>) -> bool {
-        let to = c.mv.to();
-        if c.ply < self.ply.0
-            || c.ply > self.ply.1
+        let ply = u16::try_from(c.ply).unwrap_or(u16::MAX);
+        if ply < self.ply_min
+            || ply > self.ply_max
             || self.moved >> c.role.index() & 1 == 0
-            || !self.to.contains(to)
-            || (self.drop && !c.mv.is_drop())
-            || self.side.is_some_and(|s| s != c.me)
             || c.captured.0 & !self.captured != 0
+            || (self.side != 2 && self.side != c.me.index() as u8)
+            || (self.drop && !c.mv.is_drop())
         {
             return false;
         }
-        if let Some(f) = self.from {
-            if !c.mv.from().is_some_and(|s| f.contains(s)) {
+        if self.capture != 0
+            && c.took
+                .is_none_or(|r| self.capture >> r.unpromoted().index() & 1 == 0)
+        {
+            return false;
+        }
+        for &(sq, want) in &self.need[..usize::from(self.need_len)] {
+            let here = Square::from_index(usize::from(sq)).and_then(|s| c.pos.piece_at(s));
+            if here.map_or(0xff, |p| code(p.color, p.role)) != want {
                 return false;
             }
         }
-        if self.capture != 0
-            && !c
-                .took
-                .is_some_and(|r| self.capture >> r.unpromoted().index() & 1 != 0)
+        if !self.to.contains(c.mv.to())
+            || (self.has_from && !c.mv.from().is_some_and(|s| self.from.contains(s)))
         {
             return false;
         }
-        for i in 0..usize::from(self.need_len) {
-            let (col, r) = self.need_who[i];
-            let m = self.need[i];
-            if c.pos.pieces(col, r) & m != m {
+        for i in 0..usize::from(self.any_len) {
+            let (col, r) = self.any_who[i];
+            if (c.pos.pieces(col, r) & self.any[i]).is_empty() {
                 return false;
             }
         }
@@ -1175,14 +1230,14 @@ mod tests {
     fn errors_say_where() {
         for (text, offset) in [
             ("K28 X38", 4),
-            ("K2", 6),
+            ("K2", 2),
             ("K28 (S38", 4),
             ("K28 | S38", 4),
             ("ply<30", 3),
             ("frob=1", 0),
             ("3K28", 0),
             ("[Gs]38", 2),
-            ("line=7g7f,9z", 15),
+            ("line=7g7f,9z", 10),
         ] {
             let e = Rule::parse(text).unwrap_err();
             assert_eq!(e.offset, offset, "{text}: {e}");

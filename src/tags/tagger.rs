@@ -109,6 +109,11 @@ pub struct Tagger<'t> {
     ply: u32,
     /// Roles captured so far, by either side (unpromoted).
     captured: Roles,
+    /// The rules the captures so far rule out.
+    dead: TagSet,
+    /// Whether every rule that could still hold at some later ply is
+    /// ruled out: the rest of the game is not looked at.
+    done: bool,
     /// Per side: every entry whose rule held at some ply.
     held: [TagSet; 2],
     /// Per side: the entries kept, with their first ply.
@@ -118,6 +123,8 @@ pub struct Tagger<'t> {
     /// Per side: the names either side was newly given since its last
     /// move (rules that look at names only and name them are checked).
     fresh: [TagSet; 2],
+    /// Per side: whether `fresh` holds any.
+    renamed: [bool; 2],
 }
 
 /// The position a style's rule is checked with (it looks at tags and the
@@ -135,10 +142,13 @@ impl<'t> Tagger<'t> {
             mode: Mode::Off,
             ply: 0,
             captured: Roles::default(),
+            dead: TagSet::default(),
+            done: false,
             held: [TagSet::default(); 2],
             kept: [Vec::with_capacity(16), Vec::with_capacity(16)],
             kept_set: [TagSet::default(); 2],
             fresh: [TagSet::default(); 2],
+            renamed: [false; 2],
         }
     }
 
@@ -173,23 +183,26 @@ impl<'t> Tagger<'t> {
     fn reset(&mut self) {
         self.ply = 0;
         self.captured = Roles::default();
+        self.dead = TagSet::default();
+        self.done = false;
         self.held = [TagSet::default(); 2];
         self.kept.iter_mut().for_each(Vec::clear);
         self.kept_set = [TagSet::default(); 2];
         self.fresh = [TagSet::default(); 2];
+        self.renamed = [false; 2];
     }
 
     /// Whether a move played now could still add a name (false past the
     /// last window, or for a variant).
     #[inline]
     pub fn wants_moves(&self) -> bool {
-        self.mode != Mode::Off && self.ply < Kind::Castle.window()
+        self.mode != Mode::Off && self.ply < Kind::Castle.window() && !self.done
     }
 
     /// The main line's next move was played: `pos` is the position after
     /// it, `role` the moving piece's role before it, `captured` the role
     /// it took.
-    #[inline]
+    #[inline(always)]
     pub fn played(&mut self, pos: &Position, mv: Move, role: Role, captured: Option<Role>) {
         if !self.wants_moves() {
             self.ply = self.ply.saturating_add(1);
@@ -197,32 +210,66 @@ impl<'t> Tagger<'t> {
         }
         self.ply += 1;
         if let Some(r) = captured {
-            self.captured.0 |= Roles::of(r.unpromoted()).0;
+            let r = r.unpromoted();
+            if !self.captured.contains(r) {
+                self.captured.0 |= Roles::of(r).0;
+                self.dead = self.dead.union(&self.tax.dead_after[r.index()]);
+                // Nothing left to find at this ply or later?
+                let alive = &self.tax.alive[(self.mode == Mode::Castles) as usize];
+                self.done = alive
+                    .iter()
+                    .skip(self.ply as usize)
+                    .all(|a| a.difference(&self.dead).is_empty());
+            }
         }
-
-        self.check(pos, mv, role, captured);
+        // Most moves can make no rule hold: an index or two say so.
+        let me = !pos.turn();
+        let d = &self.tax.dispatch[me.index()];
+        let at = role.index() * 81 + mv.to().index();
+        let kings = &self.tax.set_kings[me.index()];
+        let king = pos.pieces(me, Role::King);
+        let mut moved = d.moved[at];
+        if moved != 0 && (kings[usize::from(moved)] & king).is_empty() {
+            moved = 0;
+        }
+        let took = if captured.is_some() { d.took[at] } else { 0 };
+        if moved | took != 0 || self.renamed[me.index()] || !d.always.is_empty() {
+            self.check(pos, mv, role, captured, [moved, took]);
+        }
     }
 
-    /// Checks the mover's rules after a move: only those whose key (the
-    /// role moved, the king's or a rook's square) allows them to hold.
+    /// Checks the mover's rules that the move may have made hold (the sets
+    /// `indexes` point to, the names-only rules of the names given since
+    /// the side's last move, the rules without a key).
     #[inline(never)]
-    fn check(&mut self, pos: &Position, mv: Move, role: Role, took: Option<Role>) {
+    fn check(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        role: Role,
+        took: Option<Role>,
+        indexes: [u16; 2],
+    ) {
         let me = !pos.turn();
         let tax = self.tax;
         let d = &tax.dispatch[me.index()];
         let fresh = std::mem::take(&mut self.fresh[me.index()]);
-        // Most moves can make no rule hold: one index says so.
-        let moved = d.moved[role.index() * 81 + mv.to().index()];
-        if moved == 0 && fresh.is_empty() && d.always.is_empty() {
-            return;
-        }
+        self.renamed[me.index()] = false;
         let sets = &tax.sets;
-        let mut cand = sets[usize::from(moved)].union(&d.always);
+        let mut cand = d.always;
+        for i in indexes {
+            if i != 0 {
+                cand = cand.union(&sets[usize::from(i)]);
+            }
+        }
         for t in fresh.iter() {
             cand = cand.union(&tax.watchers[usize::from(t)]);
         }
-        let castles_only = self.mode == Mode::Castles || self.ply > Kind::Opening.window();
-        cand = cand.intersection(&tax.windows[castles_only as usize]);
+        let alive = &tax.alive[(self.mode == Mode::Castles) as usize];
+        match alive.get(self.ply as usize) {
+            Some(a) => cand = cand.intersection(a).difference(&self.dead),
+            None => return,
+        }
         // A rule that names squares for the king needs it there.
         if let Some(k) = pos.king(me) {
             cand = cand.intersection(&sets[usize::from(d.king_ok[k.index()])]);
@@ -231,34 +278,30 @@ impl<'t> Tagger<'t> {
             return;
         }
         let mut now = TagSet::default();
-        let mut mine = self.held[me.index()];
-        let theirs = self.held[(!me).index()];
+        let mut ctx = Ctx {
+            pos,
+            ply: self.ply,
+            mv,
+            role,
+            took,
+            me,
+            captured: self.captured,
+            has: self.held,
+        };
+        let programs = &tax.programs[me.index()..];
         for i in cand.iter() {
-            let program = &tax.programs[usize::from(i) * 2 + me.index()];
-            let has = match me {
-                Color::Black => [&mine, &theirs],
-                Color::White => [&theirs, &mine],
-            };
-            let ctx = Ctx {
-                pos,
-                ply: self.ply,
-                mv,
-                role,
-                took,
-                me,
-                captured: self.captured,
-                has,
-            };
-            if program.holds(&ctx) {
+            if programs[usize::from(i) * 2].holds(&ctx) {
                 now.insert(i);
-                mine.insert(i);
+                ctx.has[me.index()].insert(i);
             }
         }
+        let mine = ctx.has[me.index()];
         let before = self.held[me.index()];
         if mine != before {
             let new = mine.difference(&before);
             self.fresh[0] = self.fresh[0].union(&new);
             self.fresh[1] = self.fresh[1].union(&new);
+            self.renamed = [true; 2];
         }
         self.held[me.index()] = mine;
         // A name not kept yet is kept now, unless one of its descendants
@@ -293,17 +336,18 @@ impl<'t> Tagger<'t> {
             let side = &mut out.sides[c.index()];
             side.openings.clear();
             side.castles.clear();
-            for f in kept.iter().filter(|f| !tax.get(f.tag).is_helper()) {
-                match tax.get(f.tag).kind {
-                    Kind::Opening => side.openings.push(*f),
-                    Kind::Castle => side.castles.push(*f),
-                    Kind::Style => {}
+            for f in kept {
+                match tax.brief[usize::from(f.tag.0)] {
+                    (_, _, true) => {}
+                    (Kind::Opening, ..) => side.openings.push(*f),
+                    (Kind::Castle, ..) => side.castles.push(*f),
+                    (Kind::Style, ..) => {}
                 }
             }
+            let depth = |f: &Found| tax.brief[usize::from(f.tag.0)].1;
             let order = |a: &Found, b: &Found| {
-                tax.get(b.tag)
-                    .depth
-                    .cmp(&tax.get(a.tag).depth)
+                depth(b)
+                    .cmp(&depth(a))
                     .then(a.ply.cmp(&b.ply))
                     .then(a.tag.cmp(&b.tag))
             };
@@ -322,7 +366,7 @@ impl<'t> Tagger<'t> {
                 took: None,
                 me: Color::Black,
                 captured: self.captured,
-                has: [&self.held[0], &self.held[1]],
+                has: self.held,
             };
             out.style = tax
                 .styles()

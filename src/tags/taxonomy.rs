@@ -80,58 +80,67 @@ impl TagSet {
     /// The entries of both sets.
     #[inline]
     pub fn union(&self, other: &TagSet) -> TagSet {
-        let mut out = *self;
-        for (a, b) in out.0.iter_mut().zip(other.0) {
-            *a |= b;
-        }
-        out
+        let (a, b) = (self.0, other.0);
+        TagSet([a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]])
     }
 
     /// The entries of `self` not in `other`.
     #[inline]
     pub fn difference(&self, other: &TagSet) -> TagSet {
-        let mut out = *self;
-        for (a, b) in out.0.iter_mut().zip(other.0) {
-            *a &= !b;
-        }
-        out
+        let (a, b) = (self.0, other.0);
+        TagSet([a[0] & !b[0], a[1] & !b[1], a[2] & !b[2], a[3] & !b[3]])
     }
 
     /// The entries in both sets.
     #[inline]
     pub fn intersection(&self, other: &TagSet) -> TagSet {
-        let mut out = *self;
-        for (a, b) in out.0.iter_mut().zip(other.0) {
-            *a &= b;
-        }
-        out
+        let (a, b) = (self.0, other.0);
+        TagSet([a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]])
     }
 
     /// The entries, in index order.
-    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut b = bits;
-            std::iter::from_fn(move || {
-                if b == 0 {
-                    None
-                } else {
-                    let i = b.trailing_zeros();
-                    b &= b - 1;
-                    Some((w * 64) as u16 + i as u16)
-                }
-            })
-        })
+    #[inline]
+    pub fn iter(&self) -> TagIter {
+        TagIter {
+            words: self.0,
+            word: 0,
+        }
     }
 
     /// Whether the two sets share an entry.
     #[inline]
     pub fn intersects(&self, other: &TagSet) -> bool {
-        self.0.iter().zip(other.0).any(|(a, b)| a & b != 0)
+        !self.intersection(other).is_empty()
     }
 
     /// Whether the set is empty.
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|w| *w == 0)
+        let a = self.0;
+        a[0] | a[1] | a[2] | a[3] == 0
+    }
+}
+
+/// The entries of a [`TagSet`], in index order.
+#[derive(Clone, Debug)]
+pub struct TagIter {
+    words: [u64; MAX_ENTRIES / 64],
+    word: usize,
+}
+
+impl Iterator for TagIter {
+    type Item = u16;
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        while self.word < self.words.len() {
+            let b = self.words[self.word];
+            if b != 0 {
+                self.words[self.word] = b & (b - 1);
+                return Some((self.word * 64) as u16 + b.trailing_zeros() as u16);
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 
@@ -217,15 +226,26 @@ pub struct Taxonomy {
     pub(crate) dispatch: [Dispatch; 2],
     /// The distinct sets the dispatch tables point to (0: the empty set).
     pub(crate) sets: Vec<TagSet>,
+    /// Per side, per set: the squares its entries allow for the side's
+    /// king (a move whose side's king stands elsewhere needs no check).
+    pub(crate) set_kings: [Vec<crate::rules::Bitboard>; 2],
     /// Per entry: the rules that look at names only and name it
     /// (checked when a side is given it).
     pub(crate) watchers: Vec<TagSet>,
+    /// Per entry: its kind, its depth, whether it is a helper (what the
+    /// tagger needs at the end of a game, without the whole entry).
+    pub(crate) brief: Vec<(Kind, u8, bool)>,
     /// Every entry's programs (sente's, gote's), side by side in memory
     /// for the tagger.
     pub(crate) programs: Vec<super::rule::Program>,
-    /// The openings and castles looked for at each ply (1-based; past the
-    /// last window, none).
-    pub(crate) windows: [TagSet; 2],
+    /// By ply (1-based, up to the last window): the openings and castles
+    /// that can hold then (the ply is in their kind's window and in their
+    /// rule's `ply` bounds); past the last window, none. The second table
+    /// holds the castles only (for handicap games).
+    pub(crate) alive: [Vec<TagSet>; 2],
+    /// Per role (index): the openings and castles that cannot hold once a
+    /// piece of that role was taken (their rule's `captured<=`).
+    pub(crate) dead_after: [TagSet; 16],
 }
 
 /// The entries a move may make hold, by key (one side's). The tables hold
@@ -234,6 +254,9 @@ pub struct Taxonomy {
 pub(crate) struct Dispatch {
     /// By role moved and destination (`role * 81 + square`).
     pub moved: Vec<u16>,
+    /// The same, for the rules that need a capture (checked only after
+    /// one).
+    pub took: Vec<u16>,
     /// Checked after every move.
     pub always: TagSet,
     /// By the king's square: the entries that allow it (those that name
@@ -245,6 +268,7 @@ impl Default for Dispatch {
     fn default() -> Dispatch {
         Dispatch {
             moved: vec![0; 16 * 81],
+            took: vec![0; 16 * 81],
             always: TagSet::default(),
             king_ok: [0; 81],
         }
@@ -483,6 +507,7 @@ impl Taxonomy {
             vec![TagSet::default(); 16 * 81],
             vec![TagSet::default(); 16 * 81],
         ];
+        let mut took = moved.clone();
         let mut always = [TagSet::default(); 2];
         let mut king_ok = [[TagSet::default(); 81]; 2];
         let mut watchers = vec![TagSet::default(); entries.len()];
@@ -495,12 +520,17 @@ impl Taxonomy {
                     .unwrap_or(crate::rules::Bitboard(crate::rules::FULL));
                 allowed.for_each(|sq| king_ok[side][sq.index()].insert(i));
                 match &e.compiled.keys[side] {
-                    Key::Moved(pairs) => {
+                    Key::Moved(pairs, capture) => {
+                        let table = if *capture {
+                            &mut took[side]
+                        } else {
+                            &mut moved[side]
+                        };
                         for (r, to) in pairs {
                             for role in crate::rules::Role::ALL {
                                 if r.contains(role) {
                                     to.for_each(|sq| {
-                                        moved[side][role.index() * 81 + sq.index()].insert(i)
+                                        table[role.index() * 81 + sq.index()].insert(i)
                                     });
                                 }
                             }
@@ -516,41 +546,78 @@ impl Taxonomy {
             }
         }
         let mut sets = vec![TagSet::default()];
+        let mut seen: std::collections::HashMap<TagSet, u16> = std::collections::HashMap::new();
         let mut index = |t: &TagSet| -> u16 {
             if t.is_empty() {
                 return 0;
             }
-            match sets.iter().position(|s| s == t) {
-                Some(p) => p as u16,
-                None => {
-                    sets.push(*t);
-                    (sets.len() - 1) as u16
-                }
-            }
+            *seen.entry(*t).or_insert_with(|| {
+                sets.push(*t);
+                (sets.len() - 1) as u16
+            })
         };
         let mut dispatch = [Dispatch::default(), Dispatch::default()];
         for (side, d) in dispatch.iter_mut().enumerate() {
             for (slot, t) in d.moved.iter_mut().zip(&moved[side]) {
                 *slot = index(t);
             }
-            for sq in 0..81 {
-                d.king_ok[sq] = index(&king_ok[side][sq]);
+            for (slot, t) in d.took.iter_mut().zip(&took[side]) {
+                *slot = index(t);
+            }
+            for (slot, t) in d.king_ok.iter_mut().zip(&king_ok[side]) {
+                *slot = index(t);
             }
             d.always = always[side];
         }
-        // Openings (window 60) and castles (62).
-        let mut windows = [TagSet::default(); 2];
+        // Openings (window 60) and castles (62), within their rules' plies.
+        let last = Kind::Castle.window().max(Kind::Opening.window()) as usize;
+        let mut alive = [
+            vec![TagSet::default(); last + 1],
+            vec![TagSet::default(); last + 1],
+        ];
         for &i in &sided {
-            windows[0].insert(i);
-            if entries[usize::from(i)].kind == Kind::Castle {
-                windows[1].insert(i);
+            let e = &entries[usize::from(i)];
+            let (lo, hi) = e.compiled.programs[0].plies();
+            for ply in 1..=last {
+                let p = ply as u32;
+                if p <= e.kind.window() && lo <= p && p <= hi {
+                    for at in &mut alive[..1 + usize::from(e.kind == Kind::Castle)] {
+                        at[ply].insert(i);
+                    }
+                }
+            }
+        }
+        let set_kings = [0usize, 1].map(|side| {
+            sets.iter()
+                .map(|t| {
+                    t.iter().fold(crate::rules::Bitboard::EMPTY, |acc, i| {
+                        acc | entries[usize::from(i)]
+                            .compiled
+                            .king_squares(side)
+                            .unwrap_or(crate::rules::Bitboard(crate::rules::FULL))
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
+        let mut dead_after = [TagSet::default(); 16];
+        for &i in &sided {
+            let allowed = entries[usize::from(i)].compiled.programs[0].captures_allowed();
+            for (r, dead) in dead_after.iter_mut().enumerate() {
+                if allowed >> r & 1 == 0 {
+                    dead.insert(i);
+                }
             }
         }
         let programs = entries
             .iter()
             .flat_map(|e| e.compiled.programs.iter().cloned())
             .collect();
+        let brief = entries
+            .iter()
+            .map(|e| (e.kind, e.depth, e.is_helper()))
+            .collect();
         Ok(Taxonomy {
+            brief,
             entries,
             ancestors,
             subtree,
@@ -558,8 +625,10 @@ impl Taxonomy {
             programs,
             dispatch,
             sets,
+            set_kings,
             watchers,
-            windows,
+            alive,
+            dead_after,
         })
     }
 
@@ -662,10 +731,10 @@ mod tests {
                 "duplicate id",
             ),
             ("a\tあ\tA\tcastle\tb\t\tK28\n", 2, 1, "parent `b`"),
-            ("a\tあ\tA\tcastle\t\t\tK28 Q38\n", 2, 15, "piece letter"),
-            ("a\tあ\tA\tcastle\t\t\thas=zz\n", 2, 11, "`zz`"),
+            ("a\tあ\tA\tcastle\t\t\tK28 Q38\n", 2, 20, "piece letter"),
+            ("a\tあ\tA\tcastle\t\t\thas=zz\n", 2, 16, "`zz`"),
             ("a\tあ\tA\tweird\t\t\tK28\n", 2, 1, "unknown kind"),
-            ("a\tあ\tA\tstyle\t\t\tK28\n", 2, 11, "style"),
+            ("a\tあ\tA\tstyle\t\t\tK28\n", 2, 15, "style"),
             (
                 "a\tあ\tA\tcastle\t\tx\tK28\nb\tい\tB\tcastle\t\tX\tK38\n",
                 3,
