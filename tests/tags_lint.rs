@@ -157,6 +157,7 @@ fn rules_parse_and_the_file_compiles() {
 
 /// One example: where it is, the entry, the side and ply where it must be
 /// found, the moves.
+#[derive(Clone)]
 struct Example {
     line: usize,
     id: String,
@@ -364,6 +365,78 @@ fn every_entry_has_an_example_on_which_it_is_found() {
         covered.len(),
         builtin.entries().len()
     );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A USI square or move turned around (the board rotated 180°): `7g7f`
+/// becomes `3c3d`, `P*5e` stays `P*5e`, `8h2b+` becomes `2b8h+`.
+fn turn(mv: &str) -> String {
+    let sq = |s: &str| {
+        let b = s.as_bytes();
+        format!(
+            "{}{}",
+            (b'0' + 10 - (b[0] - b'0')) as char,
+            (b'a' + b'i' - b[1]) as char
+        )
+    };
+    if mv.as_bytes().get(1) == Some(&b'*') {
+        format!("{}{}", &mv[..2], sq(&mv[2..4]))
+    } else {
+        format!("{}{}{}", sq(&mv[..2]), sq(&mv[2..4]), &mv[4..])
+    }
+}
+
+/// Whether the rule of `id`, or of an entry it refers to, names a side or
+/// an exact ply.
+fn one_sided(tax: &Taxonomy, id: &str) -> bool {
+    let text = &tax.get(tax.by_id(id).expect("an entry")).rule;
+    let rule = Rule::parse(text).expect("a rule");
+    text.contains("side=")
+        || text.contains("ply=")
+        || rule.references().into_iter().any(|r| one_sided(tax, r))
+}
+
+/// Every sente example, turned around, names gote: sente opens with one
+/// tempo move (a lance step its game leaves alone), then plays gote's
+/// moves turned around while gote plays the example's sente moves turned
+/// around, so the entry must be found for gote one ply later. Entries
+/// whose rule names its side (`side=`) or an exact ply (`ply=`), or refers
+/// to one that does, are left out: they are not meant to hold for the
+/// other side.
+#[test]
+fn sente_examples_turned_around_name_gote() {
+    let tax = Taxonomy::builtin();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for ex in examples().iter().filter(|e| e.side == Some(Color::Black)) {
+        if ex.id.starts_with('_') || one_sided(tax, &ex.id) {
+            continue;
+        }
+        let turned: Vec<String> = ex.moves.split_whitespace().map(turn).collect();
+        let Some(tempo) = ["1i1h", "9i9h"].into_iter().find(|t| {
+            !turned
+                .iter()
+                .any(|m| m.contains(&t[..2]) || m.contains(&t[2..]))
+        }) else {
+            problems.push(format!("examples.tsv:{}: no tempo move", ex.line));
+            continue;
+        };
+        let mirrored = Example {
+            side: Some(Color::White),
+            ply: ex.ply.map(|p| p + 1),
+            moves: format!("{tempo} {}", turned.join(" ")),
+            ..ex.clone()
+        };
+        checked += 1;
+        if let Some(p) = check(tax, &mirrored) {
+            problems.push(format!(
+                "examples.tsv:{}: {} turned around ({}): {p}",
+                ex.line, ex.id, mirrored.moves
+            ));
+        }
+    }
+    eprintln!("{checked} sente examples turned around");
+    assert!(checked > 100, "only {checked} examples turned around");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
