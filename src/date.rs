@@ -6,7 +6,8 @@
 //! `20240102`, `2024年1月2日 10時05分`), full-width digits and
 //! punctuation, Japanese era dates (`平成30年1月2日`, `令和元年5月1日`,
 //! `昭和五十四年三月一日`, `H30.1.2`) and partial dates (`令和5年`,
-//! `2024.??.??`). A trailing `JST`, `Z` or UTC offset is accepted and
+//! `2024.??.??`, `2024年5月`, `2024/05`, `202405`, and `2024` when it is
+//! the whole text). A trailing `JST`, `Z` or UTC offset is accepted and
 //! dropped: the time is kept as written on the wall clock.
 //!
 //! Era dates before 明治6年 (1873) are refused: Japan used the lunisolar
@@ -356,6 +357,11 @@ fn expand<'a>(toks: &[Token<'a>], era: bool) -> Option<Vec<(i16, &'a str)>> {
         match (i, d.len()) {
             (0, 1..=2) if era => parts.push((d.parse().ok()?, t.after)),
             (0, 4) if !era => parts.push((d.parse().ok()?, t.after)),
+            // A compact month, `202005`.
+            (0, 6) if !era && toks.len() == 1 => {
+                parts.push((d[0..4].parse().ok()?, "/"));
+                parts.push((d[4..6].parse().ok()?, t.after));
+            }
             (0, 8 | 12 | 14) if !era => {
                 parts.push((d[0..4].parse().ok()?, "/"));
                 let mut k = 4;
@@ -512,11 +518,13 @@ fn build(
             return None;
         }
     }
-    // A year alone needs a mark (`2024年`, an era) or `?` parts: a lone
-    // four-digit number is not taken for a date.
+    // A year alone: with a mark (`2024年`, an era), `?` parts, or the
+    // whole text (`開始日時：2019`, `[Date "2019"]`: a date field that gives
+    // only the year); never before a time of day.
     if date.len() == 1
         && era.is_none()
         && !year_after.trim_start().starts_with(['年', '.', '/', '-'])
+        && !(year_after.trim().is_empty() && time.is_empty())
     {
         return None;
     }
@@ -663,6 +671,11 @@ mod tests {
         ok("2024年1月2日 10時", "2024-01-02T10:00:00", "hour");
         ok("2024年1月", "2024-01-01T00:00:00", "month");
         ok("2024年", "2024-01-01T00:00:00", "year");
+        // A date field that gives only the year or the month (issue 27).
+        ok("2019", "2019-01-01T00:00:00", "year");
+        ok(" ２０１９ ", "2019-01-01T00:00:00", "year");
+        ok("2019/05", "2019-05-01T00:00:00", "month");
+        ok("201905", "2019-05-01T00:00:00", "month");
         ok("2024.??.??", "2024-01-01T00:00:00", "year");
         ok("2024.05.??", "2024-05-01T00:00:00", "month");
         ok("2024/02/29", "2024-02-29T00:00:00", "day");
@@ -713,8 +726,10 @@ mod tests {
             "明治5年12月2日",
             "yesterday",
             "",
-            "2024",
             "12:00",
+            "2024 10:00",
+            "201913",
+            "202405 1015",
             "2024/01-02",
             "2024/01/02 〜 2024/01/03",
             "2024/01/02 10",

@@ -8,8 +8,9 @@
 use std::fmt;
 
 /// What a writer had to leave out or change because the target format
-/// cannot hold it. `kifu convert` prints it as one `dropped:` line per
-/// input (`dropped: header 放送日, 3 comments`).
+/// cannot hold it, and what it kept only as comment text. `kifu convert`
+/// prints it as one line per input ([`Dropped::note`]: `dropped: header
+/// 放送日, 3 comments; kept as comments: time control`).
 ///
 /// Every writer counts here exactly what reading its output back would not
 /// give again; the round-trip tests (`tests/convert.rs`,
@@ -33,11 +34,17 @@ pub struct Dropped {
     /// written terminal does not state, or that states another number of
     /// moves.
     pub results: usize,
-    /// Engine evaluations and principal variations that the format cannot
-    /// hold, or only approximately (a mate score written as ±30000 in
-    /// CSA), and engine comments that are kept as text because their PV
-    /// does not replay.
+    /// Engine evaluations the output holds only approximately: a mate
+    /// score written as ±30000 in CSA (the number of moves to the mate is
+    /// lost). An evaluation kept as comment text is in `as_comments`.
     pub evaluations: usize,
+    /// What the output keeps only as comment text, not as the data it is,
+    /// by what it is: `engine evaluation` (an evaluation whose PV does not
+    /// replay, or cannot be written in the target's form, stays the
+    /// comment it was), `time control` (a time control the CSA `$TIME` or
+    /// `$TIME_LIMIT` line cannot state). The text is all there; a program
+    /// that reads the target's own fields does not find it in them.
+    pub as_comments: Named,
     /// Texts changed to fit the format: a line break in a field written on
     /// one line (a header, a player's name), a `}` in a PSN comment block,
     /// a comment line that would read back as the format's own syntax.
@@ -105,13 +112,52 @@ impl Dropped {
         }
         self.results += other.results;
         self.evaluations += other.evaluations;
+        for (k, n) in other.as_comments.iter() {
+            self.as_comments.add_n(k, n);
+        }
         self.altered += other.altered;
+    }
+
+    /// Whether something was lost (not only kept as comment text).
+    pub fn lost_any(&self) -> bool {
+        Dropped {
+            as_comments: Named::default(),
+            ..self.clone()
+        } != Dropped::default()
+    }
+
+    /// The account as `kifu convert` prints it, one line: `dropped: …`
+    /// for what was lost (as [`Dropped`]'s `Display` lists it), then
+    /// `kept as comments: …` for what only comment text holds (`dropped:
+    /// 3 variations; kept as comments: engine evaluation (×200)`); empty
+    /// when nothing is either.
+    pub fn note(&self) -> String {
+        let mut parts = Vec::new();
+        if self.lost_any() {
+            parts.push(format!("dropped: {self}"));
+        }
+        if !self.as_comments.is_empty() {
+            let kept: Vec<String> = self
+                .as_comments
+                .iter()
+                .map(|(k, n)| {
+                    if n == 1 {
+                        k.to_string()
+                    } else {
+                        format!("{k} (×{n})")
+                    }
+                })
+                .collect();
+            parts.push(format!("kept as comments: {}", kept.join(", ")));
+        }
+        parts.join("; ")
     }
 }
 
 impl fmt::Display for Dropped {
     /// `header 放送日, 3 variations, 41 comments, terminal event try` (only
-    /// what was dropped; a name counted more than once gets `(×N)`).
+    /// what was lost, not what was kept as comment text: see
+    /// [`Dropped::note`]; a name counted more than once gets `(×N)`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fn count(items: &mut Vec<String>, n: usize, one: &str, many: &str) {
             if n > 0 {
@@ -137,8 +183,8 @@ impl fmt::Display for Dropped {
         count(
             &mut items,
             self.evaluations,
-            "engine evaluation",
-            "engine evaluations",
+            "engine mate score written as ±30000",
+            "engine mate scores written as ±30000",
         );
         count(&mut items, self.altered, "altered text", "altered texts");
         f.write_str(&items.join(", "))

@@ -6,13 +6,14 @@
 //!
 //! | dialect | comment text (after KIF `*`, CSA `'`, or a JKF/PSN comment) |
 //! |---|---|
-//! | CSA (floodgate, V3.0) | `** 30 -3334FU +2726FU` (an optional ` #nodes` is kept) |
+//! | CSA (floodgate, V3.0) | `** 30 -3334FU +2726FU` (an optional ` #nodes` is kept); the PV may be in USI (`** 130 7g7f 8c8d`, aobazero on floodgate), and a USI PV that starts with the move played (aobazero's does) is read from the reply |
 //! | KIF, KI2 (ShogiHome research form) | `#評価値=30` and `#読み筋=△３四歩▲２六歩`; `*評価値=`/`*読み筋=` (player form) are read alike; `#詰み=先手勝ち:15手` is a mate score |
 //! | JKF, PSN | the KIF form as comment text (`#評価値=30`), as JKF writers store KIF comments |
 //!
 //! [`extract`] reads them from a move's comments (the PV is resolved
 //! against the position after the move: a PV that does not replay leaves
-//! the comment as it is); [`translate`] rewrites every evaluation of a
+//! the comment as it is, counted in [`Dropped::as_comments`] when it is
+//! not the target's own form); [`translate`] rewrites every evaluation of a
 //! record in a target's dialect before it is written, so `kifu convert`
 //! turns `'** 30 -3334FU` into `*#評価値=30` / `*#読み筋=△３四歩` and back.
 //!
@@ -198,8 +199,12 @@ fn replay_pv(raws: &[RawMove], pos: &Position, last_to: Option<Square>) -> Optio
     Some(pv)
 }
 
-/// A CSA evaluation comment (`** 30 -3334FU +2726FU #1234`).
-fn parse_csa(text: &str, pos: &Position, last_to: Option<Square>) -> Option<Evaluation> {
+/// A CSA evaluation comment (`** 30 -3334FU +2726FU #1234`), its PV in
+/// CSA moves or in USI moves (`** 130 7g7f 8c8d`, as aobazero writes it on
+/// floodgate). A USI PV that does not replay from `pos` but starts with
+/// the move `played` (aobazero's start with the move the engine chose) is
+/// read from the reply: every form's PV starts there.
+fn parse_csa(text: &str, pos: &Position, played: Option<Move>) -> Option<Evaluation> {
     let rest = text.strip_prefix("**")?;
     let mut words = rest.split_ascii_whitespace();
     let score: i64 = words.next()?.parse().ok()?;
@@ -213,11 +218,24 @@ fn parse_csa(text: &str, pos: &Position, last_to: Option<Square>) -> Option<Eval
             nodes = Some(n.parse().ok()?);
             continue;
         }
-        raws.push(RawMove::Csa(parse_csa_move(w).ok()?));
+        raws.push(match parse_csa_move(w) {
+            Ok(m) => RawMove::Csa(m),
+            Err(_) => RawMove::Usi(Move::from_usi(w, pos.variant())?),
+        });
     }
+    let last_to = played.map(|m| m.to());
+    let pv = match replay_pv(&raws, pos, last_to) {
+        Some(pv) => pv,
+        None => match (raws.first(), played) {
+            (Some(RawMove::Usi(first)), Some(p)) if *first == p => {
+                replay_pv(&raws[1..], pos, last_to)?
+            }
+            _ => return None,
+        },
+    };
     Some(Evaluation {
         score: Score::Cp(score),
-        pv: replay_pv(&raws, pos, last_to)?,
+        pv,
         nodes,
     })
 }
@@ -254,19 +272,50 @@ fn parse_mate(v: &str) -> Option<Score> {
     }
 }
 
+/// The score of one evaluation comment, read without its PV (which is not
+/// replayed, so a comment whose PV does not replay still gives its score,
+/// as training-data tools read floodgate's `'**` lines): CSA `** 30 …`,
+/// KIF `#評価値=30` / `*評価値=30`, `#詰み=先手勝ち:15手`. `None` for any
+/// other comment.
+///
+/// ```
+/// use kifu::eval::{score_of, Score};
+///
+/// assert_eq!(score_of("** -120 +2726FU"), Some(Score::Cp(-120)));
+/// assert_eq!(score_of("#評価値=45"), Some(Score::Cp(45)));
+/// assert_eq!(score_of("#詰み=後手勝ち:7手"), Some(Score::Mate(-7)));
+/// assert_eq!(score_of("good move"), None);
+/// ```
+pub fn score_of(text: &str) -> Option<Score> {
+    if let Some(rest) = text.strip_prefix("**") {
+        return rest
+            .split_ascii_whitespace()
+            .next()?
+            .parse()
+            .ok()
+            .map(Score::Cp);
+    }
+    if let Some(v) = kif_value(text, "評価値") {
+        return v.parse().ok().map(Score::Cp);
+    }
+    kif_value(text, "詰み").and_then(parse_mate)
+}
+
 /// The evaluation among a move's `comments` and the indices of the
 /// comment lines that hold it; `pos` is the position after the move,
-/// `last_to` the move's destination (for 同 in a KIF PV). `None` when no
-/// comment is an evaluation whose PV replays (such comments stay text).
+/// `played` the move (its destination is what 同 refers to in a KIF PV; a
+/// USI PV that repeats it starts after it). `None` when no comment is an
+/// evaluation whose PV replays (such comments stay text).
 pub fn extract(
     comments: &[String],
     pos: &Position,
-    last_to: Option<Square>,
+    played: Option<Move>,
 ) -> Option<(Evaluation, Vec<usize>)> {
+    let last_to = played.map(|m| m.to());
     // CSA form: one line.
     for (i, c) in comments.iter().enumerate() {
         if c.starts_with("**") {
-            if let Some(e) = parse_csa(c, pos, last_to) {
+            if let Some(e) = parse_csa(c, pos, played) {
                 return Some((e, vec![i]));
             }
         }
@@ -335,9 +384,11 @@ pub fn dialect_of(format: crate::read::Format) -> Option<Dialect> {
 
 /// `record` with every evaluation comment of another dialect rewritten in
 /// `dialect` (one already in `dialect` is kept as written; the record
-/// itself when there is nothing to rewrite). An evaluation whose PV
-/// cannot be written there keeps its comment as it was and is counted in
-/// `dropped.evaluations`.
+/// itself when there is nothing to rewrite). An evaluation in another
+/// dialect whose PV does not replay or cannot be written there keeps its
+/// comment as it was and is counted in `dropped.as_comments` (`engine
+/// evaluation`); a mate score written as ±30000 in CSA is counted in
+/// `dropped.evaluations` (only the winner is kept).
 pub fn translate<'a>(
     record: &'a Record,
     dialect: Dialect,
@@ -373,6 +424,7 @@ fn translate_line(
     dropped: &mut Dropped,
     depth: usize,
 ) {
+    const KEPT: &str = "engine evaluation";
     if depth > crate::record::MAX_VARIATION_DEPTH {
         return;
     }
@@ -385,14 +437,15 @@ fn translate_line(
         if !node.comments.iter().any(|c| is_candidate(c)) {
             continue;
         }
-        let Some((e, used)) = extract(&node.comments, &pos, last_to) else {
-            // Kept as text: a loss when it is not the target's own form.
+        let Some((e, used)) = extract(&node.comments, &pos, Some(node.mv)) else {
+            // Kept as text, untranslated: worth saying when it is not the
+            // target's own form.
             let foreign = node.comments.iter().any(|c| match dialect {
                 Dialect::Kif => c.starts_with("**"),
                 Dialect::Csa => !c.starts_with("**") && is_candidate(c),
             });
             if foreign {
-                dropped.evaluations += 1;
+                dropped.as_comments.add(KEPT);
             }
             continue;
         };
@@ -416,7 +469,7 @@ fn translate_line(
                     .collect();
                 node.comments = lines.into_iter().chain(rest).collect();
             }
-            None => dropped.evaluations += 1,
+            None => dropped.as_comments.add(KEPT),
         }
     }
 }
@@ -429,7 +482,7 @@ pub fn of_line(line: &Line, start: &Position) -> Vec<Option<Evaluation>> {
         .iter()
         .map(|n| {
             pos.play_unchecked(n.mv);
-            extract(&n.comments, &pos, Some(n.mv.to())).map(|(e, _)| e)
+            extract(&n.comments, &pos, Some(n.mv)).map(|(e, _)| e)
         })
         .collect()
 }

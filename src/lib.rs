@@ -104,6 +104,7 @@ pub mod usi;
 
 pub mod read;
 
+pub mod export;
 pub mod select;
 pub mod stats;
 pub mod strictness;
@@ -119,6 +120,8 @@ pub mod write;
 // What KIF and KI2 share (their line reader, board diagrams, the `まで`
 // line, the writing both share); private.
 mod japanese;
+/// Display width of text in a fixed-pitch Japanese font (for tables).
+pub use japanese::display_width;
 
 // The flat API: what a program that reads, checks and writes records uses.
 pub use read::{Encoding, Finding, Format, Game, Reader, Rule, Severity, Visitor};

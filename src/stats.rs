@@ -452,8 +452,8 @@ impl StatsCollector {
         let Some(row) = self.moves.get_mut(i) else {
             return;
         };
-        let last_to = row.to.parse().ok();
-        if let Some((e, _)) = crate::eval::extract(&comments, &pos, last_to) {
+        let played = Move::from_usi(&row.usi, self.variant);
+        if let Some((e, _)) = crate::eval::extract(&comments, &pos, played) {
             match e.score {
                 crate::eval::Score::Cp(n) => row.eval = Some(n),
                 crate::eval::Score::Mate(n) => row.mate = Some(n),
@@ -693,17 +693,9 @@ impl crate::select::Replays for StatsCollector {
     }
 
     fn summary(output: &GameStats) -> crate::select::Summary<'_> {
-        // The row's columns, read from the report they were made from (the
-        // `result` column is the outcome's name, `reason` the reason or
-        // empty).
-        let r = &output.report;
-        crate::select::Summary {
-            plies: r.plies,
-            ok: r.ok,
-            outcome: r.result.outcome,
-            reason: r.result.reason.as_deref().filter(|s| !s.is_empty()),
-            key: r.game_key,
-        }
+        // The report the row was made from, with the result kifu
+        // established (the row's `result` column is the record's word).
+        crate::select::Summary::of(&output.report)
     }
 }
 

@@ -85,6 +85,36 @@ pub struct GameReport {
     /// The game key: variant, start and main-line moves (see
     /// [`crate::select::key`]).
     pub game_key: GameKey,
+    /// A statement of how the main line ended (its terminal, a `まで` or
+    /// `[Result]` line) was judged false, or two of them contradict each
+    /// other: there is a `claim-mismatch` finding about the main line (an
+    /// error, or a warning with `lenient_claims`). `result` is then the
+    /// record's word, not a result kifu established (see
+    /// [`GameReport::established_result`]).
+    pub claim_false: bool,
+}
+
+impl GameReport {
+    /// The result kifu established: `result`, unless a statement of it
+    /// was judged false ([`GameReport::claim_false`]); then none, and
+    /// filters on the result (`--result`, `--reason`) take the game's
+    /// result as `unknown`, without a reason.
+    ///
+    /// ```
+    /// use kifu::read::Reader;
+    /// use kifu::validate::{ValidateOptions, Validator};
+    ///
+    /// // `%TSUMI`, but sente is not mated: the record names gote the winner.
+    /// let csa = "PI\n+\n+7776FU\n-3334FU\n%TSUMI\n";
+    /// let mut reader = Reader::new(csa.as_bytes()).unwrap();
+    /// let report = reader.read_game(&mut Validator::new(ValidateOptions::default())).unwrap();
+    /// assert_eq!(report.result.outcome.name(), "gote_win");
+    /// assert!(report.claim_false);
+    /// assert!(report.established_result().is_none());
+    /// ```
+    pub fn established_result(&self) -> Option<&GameResult> {
+        (!self.claim_false).then_some(&self.result)
+    }
 }
 
 /// What a legal move did (see [`Validator::last_played`]).
@@ -267,6 +297,9 @@ pub struct Validator {
     white_bonus: u32,
     rule24: bool,
     claim: Option<ResultClaim>,
+    /// A claim about the main line's end was judged false (see
+    /// [`GameReport::claim_false`]).
+    claim_false: bool,
     plies: u32,
     main_nodes: u32,
     /// The ply of the first illegal move the reader (record builder)
@@ -367,6 +400,7 @@ impl Validator {
             white_bonus: 0,
             rule24: false,
             claim: None,
+            claim_false: false,
             plies: 0,
             main_nodes: 0,
             reader_cut: None,
@@ -413,6 +447,15 @@ impl Validator {
 
     /// The position the next move of the current line is played in.
     pub fn position(&self) -> &Position {
+        &self.cursor.top().pos
+    }
+
+    /// The position the next move of the current line is played in, the
+    /// game placed first at its default start when the reader sent none
+    /// (before the first move, [`Validator::position`] may not be there
+    /// yet).
+    pub fn next_position(&mut self) -> &Position {
+        self.ensure_started();
         &self.cursor.top().pos
     }
 
@@ -618,6 +661,7 @@ impl Validator {
             f.sfen = Some(pos.sfen());
             findings.push(f);
         };
+        let before = self.findings.len();
         let Some((kind, at)) = terminal else {
             return rule_end.map(|e| Verdict::new(e.outcome, e.reason.name()));
         };
@@ -679,6 +723,9 @@ impl Validator {
                 }
             }
             _ => {}
+        }
+        if self.lines.len() == 1 && self.findings.len() > before {
+            self.claim_false = true;
         }
         // A terminal after a rule end: the rule's result stands (resigning in
         // a mated position is normal; a repetition is judged by the
@@ -829,6 +876,7 @@ impl Validator {
             };
         }
         let sev = claim_severity(&self.opts);
+        let before = self.findings.len();
         let push = |msg: String, findings: &mut Vec<Finding>| {
             let mut f = Finding::error(Rule::ClaimMismatch, claim.location, msg);
             f.severity = sev;
@@ -878,6 +926,9 @@ impl Validator {
                     &mut self.findings,
                 );
             }
+        }
+        if self.findings.len() > before {
+            self.claim_false = true;
         }
         if !decided(verdict.outcome) {
             return GameResult {
@@ -942,6 +993,7 @@ impl Visitor for Validator {
         self.white_bonus = 0;
         self.rule24 = false;
         self.claim = None;
+        self.claim_false = false;
         self.plies = 0;
         self.main_nodes = 0;
         self.last_main = LastMain::Nothing;
@@ -962,6 +1014,13 @@ impl Visitor for Validator {
             && self.reader_cut.is_none()
         {
             self.reader_cut = finding.ply;
+        }
+        let mut finding = finding;
+        if finding.rule == Rule::ClaimMismatch {
+            // Two statements of the result that contradict each other (the
+            // reader compares them): a false claim like the validator's.
+            finding.severity = claim_severity(&self.opts);
+            self.claim_false = true;
         }
         self.findings.push(finding);
         CONTINUE
@@ -1189,6 +1248,7 @@ impl Visitor for Validator {
             result,
             findings,
             game_key,
+            claim_false: self.claim_false,
         }
     }
 }

@@ -8,11 +8,14 @@
 //! the SVG of each page are kept under `target/browser/` (CI artefacts).
 //!
 //! Needs `chromium` (or `KIFU_CHROMIUM=/path`), `node` and
-//! `npm ci --prefix tests/browser`; without them it prints `SKIPPED: …`
-//! and passes. `.ci/run` installs all three.
+//! `npm ci --prefix tests/browser`; without them it is reported `ignored`,
+//! with the reason (this binary runs on `tests/support/trials.rs`,
+//! `harness = false`). `.ci/run` installs all three.
 
 #[path = "support/svg_check.rs"]
 mod svg_check;
+#[path = "support/trials.rs"]
+mod trials;
 
 use kifu::read::{read_all, Format};
 use kifu::record::{Line, Record};
@@ -21,21 +24,23 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use trials::Skip;
+
+fn main() {
+    trials::main(trials![viewer_in_headless_chromium]);
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
-fn chromium() -> Option<PathBuf> {
+/// The browser: `KIFU_CHROMIUM`, else the first of its names on `PATH`.
+fn chromium() -> Result<PathBuf, Skip> {
+    trials::wanted("chromium")?;
     if let Some(p) = std::env::var_os("KIFU_CHROMIUM") {
-        return Some(PathBuf::from(p)).filter(|p| p.is_file());
+        return Some(PathBuf::from(p))
+            .filter(|p| p.is_file())
+            .ok_or_else(|| Skip::new("chromium", "KIFU_CHROMIUM does not name a file"));
     }
     [
         "chromium",
@@ -44,24 +49,30 @@ fn chromium() -> Option<PathBuf> {
         "google-chrome-stable",
     ]
     .iter()
-    .find_map(|n| on_path(n))
+    .find_map(|n| trials::program(n).ok())
+    .ok_or_else(|| {
+        Skip::new(
+            "chromium",
+            "no chromium (apt-get install chromium, or set KIFU_CHROMIUM)",
+        )
+    })
 }
 
-/// Why the test cannot run here, if it cannot.
-fn missing() -> Option<String> {
-    if chromium().is_none() {
-        return Some("no chromium (apt-get install chromium, or set KIFU_CHROMIUM)".into());
-    }
-    if on_path("node").is_none() {
-        return Some("no node".into());
-    }
+/// What the test needs: the browser (returned), node and playwright-core.
+fn needs() -> Result<PathBuf, Skip> {
+    let chromium = chromium()?;
+    trials::program("node")?;
+    trials::wanted("npm:playwright-core")?;
     if !root()
         .join("tests/browser/node_modules/playwright-core/package.json")
         .is_file()
     {
-        return Some("playwright-core is not installed (npm ci --prefix tests/browser)".into());
+        return Err(Skip::new(
+            "npm:playwright-core",
+            "playwright-core is not installed (npm ci --prefix tests/browser)",
+        ));
     }
-    None
+    Ok(chromium)
 }
 
 /// Positions after each move of `line` from `pos` (index 0 = `pos`).
@@ -178,12 +189,8 @@ fn plan_page(name: &str, rec: &Record, out: &Path) -> (Plan, bool) {
     (p, has_variation)
 }
 
-#[test]
-fn viewer_in_headless_chromium() {
-    if let Some(why) = missing() {
-        println!("SKIPPED: browser test: {why}");
-        return;
-    }
+fn viewer_in_headless_chromium() -> Result<(), Skip> {
+    let chromium = needs()?;
     let out = root().join("target/browser");
     std::fs::create_dir_all(&out).unwrap();
     let pages = [
@@ -255,7 +262,7 @@ fn viewer_in_headless_chromium() {
         .current_dir(root().join("tests/browser"))
         .arg("drive.js")
         .arg(&plan_file)
-        .arg(chromium().unwrap())
+        .arg(&chromium)
         .output()
         .unwrap();
     assert!(
@@ -327,4 +334,5 @@ fn viewer_in_headless_chromium() {
         plan_pages.len(),
         out.display()
     );
+    Ok(())
 }

@@ -2,20 +2,22 @@
 //! start position and terminal are identical; comments, times, variations
 //! and headers are identical wherever both formats hold them (what a writer
 //! cannot hold it must count in `Output.dropped`, never lose silently).
+//! `tests/convert_corpus.rs` runs the same on the real records of the
+//! shared corpus.
 
 use kifu::convert::{ConvertOptions, Target};
 use kifu::read::{self, Format, Game, ReadOptions, Severity};
 use kifu::record::{Line, Record};
 use std::path::Path;
 
-mod common;
+pub mod common;
 
-/// The valid games of every ok fixture, and of the real records of
-/// `tests/corpus-expect/` when the shared corpus is present.
+/// The valid games of every ok fixture (the real records of
+/// `tests/corpus-expect/` are [`corpus_games`]).
 fn fixtures() -> Vec<(String, Game)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut inputs: Vec<(String, Format, Vec<u8>)> = Vec::new();
-    for fmt in ["csa", "kif", "ki2", "psn", "jkf", "usi"] {
+    for fmt in FORMATS {
         let dir = root.join(fmt).join("ok");
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -28,12 +30,29 @@ fn fixtures() -> Vec<(String, Game)> {
             };
             inputs.push((p.display().to_string(), format, std::fs::read(&p).unwrap()));
         }
-        for e in common::corpus_expectations(fmt).unwrap_or_default() {
+    }
+    valid_games(inputs)
+}
+
+/// The fixture folders (and `tests/corpus-expect/` folders), one per format.
+const FORMATS: [&str; 6] = ["csa", "kif", "ki2", "psn", "jkf", "usi"];
+
+/// The valid games of the real records of `tests/corpus-expect/`, read from
+/// the shared corpus `dir` (`tests/convert_corpus.rs`).
+pub fn corpus_games(dir: &Path) -> Vec<(String, Game)> {
+    let mut inputs: Vec<(String, Format, Vec<u8>)> = Vec::new();
+    for fmt in FORMATS {
+        for e in common::corpus_expectations(dir, fmt) {
             if let (false, Some(format)) = (e.bad, Format::from_path(Path::new(&e.path))) {
                 inputs.push((e.path, format, e.bytes));
             }
         }
     }
+    valid_games(inputs)
+}
+
+/// The games of `inputs` (name, format, bytes) that read and validate clean.
+fn valid_games(inputs: Vec<(String, Format, Vec<u8>)>) -> Vec<(String, Game)> {
     let mut out = Vec::new();
     for (name, format, bytes) in inputs {
         for g in read::read_all(&bytes, Some(format), &ReadOptions::default()) {
@@ -146,10 +165,44 @@ fn compare(
             .map(|v| v.into_iter().filter(|l| !eval_line(l)).collect())
             .collect()
     };
+    // A time control the target cannot state comes back as a comment of
+    // the start (`time control: …`), counted as kept as a comment; one it
+    // states comes back as the same time control.
+    let key = kifu::record::HeaderKey::TimeControl;
+    let kept_tc = dropped.as_comments.contains("time control");
+    let b_initial: Vec<String> = b
+        .initial_comments
+        .iter()
+        .filter(|c| !(kept_tc && c.starts_with("time control: ")))
+        .cloned()
+        .collect();
+    if let (Some(va), false) = (a.header.get(&key), kept_tc) {
+        let (ta, tb) = (
+            kifu::record::TimeControl::parse(va),
+            b.header
+                .get(&key)
+                .and_then(kifu::record::TimeControl::parse),
+        );
+        if ta.is_some() && t != Target::Usi && ta != tb {
+            failures.push(format!(
+                "{label} -> {t}: time control {va:?} became {:?}",
+                b.header.get(&key)
+            ));
+        }
+    }
+    if kept_tc
+        && !b
+            .initial_comments
+            .iter()
+            .any(|c| c.starts_with("time control: "))
+    {
+        failures.push(format!(
+            "{label} -> {t}: a time control counted as kept as a comment is not there"
+        ));
+    }
     if dropped.comments == 0
         && t != Target::Usi
-        && (plain(comments(&a.main)) != plain(comments(&b.main))
-            || a.initial_comments != b.initial_comments)
+        && (plain(comments(&a.main)) != plain(comments(&b.main)) || a.initial_comments != b_initial)
     {
         {
             failures.push(format!(
@@ -178,6 +231,11 @@ fn compare(
 fn every_fixture_through_every_format() {
     let games = fixtures();
     assert!(games.len() >= 50, "only {} fixture games", games.len());
+    through_every_format(&games);
+}
+
+/// Writes each of `games` in every format, reads it back and compares.
+pub fn through_every_format(games: &[(String, Game)]) {
     let targets = [
         Target::Kifu,
         Target::Kif,
@@ -189,7 +247,7 @@ fn every_fixture_through_every_format() {
     ];
     let mut failures = Vec::new();
     let mut pairs = 0;
-    for (label, g) in &games {
+    for (label, g) in games {
         for t in targets {
             let opts = ConvertOptions::default();
             let out = match t.write_one(&g.record, &opts) {

@@ -250,9 +250,9 @@ fn board_svg_and_bod_files() {
         .filter_map(|n| n.text())
         .collect();
     assert_eq!(names, ["☗ Veld Jan", "☖ Bakker Piet"]);
-    // Never overwritten without --force.
+    // Never overwritten without --force: a refused output, exit 2.
     let again = run(&["board", &f, "-o", svg.to_str().unwrap()]);
-    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(again.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&svg).unwrap(), text);
     let forced = run(&["board", &f, "--force", "-o", svg.to_str().unwrap()]);
     assert_eq!(forced.status.code(), Some(0));
@@ -269,7 +269,7 @@ fn board_svg_and_bod_files() {
         "-o",
         copy.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&f).unwrap());
     // BOD: the last move names its square.
     let o = run(&["board", &fixture("psn/ok/minishogi.psn"), "--to", "bod"]);

@@ -112,9 +112,15 @@ fn csa_to_every_dialect_and_back_keeps_score_and_pv() {
                 assert!(!out.text.contains("** 45"), "{t:?}\n{}", out.text);
             }
         }
-        // The one PV that is not moves stays as it was, counted.
+        // The one PV that is not moves stays as it was, counted as kept
+        // as a comment (nothing of it is lost).
         assert!(out.text.contains("** 30 %TORYO"), "{t:?}\n{}", out.text);
-        assert_eq!(out.dropped.evaluations, 1, "{t:?}");
+        assert_eq!(out.dropped.evaluations, 0, "{t:?}");
+        assert_eq!(
+            out.dropped.as_comments.iter().collect::<Vec<_>>(),
+            [("engine evaluation", 1)],
+            "{t:?}"
+        );
         let back = read(out.text.as_bytes(), format_of(t));
         assert_eq!(shape(&back), expected_owned(), "{t:?}\n{}", out.text);
         // And back to CSA: the floodgate lines again.
@@ -200,7 +206,80 @@ fn shogihome_kif_forms_reach_csa() {
         csa.text
     );
     assert!(csa.text.contains("\n'** -30000\n"), "{}", csa.text);
-    // The bishop drop is impossible (no bishop in hand): kept as text, counted.
+    // The bishop drop is impossible (no bishop in hand): kept as text,
+    // counted so; the mate score written as -30000 is the one loss.
     assert!(csa.text.contains("\n'#読み筋=▲５五角打\n"), "{}", csa.text);
-    assert!(csa.dropped.evaluations >= 1, "{:?}", csa.dropped);
+    assert_eq!(
+        csa.dropped.as_comments.iter().collect::<Vec<_>>(),
+        [("engine evaluation", 1)]
+    );
+    assert_eq!(csa.dropped.evaluations, 1, "{:?}", csa.dropped);
+    assert_eq!(
+        csa.dropped.note(),
+        "dropped: 1 engine mate score written as ±30000; kept as comments: engine evaluation"
+    );
+}
+
+/// A CSA evaluation whose PV is in USI moves (issue 27; aobazero on
+/// floodgate writes `'** 130 7g7f 8c8d`, its PV starting with the move it
+/// played) is read and translated like a CSA PV: the PV starts at the
+/// reply. A USI PV that starts with the reply is read as it is. Only what
+/// does not replay stays text, and the account says it was kept as a
+/// comment, not lost.
+#[test]
+fn usi_pvs_of_csa_evaluations_are_translated() {
+    let csa = "V2\nN+Aoba\nN-Viper\nPI\n+\n+7776FU\nT10\n'** 130 7g7f 8c8d 7i6h\n\
+-8384FU\nT0\n'** 50 +2726FU -8485FU\n+2726FU\nT10\n'** 106 8d8e 2f2e\n\
+-8485FU\nT1\n'** 90 2f2e 9z9z\n%TORYO\n";
+    let rec = read(csa.as_bytes(), Format::Csa);
+    let got = shape(&rec);
+    let owned = |s: Score, pv: &[&str]| {
+        Some((
+            s,
+            pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            None,
+        ))
+    };
+    assert_eq!(got[0], owned(Score::Cp(130), &["8c8d", "7i6h"]));
+    assert_eq!(got[1], owned(Score::Cp(50), &["2g2f", "8d8e"]));
+    assert_eq!(got[2], owned(Score::Cp(106), &["8d8e", "2f2e"]));
+    assert_eq!(got[3], None);
+    let kif = Target::Kifu.write_one(&rec, &utf8(Target::Kifu)).unwrap();
+    assert!(
+        kif.text
+            .contains("\n*#評価値=130\n*#読み筋=△８四歩▲６八銀\n"),
+        "{}",
+        kif.text
+    );
+    assert!(
+        kif.text
+            .contains("\n*#評価値=106\n*#読み筋=△８五歩▲２五歩\n"),
+        "{}",
+        kif.text
+    );
+    // The PV with a word that is no move stays the comment it was.
+    assert!(kif.text.contains("\n*** 90 2f2e 9z9z\n"), "{}", kif.text);
+    assert_eq!(kif.dropped.evaluations, 0);
+    assert_eq!(kif.dropped.note(), "kept as comments: engine evaluation");
+    // Back to CSA: every translated evaluation in the floodgate form.
+    let back = read(kif.text.as_bytes(), Format::Kif);
+    assert_eq!(shape(&back)[..3], got[..3]);
+    let csa2 = Target::Csa
+        .write_one(&back, &ConvertOptions::default())
+        .unwrap();
+    assert!(
+        csa2.text.contains("\n'** 130 -8384FU +7968GI\n"),
+        "{}",
+        csa2.text
+    );
+    // `kifu stats --moves` reads the same PV.
+    let opts = kifu::stats::StatsOptions {
+        moves: true,
+        ..Default::default()
+    };
+    let mut stats = kifu::stats::StatsCollector::new(opts, Default::default());
+    let game = &read::read_all(csa.as_bytes(), Some(Format::Csa), &ReadOptions::default())[0];
+    let out = kifu::read::visit_game(game, &mut stats);
+    assert_eq!(out.moves[0].pv, "8c8d 7i6h");
+    assert_eq!(out.moves[0].eval, Some(130));
 }

@@ -2,12 +2,33 @@
 //! `pre-commit try-repo`, pre-commit from PyPI in a throwaway venv), the
 //! composite GitHub Action's validate step (run with bash as the runner
 //! would), and the minimum Rust version the README and Cargo.toml state.
+//! Runs on `tests/support/trials.rs` (`harness = false`): a test whose
+//! tools cannot be had (git, bash, the venv, the crates' metadata offline)
+//! is reported `ignored`, with the reason.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use trials::Skip;
 
 #[path = "support/python.rs"]
 mod python;
+#[path = "support/trials.rs"]
+mod trials;
+
+fn main() {
+    trials::main(trials![
+        the_pre_commit_hook_passes_good_records_and_fails_bad_ones,
+        the_action_validates_with_its_inputs,
+        the_minimum_rust_version_is_true,
+    ]);
+}
+
+/// The venv with pre-commit (and PyYAML, which it brings).
+fn pre_commit_python() -> Result<PathBuf, Skip> {
+    trials::python("pre-commit", || {
+        python::venv("pre-commit", &["pre-commit>=3"])
+    })
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -49,19 +70,9 @@ fn records_repo() -> tempfile::TempDir {
     dir
 }
 
-#[test]
-fn the_pre_commit_hook_passes_good_records_and_fails_bad_ones() {
-    if Command::new("git").arg("--version").output().is_err() {
-        python::skipped("the pre-commit hook test", "git is not installed");
-        return;
-    }
-    let py = match python::venv("pre-commit", &["pre-commit>=3"]) {
-        Ok(p) => p,
-        Err(why) => {
-            python::skipped("the pre-commit hook test", &why);
-            return;
-        }
-    };
+fn the_pre_commit_hook_passes_good_records_and_fails_bad_ones() -> Result<(), Skip> {
+    trials::program("git")?;
+    let py = pre_commit_python()?;
     let pre_commit = py.with_file_name("pre-commit");
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let repo = records_repo();
@@ -97,6 +108,7 @@ fn the_pre_commit_hook_passes_good_records_and_fails_bad_ones() {
     assert!(out.contains("Failed"), "{out}");
     assert!(out.contains("BAD.CSA:7:1: error[nifu]"), "{out}");
     assert!(!out.contains("notes.txt"), "only records are passed: {out}");
+    Ok(())
 }
 
 /// The hook definitions and the action, read as YAML by PyYAML (which
@@ -114,15 +126,9 @@ fn yaml(py: &Path, file: &Path) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
-#[test]
-fn the_action_validates_with_its_inputs() {
-    let py = match python::venv("pre-commit", &["pre-commit>=3"]) {
-        Ok(p) => p,
-        Err(why) => {
-            python::skipped("the action test", &why);
-            return;
-        }
-    };
+fn the_action_validates_with_its_inputs() -> Result<(), Skip> {
+    let py = pre_commit_python()?;
+    let bash = trials::program("bash")?;
     let hooks = yaml(&py, &root().join(".pre-commit-hooks.yaml"));
     let hook = hooks
         .as_array()
@@ -164,7 +170,7 @@ fn the_action_validates_with_its_inputs() {
     let step_run = |paths: &str, format: &str, args: &str, output: &str| {
         let gh_out = d.join("github_output");
         let _ = std::fs::remove_file(&gh_out);
-        let o = Command::new("bash")
+        let o = Command::new(&bash)
             .args(["-e", "-c", script])
             .current_dir(d)
             .env("PATH", &path)
@@ -196,6 +202,7 @@ fn the_action_validates_with_its_inputs() {
     let (o, outputs) = step_run("records", "human", "--deny nifuu", "");
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(outputs.trim(), "exit-code=2");
+    Ok(())
 }
 
 /// `major.minor` of a `rust-version`.
@@ -204,8 +211,7 @@ fn version(v: &str) -> (u32, u32) {
     (it.next().unwrap(), it.next().unwrap_or(0))
 }
 
-#[test]
-fn the_minimum_rust_version_is_true() {
+fn the_minimum_rust_version_is_true() -> Result<(), Skip> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // The crates this machine builds (others, for other targets, may not
     // have been downloaded).
@@ -222,11 +228,13 @@ fn the_minimum_rust_version_is_true() {
         .output()
         .unwrap();
     if !o.status.success() {
-        python::skipped(
-            "the_minimum_rust_version_is_true",
-            &format!("cargo metadata failed: {}", text(&o.stderr).trim()),
-        );
-        return;
+        return Err(Skip::new(
+            "crates-offline",
+            format!(
+                "cargo metadata --offline failed (the crates are not all downloaded): {}",
+                text(&o.stderr).trim()
+            ),
+        ));
     }
     let meta: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let packages = meta["packages"].as_array().unwrap();
@@ -272,4 +280,5 @@ fn the_minimum_rust_version_is_true() {
         readme.contains(&format!("Rust {msrv} or newer")),
         "README states Rust {msrv} or newer"
     );
+    Ok(())
 }

@@ -1,7 +1,9 @@
-//! JKF: round trips against json-kifu-format's expected files, schema
-//! validation, minimal JKF, fixtures and the corpus.
+//! JKF: round trips, structural validation, minimal JKF and fixtures. The
+//! tests on the shared corpus (json-kifu-format's expected files, the JKF
+//! files, the published schema) are in `tests/jkf_corpus.rs`, which reports
+//! them ignored without it.
 
-mod common;
+pub mod common;
 
 use kifu::jkf::{self, WriteOptions};
 use kifu::read::{lines_from_bytes, Game, ReadOptions, Severity};
@@ -11,14 +13,14 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-fn read(bytes: &[u8]) -> Game {
+pub fn read(bytes: &[u8]) -> Game {
     let opts = ReadOptions::default();
     let mut games: Vec<Game> = jkf::Reader::new(lines_from_bytes(bytes, &opts), &opts).collect();
     assert_eq!(games.len(), 1);
     games.pop().unwrap()
 }
 
-fn errors(g: &Game) -> Vec<String> {
+pub fn errors(g: &Game) -> Vec<String> {
     g.findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
@@ -26,7 +28,7 @@ fn errors(g: &Game) -> Vec<String> {
         .collect()
 }
 
-fn replay(pos: Position, line: &Line) -> Result<(), String> {
+pub fn replay(pos: Position, line: &Line) -> Result<(), String> {
     let mut pos = pos;
     for (i, n) in line.moves.iter().enumerate() {
         for v in &n.variations {
@@ -44,7 +46,7 @@ fn replay(pos: Position, line: &Line) -> Result<(), String> {
     Ok(())
 }
 
-fn write_value(r: &Record) -> Value {
+pub fn write_value(r: &Record) -> Value {
     let out = jkf::write(r, &WriteOptions::default()).unwrap();
     serde_json::from_str(&out.text).unwrap()
 }
@@ -180,42 +182,37 @@ impl Schema<'_> {
     }
 }
 
-/// The JKF JSON Schema kept in the shared corpus (its `index.csv` row of
-/// format `JSON-Schema`), read once; `None` without the corpus.
-fn corpus_schema() -> Option<&'static Value> {
-    static SCHEMA: OnceLock<Option<Value>> = OnceLock::new();
-    SCHEMA
-        .get_or_init(|| {
-            let dir = common::corpus()?;
-            let index = std::fs::read_to_string(dir.join("index.csv")).ok()?;
-            let path = index
-                .lines()
-                .filter_map(|l| {
-                    let cols: Vec<&str> = l.split(',').collect();
-                    (cols.get(1) == Some(&"JSON-Schema")).then(|| cols[0].to_string())
-                })
-                .min()?;
-            let text = std::fs::read_to_string(dir.join(&path)).ok()?;
-            Some(serde_json::from_str(&text).expect("the corpus schema is JSON"))
-        })
-        .as_ref()
+/// The published JKF schema, when the test binary has it: the JKF JSON
+/// Schema kept in the shared corpus (its `index.csv` row of format
+/// `JSON-Schema`), which `tests/jkf_corpus.rs` loads with
+/// [`load_corpus_schema`]. The tests of this file check written JKF by the
+/// project's structural rules only; those of `jkf_corpus.rs` by both.
+pub static CORPUS_SCHEMA: OnceLock<Value> = OnceLock::new();
+
+/// Loads [`CORPUS_SCHEMA`] from the corpus `dir`.
+pub fn load_corpus_schema(dir: &Path) {
+    CORPUS_SCHEMA.get_or_init(|| {
+        let index = std::fs::read_to_string(dir.join("index.csv")).unwrap();
+        let path = index
+            .lines()
+            .filter_map(|l| {
+                let cols: Vec<&str> = l.split(',').collect();
+                (cols.get(1) == Some(&"JSON-Schema")).then(|| cols[0].to_string())
+            })
+            .min()
+            .expect("a JSON-Schema row in the corpus index");
+        let text = std::fs::read_to_string(dir.join(&path)).unwrap();
+        serde_json::from_str(&text).expect("the corpus schema is JSON")
+    });
 }
 
 /// Checks JSON that kifu wrote: always against our own structural rules for
-/// JKF, and against the published schema too when the corpus holds it.
-fn schema_check(v: &Value) -> Result<(), String> {
+/// JKF, and against the published schema too when it is loaded.
+pub fn schema_check(v: &Value) -> Result<(), String> {
     structure::check(v)?;
-    match corpus_schema() {
+    match CORPUS_SCHEMA.get() {
         Some(root) => Schema { root }.check(root, v, "$"),
-        None => {
-            static SAID: OnceLock<()> = OnceLock::new();
-            SAID.get_or_init(|| {
-                println!(
-                    "SKIPPED: no JKF schema in ../shared/corpus; written JKF is checked by the project's structural rules only"
-                )
-            });
-            Ok(())
-        }
+        None => Ok(()),
     }
 }
 
@@ -577,12 +574,12 @@ fn json_files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 }
 
 /// Reads a JKF file, writes it back, and compares the JSON values.
-fn round_trip_file(path: &Path) -> Result<(), String> {
+pub fn round_trip_file(path: &Path) -> Result<(), String> {
     round_trip_bytes(&std::fs::read(path).unwrap())
 }
 
 /// Reads JKF bytes, writes them back, and compares the JSON values.
-fn round_trip_bytes(bytes: &[u8]) -> Result<(), String> {
+pub fn round_trip_bytes(bytes: &[u8]) -> Result<(), String> {
     let original: Value = serde_json::from_slice(bytes).unwrap();
     let g = read(bytes);
     if !errors(&g).is_empty() {
@@ -607,6 +604,12 @@ fn round_trip_bytes(bytes: &[u8]) -> Result<(), String> {
 
 #[test]
 fn fixtures_round_trip_exactly() {
+    round_trip_fixtures();
+}
+
+/// Every JKF fixture round-trips exactly (its written JSON checked by
+/// [`schema_check`]).
+pub fn round_trip_fixtures() {
     let mut files = Vec::new();
     json_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/jkf/ok"),
@@ -629,7 +632,7 @@ fn fixtures_round_trip_exactly() {
 }
 
 /// Checks a JKF record against `.expect` lines.
-fn check_expect(what: &str, bytes: &[u8], text: &str) {
+pub fn check_expect(what: &str, bytes: &[u8], text: &str) {
     let g = read(bytes);
     let r = &g.record;
     for l in text.lines() {
@@ -677,29 +680,9 @@ fn fixtures_expectations() {
     }
 }
 
-/// The real JKF files that were fixtures: they still round-trip exactly and
-/// meet their expectations, read from the shared corpus (skips without it).
-#[test]
-fn corpus_expectations() {
-    let Some(entries) = common::corpus_expectations("jkf") else {
-        return;
-    };
-    let mut failures = Vec::new();
-    for e in &entries {
-        let what = format!("{} ({})", e.name, e.path);
-        if let Err(err) = round_trip_bytes(&e.bytes) {
-            failures.push(format!("{what}: {err}"));
-        }
-        check_expect(&what, &e.bytes, &e.expect);
-    }
-    println!("jkf: {} real files checked", entries.len());
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-#[test]
-fn minimal_jkf() {
-    // `same` without `to`, no `color`, no `from` (KI2-style), relative marks.
-    let text = r#"{"header":{},"moves":[{},
+/// JKF with only what the format requires: `same` without `to`, no
+/// `color`, no `from` (KI2-style), relative marks.
+pub const MINIMAL_JKF: &str = r#"{"header":{},"moves":[{},
       {"move":{"to":{"x":7,"y":6},"piece":"FU"}},
       {"move":{"to":{"x":3,"y":4},"piece":"FU"}},
       {"move":{"to":{"x":2,"y":2},"piece":"KA","promote":true}},
@@ -707,6 +690,10 @@ fn minimal_jkf() {
       {"move":{"to":{"x":4,"y":5},"piece":"KA"}},
       {"move":{"to":{"x":5,"y":2},"piece":"KI","relative":"R"}},
       {"special":"TORYO"}]}"#;
+
+#[test]
+fn minimal_jkf() {
+    let text = MINIMAL_JKF;
     let g = read(text.as_bytes());
     assert!(errors(&g).is_empty(), "{:?}", errors(&g));
     let usi: Vec<String> = g
@@ -800,62 +787,4 @@ fn errors_and_empty() {
         ..Record::default()
     };
     assert!(jkf::write(&r, &WriteOptions::default()).is_err());
-}
-
-#[test]
-fn corpus() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let Ok(index) = std::fs::read_to_string(root.join("index.csv")) else {
-        println!("skipping the corpus test: ../shared/corpus not found");
-        return;
-    };
-    let mut clean = 0;
-    let mut expected_ok = 0;
-    let mut expected_bad = Vec::new();
-    for row in index.lines().skip(1) {
-        let cols: Vec<&str> = row.split(',').collect();
-        if cols.len() < 6 {
-            continue;
-        }
-        let path = root.join(cols[0]);
-        match cols[1] {
-            "JKF" => {
-                if let Err(e) = round_trip_file(&path) {
-                    println!("  (JKF source, not required) {}: {e}", cols[0]);
-                }
-                let g = read(&std::fs::read(&path).unwrap());
-                let mut problems = errors(&g);
-                if let Err(e) = replay(
-                    Position::from_setup_unchecked(&g.record.start.setup),
-                    &g.record.main,
-                ) {
-                    problems.push(e);
-                }
-                let v = write_value(&g.record);
-                if let Err(e) = schema_check(&v) {
-                    problems.push(format!("schema: {e}"));
-                }
-                assert_eq!(
-                    cols[5] == "valid",
-                    problems.is_empty(),
-                    "{}: {problems:?}",
-                    cols[0]
-                );
-                clean += 1;
-            }
-            "expected-JKF" => match round_trip_file(&path) {
-                Ok(()) => expected_ok += 1,
-                Err(e) => expected_bad.push(format!("{}: {e}", cols[0])),
-            },
-            _ => {}
-        }
-    }
-    println!(
-        "JKF corpus: {clean} JKF files read clean; {expected_ok} expected-JKF files round-trip exactly, {} differ",
-        expected_bad.len()
-    );
-    for b in &expected_bad {
-        println!("  {b}");
-    }
-    assert!(expected_bad.is_empty(), "{}", expected_bad.join("\n"));
 }

@@ -1,30 +1,15 @@
-//! KI2 reader/writer tests: relative marks, fixtures, round trips, corpus.
+//! KI2 reader/writer tests: relative marks, fixtures, round trips. The
+//! tests on the shared corpus are in `tests/ki2_corpus.rs`, which reports
+//! them ignored without it.
 
-mod common;
+pub mod common;
 
 use common::*;
 use kifu::read::Format;
 
 #[test]
-fn corpus_ki2() {
-    corpus_check(Format::Ki2);
-}
-
-#[test]
-fn peer_jkf_ki2() {
-    jkf_expected_check(Format::Ki2);
-}
-
-#[test]
 fn fixtures_ki2() {
     fixture_check("ki2", Format::Ki2);
-}
-
-/// The expectations the real KI2 records once held as fixtures, now read
-/// from the shared corpus (skips without it).
-#[test]
-fn corpus_expectations_ki2() {
-    corpus_expect_check("ki2", Format::Ki2);
 }
 
 use kifu::ki2::{self, relative_mark, resolve, Horizontal, RelativeMark, ResolveError, Vertical};
@@ -214,7 +199,12 @@ fn legal_candidates_only_option() {
 /// KI2 → Record → KI2 is byte-identical on the second write.
 #[test]
 fn ki2_round_trip() {
-    for (name, rec) in all_fixture_records() {
+    ki2_round_trip_of(all_fixture_records());
+}
+
+/// [`ki2_round_trip`] on `records`.
+pub fn ki2_round_trip_of(records: Vec<(String, kifu::record::Record)>) {
+    for (name, rec) in records {
         let a = ki2::write(&rec, &Default::default()).unwrap();
         let g = read(a.text.as_bytes(), kifu::read::Format::Ki2);
         assert!(errors(&g).is_empty(), "{name}: {:?}", errors(&g));
@@ -245,4 +235,123 @@ fn ki2_layout() {
     );
     assert!(errors(&g).is_empty());
     assert_eq!(usi(&g.record)[3], "3a2b");
+}
+
+/// Two `まで` lines that contradict each other (issue 27): KI2 has no
+/// terminal lines, so the first one ended the game; the second is a
+/// `claim-mismatch` error, not silently dropped.
+#[test]
+fn contradicting_result_lines_are_a_claim_mismatch() {
+    let text =
+        "先手：春野\n後手：秋川\n\n▲７六歩 △３四歩\nまで2手で後手の勝ち\nまで2手で先手の勝ち\n";
+    let g = read(text.as_bytes(), Format::Ki2);
+    let report = kifu::validate::validate(&g, &Default::default());
+    let f: Vec<_> = report
+        .findings
+        .iter()
+        .map(|f| (f.line, f.rule.id(), f.severity))
+        .collect();
+    assert_eq!(f, [(6, "claim-mismatch", kifu::read::Severity::Error)]);
+    assert!(!report.ok);
+    assert_eq!(report.result.outcome.name(), "gote_win");
+    assert!(report.established_result().is_none());
+    // The same line twice is no contradiction.
+    let text = "▲７六歩 △３四歩\nまで2手で後手の勝ち\nまで2手で後手の勝ち\n";
+    let report = kifu::validate::validate(&read(text.as_bytes(), Format::Ki2), &Default::default());
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert!(report.established_result().is_some());
+}
+
+/// KI2 reads board diagrams with the KIF reader's core: `先手持駒：`
+/// (without `の`) is a hand line, with a `dialect` warning (issue 27).
+#[test]
+fn hand_lines_without_no_are_read() {
+    let rows = [
+        "| ・ ・ ・ ・ ・ ・ ・ ・v玉|一",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八",
+        "| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九",
+    ];
+    let text = format!(
+        "後手持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n{}\n+---------------------------+\n先手持駒：金\n\n▲２一金打\nまで1手で先手の勝ち\n",
+        rows.join("\n")
+    );
+    let g = read(text.as_bytes(), Format::Ki2);
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(report.ok, "{:?}", report.findings);
+    assert_eq!(report.final_sfen, "7Gk/9/9/9/9/9/9/9/K8 w - 2");
+    assert_eq!(
+        report
+            .findings
+            .iter()
+            .filter(|f| f.rule.id() == "dialect")
+            .count(),
+        2
+    );
+}
+
+/// KI2 `角` for a 馬 (issue 27): when no bishop reaches the square and
+/// none is in hand, the one horse that reaches it makes the move, with a
+/// `dialect` warning; with a bishop in hand `▲３三角` is a drop (the
+/// JSA reading), and two horses that reach it leave the error. The same
+/// for `飛` and a 龍.
+#[test]
+fn a_horse_or_dragon_written_as_bishop_or_rook_is_read_when_it_is_the_only_one() {
+    let board = |rows: [&str; 9], sente_hand: &str, moves: &str| {
+        format!(
+            "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n{}\n+---------------------------+\n先手の持駒：{sente_hand}\n\n{moves}\n",
+            rows.join("\n")
+        )
+    };
+    fn rows<'a>(fifth: &'a str, ninth: &'a str) -> [&'a str; 9] {
+        let empty = "| ・ ・ ・ ・ ・ ・ ・ ・ ・|";
+        [
+            "| ・ ・ ・ ・ ・ ・ ・v玉 ・|一",
+            empty,
+            empty,
+            empty,
+            fifth,
+            empty,
+            empty,
+            empty,
+            ninth,
+        ]
+    }
+    let one_horse = rows(
+        "| ・ ・ ・ ・ 馬 ・ ・ ・ ・|五",
+        "| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九",
+    );
+    let run = |text: String| {
+        let g = read(text.as_bytes(), Format::Ki2);
+        kifu::validate::validate(&g, &Default::default())
+    };
+    let r = run(board(one_horse, "なし", "▲３三角"));
+    assert!(r.ok, "{:?}", r.findings);
+    assert_eq!(r.final_sfen, "7k1/9/6+B2/9/9/9/9/9/K8 w - 2");
+    assert_eq!(r.findings.len(), 1);
+    assert_eq!(r.findings[0].rule.id(), "dialect");
+    // A bishop in hand: a drop, as the notation says.
+    let r = run(board(one_horse, "角", "▲３三角"));
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(r.final_sfen, "7k1/9/6B2/9/4+B4/9/9/9/K8 w - 2");
+    // Two horses reach 3三: no reading is the only one.
+    let two = rows(
+        "| ・ ・ ・ ・ 馬 ・ ・ ・ 馬|五",
+        "| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九",
+    );
+    let r = run(board(two, "なし", "▲３三角"));
+    assert_eq!(r.findings[0].rule.id(), "no-piece", "{:?}", r.findings);
+    // A dragon written `飛`.
+    let dragon = rows(
+        "| ・ ・ ・ ・ 龍 ・ ・ ・ ・|五",
+        "| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九",
+    );
+    let r = run(board(dragon, "なし", "▲５一飛"));
+    assert!(r.ok, "{:?}", r.findings);
+    assert_eq!(r.final_sfen, "4+R2k1/9/9/9/9/9/9/9/K8 w - 2");
 }

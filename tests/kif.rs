@@ -1,41 +1,31 @@
-//! KIF reader/writer tests: fixtures with independent expectations, round
-//! trips, the peer JKF comparison and the whole corpus.
+//! KIF reader/writer tests: fixtures with independent expectations and
+//! round trips. The tests on the shared corpus (the whole corpus, the peer
+//! JKF comparison, the real records' expectations and round trips) are in
+//! `tests/kif_corpus.rs`, which reports them ignored without it.
 
-mod common;
+pub mod common;
 
 use common::*;
 use kifu::kif::{self, WriteOptions};
 use kifu::read::decode::encode;
 use kifu::read::{Encoding, Format, Severity};
-use kifu::record::TerminalKind;
-
-#[test]
-fn corpus_kif() {
-    corpus_check(Format::Kif);
-}
-
-#[test]
-fn peer_jkf_kif() {
-    jkf_expected_check(Format::Kif);
-}
+use kifu::record::{Record, TerminalKind};
 
 #[test]
 fn fixtures_kif() {
     fixture_check("kif", Format::Kif);
 }
 
-/// The expectations the real KIF records once held as fixtures, now read
-/// from the shared corpus (skips without it).
-#[test]
-fn corpus_expectations_kif() {
-    corpus_expect_check("kif", Format::Kif);
-}
-
 /// KIF → Record → KIF: the second write is byte-identical to the first,
 /// and the re-read record has the same moves, comments and variations.
 #[test]
 fn kif_round_trip() {
-    for (name, rec) in all_fixture_records() {
+    kif_round_trip_of(all_fixture_records());
+}
+
+/// [`kif_round_trip`] on `records`.
+pub fn kif_round_trip_of(records: Vec<(String, Record)>) {
+    for (name, rec) in records {
         let a = kif::write(&rec, &WriteOptions::default()).unwrap();
         let g = read(a.text.as_bytes(), Format::Kif);
         assert!(
@@ -72,11 +62,16 @@ fn kif_round_trip() {
 /// Shift_JIS output stays byte-exact through read and write.
 #[test]
 fn kif_shift_jis_round_trip() {
+    kif_shift_jis_round_trip_of(all_fixture_records());
+}
+
+/// [`kif_shift_jis_round_trip`] on `records`.
+pub fn kif_shift_jis_round_trip_of(records: Vec<(String, Record)>) {
     let opts = WriteOptions {
         encoding: Encoding::ShiftJis,
         crlf: true,
     };
-    for (name, rec) in all_fixture_records() {
+    for (name, rec) in records {
         let a = kif::write(&rec, &opts).unwrap();
         let Ok(bytes) = encode(&a.text, Encoding::ShiftJis) else {
             continue; // a name CP932 cannot hold
@@ -99,7 +94,12 @@ fn kif_shift_jis_round_trip() {
 /// KIF → KI2 → KIF keeps the moves of every branch.
 #[test]
 fn kif_ki2_kif_keeps_moves() {
-    for (name, rec) in all_fixture_records() {
+    kif_ki2_kif_keeps_moves_of(all_fixture_records());
+}
+
+/// [`kif_ki2_kif_keeps_moves`] on `records`.
+pub fn kif_ki2_kif_keeps_moves_of(records: Vec<(String, Record)>) {
+    for (name, rec) in records {
         let ki2 = kifu::ki2::write(&rec, &Default::default()).unwrap();
         let g = read(ki2.text.as_bytes(), Format::Ki2);
         assert!(
@@ -274,4 +274,251 @@ fn terminal_words() {
             out.text
         );
     }
+}
+
+/// Two `まで` lines of the main line that contradict each other (issue
+/// 27): a `claim-mismatch` error at the second, which names the first;
+/// the game is invalid and its result is not established. The same line
+/// twice, or one that only says more, is no contradiction.
+#[test]
+fn contradicting_result_lines_are_a_claim_mismatch() {
+    let game = |tail: &str| {
+        format!("先手：春野\n後手：秋川\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n{tail}")
+    };
+    let g = read(
+        game("まで2手で後手の勝ち\nまで2手で先手の勝ち\n").as_bytes(),
+        Format::Kif,
+    );
+    let f = g
+        .findings
+        .iter()
+        .find(|f| f.rule.id() == "claim-mismatch")
+        .unwrap();
+    assert_eq!((f.line, f.column, f.severity), (8, 1, Severity::Error));
+    assert!(
+        f.message.contains("`まで2手で後手の勝ち` (line 7)"),
+        "{}",
+        f.message
+    );
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(!report.ok);
+    assert!(report.established_result().is_none());
+    // A different count is a contradiction too.
+    let g = read(
+        game("まで2手で後手の勝ち\nまで3手で後手の勝ち\n").as_bytes(),
+        Format::Kif,
+    );
+    assert_eq!(errors(&g).len(), 1, "{:?}", g.findings);
+    // The same line twice: nothing; saying more: a dialect warning.
+    let g = read(
+        game("まで2手で後手の勝ち\nまで2手で後手の勝ち\n").as_bytes(),
+        Format::Kif,
+    );
+    assert!(g.findings.is_empty(), "{:?}", g.findings);
+    let g = read(
+        game("まで2手で後手の勝ち\nまで2手で時間切れにより後手の勝ち\n").as_bytes(),
+        Format::Kif,
+    );
+    assert_eq!(g.findings.len(), 1);
+    assert_eq!(g.findings[0].rule.id(), "dialect");
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(report.ok && report.established_result().is_some());
+    // `--lenient-claims` makes it a warning, as any false claim.
+    let g = read(
+        game("まで2手で後手の勝ち\nまで2手で先手の勝ち\n").as_bytes(),
+        Format::Kif,
+    );
+    let lenient = kifu::validate::ValidateOptions {
+        lenient_claims: true,
+        ..Default::default()
+    };
+    let report = kifu::validate::validate(&g, &lenient);
+    assert!(report.ok);
+    assert!(report.claim_false);
+}
+
+/// A board with a king each, `top` before the frame and `bottom` after it.
+fn board_kif(top: &str, inside: &str, bottom: &str, moves: &str) -> String {
+    let mut rows = vec![
+        "| ・ ・ ・ ・ ・ ・ ・ ・v玉|一".to_string(),
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二".to_string(),
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三".to_string(),
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四".to_string(),
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五".to_string(),
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六".to_string(),
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七".to_string(),
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八".to_string(),
+        "| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九".to_string(),
+    ];
+    if !inside.is_empty() {
+        rows.insert(4, inside.to_string());
+    }
+    format!(
+        "{top}\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n{}\n+---------------------------+\n{bottom}\n手数----指手--\n{moves}",
+        rows.join("\n")
+    )
+}
+
+/// Hand lines written without `の` (`先手持駒：`) or with `持ち駒` are
+/// hand lines (issue 27), with a `dialect` warning; they were taken for
+/// headers, so the hands were lost and the position invented.
+#[test]
+fn hand_lines_without_no_are_read_with_a_warning() {
+    for (top, bottom, sfen) in [
+        (
+            "後手持駒：歩二",
+            "先手持駒：金　銀",
+            "8k/9/9/9/9/9/9/9/K8 b GS2p 1",
+        ),
+        ("上手持駒：歩", "下手持駒：飛", "8k/9/9/9/9/9/9/9/K8 b Rp 1"),
+        (
+            "後手の持ち駒：金",
+            "先手の持ち駒：角",
+            "8k/9/9/9/9/9/9/9/K8 b Bg 1",
+        ),
+        (
+            "後手の持駒：歩二",
+            "先手持駒:金　銀",
+            "8k/9/9/9/9/9/9/9/K8 b GS2p 1",
+        ),
+    ] {
+        let g = read(board_kif(top, "", bottom, "").as_bytes(), Format::Kif);
+        assert!(errors(&g).is_empty(), "{:?}", g.findings);
+        let got = kifu::Position::from_setup_unchecked(&g.record.start.setup).sfen();
+        assert_eq!(got, sfen, "{top} {bottom}");
+        let warned: Vec<u32> = g
+            .findings
+            .iter()
+            .filter(|f| f.rule.id() == "dialect" && f.message.contains("is not the spec's"))
+            .map(|f| f.line)
+            .collect();
+        let want = usize::from(!top.contains("の持駒")) + usize::from(!bottom.contains("の持駒"));
+        assert_eq!(warned.len(), want, "{top} {bottom}: {:?}", g.findings);
+        assert!(g.record.header.entries.is_empty(), "{:?}", g.record.header);
+    }
+    // A drop from the hand only `先手持駒：` gives is legal, and the
+    // result the record states stands.
+    let text = board_kif(
+        "後手持駒：なし",
+        "",
+        "先手持駒：金",
+        "   1 ２一金打\n   2 投了\nまで1手で先手の勝ち\n",
+    );
+    let g = read(text.as_bytes(), Format::Kif);
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(report.ok, "{:?}", report.findings);
+    assert_eq!(report.result.outcome.name(), "sente_win");
+}
+
+/// No line inside a board diagram is silently ignored (issue 27): inside
+/// the frame only rows belong (anything else is a `syntax` error, never a
+/// header), a line that names a hand but is no hand line kifu reads is a
+/// `syntax` error, a missing bottom frame line is a `dialect` warning,
+/// and a hand or turn line after the moves began is a `dialect` warning.
+#[test]
+fn no_line_of_a_board_diagram_is_silently_ignored() {
+    let g = read(
+        board_kif("後手の持駒：なし", "備考：x", "先手の持駒：なし", "").as_bytes(),
+        Format::Kif,
+    );
+    let e = errors(&g);
+    assert!(
+        e.iter()
+            .any(|e| e.starts_with("8:1 syntax expected a board row")),
+        "{e:?}"
+    );
+    assert!(g.record.header.entries.is_empty(), "{:?}", g.record.header);
+    for line in ["持駒：金", "▲持駒：金", "先手の手番持駒：金"] {
+        let g = read(
+            board_kif("後手の持駒：なし", "", line, "").as_bytes(),
+            Format::Kif,
+        );
+        let e = errors(&g);
+        assert!(
+            e.iter().any(|e| e.contains("syntax expected a hand line")),
+            "{line}: {e:?}"
+        );
+    }
+    let text = board_kif("後手の持駒：なし", "", "先手の持駒：なし", "").replacen(
+        "+---------------------------+\n先手",
+        "先手",
+        1,
+    );
+    let g = read(text.as_bytes(), Format::Kif);
+    assert!(errors(&g).is_empty(), "{:?}", g.findings);
+    assert!(g
+        .findings
+        .iter()
+        .any(|f| f.message.contains("without its frame's bottom line")));
+    let text = board_kif(
+        "後手の持駒：なし",
+        "",
+        "先手の持駒：なし",
+        "   1 ９八玉(99)\n先手の持駒：金\n後手番\n",
+    );
+    let g = read(text.as_bytes(), Format::Kif);
+    assert!(errors(&g).is_empty(), "{:?}", g.findings);
+    let late: Vec<&str> = g
+        .findings
+        .iter()
+        .filter(|f| f.message.contains("after the moves began"))
+        .map(|f| f.rule.id())
+        .collect();
+    assert_eq!(late, ["dialect", "dialect"]);
+}
+
+/// A promoted bishop's move written `角` with its origin (issue 27: an
+/// app writes a 馬's move so): the origin holds the only piece that can
+/// make it, so it is read as the horse's move with a `dialect` warning,
+/// not stopped as a `piece-mismatch`. The same for `飛` and a 龍. When the
+/// horse cannot make the move, or `成` is written, it stays an error.
+#[test]
+fn a_horse_or_dragon_written_as_bishop_or_rook_is_read_with_a_warning() {
+    let opening = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 ４二飛(82)\n";
+    let g = read(
+        format!("{opening}   5 ３三角(22)\n   6 同　桂(21)\n").as_bytes(),
+        Format::Kif,
+    );
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(report.ok, "{:?}", report.findings);
+    assert_eq!(usi(&g.record)[4..], ["2b3c", "2a3c"]);
+    let w: Vec<(u32, &str)> = report
+        .findings
+        .iter()
+        .map(|f| (f.line, f.rule.id()))
+        .collect();
+    assert_eq!(w, [(7, "dialect")]);
+    assert!(
+        report.findings[0].message.contains("names a bishop"),
+        "{}",
+        report.findings[0].message
+    );
+    // Not a move the horse can make (2二 to 5五 is blocked by nothing,
+    // but 2二 to 2五 is not a horse's move): the error stays.
+    let g = read(
+        format!("{opening}   5 ２五角(22)\n").as_bytes(),
+        Format::Kif,
+    );
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert_eq!(
+        report.findings[0].rule.id(),
+        "piece-mismatch",
+        "{:?}",
+        report.findings
+    );
+    // `成` written: not the horse's move either.
+    let g = read(
+        format!("{opening}   5 ３三角成(22)\n").as_bytes(),
+        Format::Kif,
+    );
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(!report.ok, "{:?}", report.findings);
+    // A dragon written `飛`.
+    let bod = "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ 龍 ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：なし\n手数----指手--\n";
+    let g = read(format!("{bod}   1 ４四飛(55)\n").as_bytes(), Format::Kif);
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(report.ok, "{:?}", report.findings);
+    assert_eq!(usi(&g.record), ["5e4d"]);
+    assert_eq!(report.findings.len(), 1);
+    assert!(report.findings[0].message.contains("names a rook"));
 }

@@ -1,13 +1,15 @@
 //! Hostile input: no reader, validator or writer may panic, hang or report a
 //! location outside the input, whatever the bytes. Runs every fixture
 //! truncated at every line boundary and with thousands of seeded byte
-//! mutations, plus synthetic extremes. Needs no nightly toolchain.
+//! mutations, plus synthetic extremes, and the caps on one game. Needs no
+//! nightly toolchain. The command-line cases that measure resident memory
+//! (through `/proc`) are in `tests/robustness_cli.rs`.
 
 use kifu::read::{self, Format, Game, ReadOptions};
 use kifu::validate::{validate, ValidateOptions};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Generous: a hang guard, not a speed test.
 const PER_CASE: Duration = Duration::from_secs(10);
@@ -617,176 +619,6 @@ fn games_beyond_the_size_limit_are_reported() {
     );
 }
 
-// ---- Bounded time and memory on hostile inputs through the command line ----
-
-/// Runs kifu with `args` (under `ulimit -v` of `limit_kb` when given, so a
-/// regression cannot take the machine down), sampling its peak resident
-/// memory (VmHWM) until it exits or `max` passes (then it is killed).
-/// Returns the exit code (`None` when killed), the peak in KiB and the
-/// elapsed time.
-fn measure(args: &[&str], limit_kb: Option<u64>, max: Duration) -> (Option<i32>, u64, Duration) {
-    use std::process::{Command, Stdio};
-    // `KIFU_BIN` runs these cases against another build.
-    let bin = std::env::var("KIFU_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kifu").to_string());
-    let bin = bin.as_str();
-    let mut cmd = match limit_kb {
-        Some(kb) => {
-            let mut c = Command::new("sh");
-            c.arg("-c")
-                .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
-                .arg(bin);
-            c
-        }
-        None => Command::new(bin),
-    };
-    let start = Instant::now();
-    let mut child = cmd
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("run kifu");
-    let status_path = format!("/proc/{}/status", child.id());
-    let mut peak = 0u64;
-    let code = loop {
-        if let Ok(text) = std::fs::read_to_string(&status_path) {
-            for l in text.lines() {
-                if let Some(v) = l.strip_prefix("VmHWM:") {
-                    let kb: u64 = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
-                    peak = peak.max(kb);
-                }
-            }
-        }
-        if let Some(st) = child.try_wait().unwrap() {
-            break st.code();
-        }
-        if start.elapsed() > max {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    (code, peak, start.elapsed())
-}
-
-/// The faster of two runs (the machine is shared).
-fn best_time(args: &[&str]) -> Duration {
-    (0..2)
-        .map(|_| measure(args, None, Duration::from_secs(60)).2)
-        .min()
-        .unwrap()
-}
-
-#[test]
-fn device_paths_stream_with_the_caps_of_standard_input() {
-    let _heavy = heavy();
-    if !Path::new("/dev/zero").exists() || !Path::new("/proc/self/status").exists() {
-        eprintln!("skipping: no /dev/zero or /proc on this machine");
-        return;
-    }
-    // An endless stream of NUL bytes (no line ends): read for a few seconds
-    // with flat memory (the 64 MiB line cap), never held whole.
-    let (code, peak_kb, _) = measure(
-        &["validate", "/dev/zero"],
-        Some(4 << 20),
-        Duration::from_secs(4),
-    );
-    assert!(code.is_none() || code == Some(1), "exit {code:?}");
-    assert!(
-        peak_kb < 400 << 10,
-        "/dev/zero: {} MiB resident",
-        peak_kb >> 10
-    );
-    // A /proc file reads as size 0 but has content: it is read, not skipped.
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args([
-            "validate",
-            "--format",
-            "json",
-            "--from",
-            "usi",
-            "/proc/self/status",
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("\"rule\":\"syntax\""), "{text}");
-}
-
-#[test]
-fn csa_without_cut_points_streams_in_bounded_memory_and_linear_time() {
-    let _heavy = heavy();
-    if !Path::new("/proc/self/status").exists() {
-        eprintln!("skipping: no /proc on this machine");
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    // Far over the 8 MiB streaming threshold, and no `/` line anywhere.
-    let small = dir.path().join("small.csa");
-    let large = dir.path().join("large.csa");
-    let mut text = b"V2.2\nPI\n+\n".to_vec();
-    text.resize(32 << 20, b'\n');
-    std::fs::write(&small, &text).unwrap();
-    text.resize(64 << 20, b'\n');
-    std::fs::write(&large, &text).unwrap();
-    let (code, peak_kb, _) = measure(
-        &["validate", "-q", "-j", "2", large.to_str().unwrap()],
-        Some(4 << 20),
-        Duration::from_secs(60),
-    );
-    assert!(code.is_some(), "did not finish");
-    assert!(
-        peak_kb < 48 << 10,
-        "a 64 MiB file without cut points used {} MiB",
-        peak_kb >> 10
-    );
-    let t1 = best_time(&["validate", "-q", small.to_str().unwrap()]);
-    let t2 = best_time(&["validate", "-q", large.to_str().unwrap()]);
-    assert!(
-        t2.as_secs_f64() < 3.0 * t1.as_secs_f64().max(0.05),
-        "twice the input took {:.2} s against {:.2} s",
-        t2.as_secs_f64(),
-        t1.as_secs_f64()
-    );
-}
-
-#[test]
-fn usi_without_newlines_is_linear_and_not_held_whole() {
-    let _heavy = heavy();
-    let dir = tempfile::tempdir().unwrap();
-    // One line of 1.5 and 3 times the 64 MiB line cap: cut, never held
-    // whole, and read in time linear in its length.
-    let half = dir.path().join("half.usi");
-    let huge = dir.path().join("huge.usi");
-    std::fs::write(&half, vec![b'a'; 96 << 20]).unwrap();
-    std::fs::write(&huge, vec![b'a'; 192 << 20]).unwrap();
-    let t1 = best_time(&["validate", "-q", half.to_str().unwrap()]);
-    let t2 = best_time(&["validate", "-q", huge.to_str().unwrap()]);
-    assert!(
-        t2.as_secs_f64() < 3.0 * t1.as_secs_f64().max(0.05),
-        "twice the input took {:.2} s against {:.2} s",
-        t2.as_secs_f64(),
-        t1.as_secs_f64()
-    );
-    if !Path::new("/proc/self/status").exists() {
-        eprintln!("skipping the memory case: no /proc on this machine");
-        return;
-    }
-    let (code, peak_kb, _) = measure(
-        &["validate", "-q", huge.to_str().unwrap()],
-        Some(4 << 20),
-        Duration::from_secs(60),
-    );
-    assert_eq!(code, Some(1));
-    assert!(
-        peak_kb < 128 << 10,
-        "a 192 MiB line used {} MiB",
-        peak_kb >> 10
-    );
-}
-
 /// A byte source of `len` bytes made on the fly (a BOM then `unit`
 /// repeated), counting what was read from it.
 struct Generated {
@@ -874,4 +706,115 @@ fn utf16_streams_and_obeys_the_line_cap() {
         Some(Ok(Err((1, LineError::Encoding { column, .. })))) => assert_eq!(column, 3),
         other => panic!("{other:?}"),
     }
+}
+
+// ---- Caps on one game: variations, comment and header text, findings ----
+
+/// The findings of rule `limit` in a list.
+fn limits(findings: &[kifu::read::Finding]) -> Vec<&kifu::read::Finding> {
+    findings.iter().filter(|f| f.rule.id() == "limit").collect()
+}
+
+/// Reads `text` as `format` both ways (built and validated, validated while
+/// reading) and checks that both report the same `limit` findings.
+fn read_both(text: &[u8], format: Format) -> Vec<Game> {
+    let games = read::read_all(text, Some(format), &ReadOptions::default());
+    let mut reader =
+        kifu::read::Reader::with_options(text, Some(format), &ReadOptions::default()).unwrap();
+    let mut v = kifu::validate::Validator::new(ValidateOptions::default());
+    for g in &games {
+        let streamed = reader.read_game(&mut v).expect("as many games");
+        let built = validate(g, &ValidateOptions::default());
+        let key = |f: &&kifu::read::Finding| (f.line, f.column, f.message.clone());
+        assert_eq!(
+            limits(&streamed.findings)
+                .iter()
+                .map(key)
+                .collect::<Vec<_>>(),
+            limits(&built.findings).iter().map(key).collect::<Vec<_>>()
+        );
+    }
+    games
+}
+
+#[test]
+fn variations_beyond_the_cap_are_reported_and_left_out() {
+    let max = kifu::read::MAX_GAME_VARIATIONS as usize;
+    let mut kif = String::from(
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n",
+    );
+    for _ in 0..max + 3 {
+        kif.push_str("\n変化：2手\n   2 ８四歩(83)\n");
+    }
+    let games = read_both(kif.as_bytes(), Format::Kif);
+    assert_eq!(games.len(), 1);
+    let found = limits(&games[0].findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    // Block k (from 0) is a blank line and `変化：2手` from line 6 + 3k.
+    assert_eq!((found[0].line, found[0].column), (7 + 3 * max as u32, 1));
+    assert!(
+        found[0].message.contains("variations"),
+        "{}",
+        found[0].message
+    );
+    let main = &games[0].record.main;
+    assert_eq!(main.moves.len(), 3);
+    assert_eq!(main.moves[1].variations.len(), max);
+}
+
+#[test]
+fn comment_and_header_text_beyond_the_cap_is_reported_and_left_out() {
+    use kifu::read::{MAX_GAME_TEXT_BYTES, TEXT_ENTRY_COST};
+    // CSA comments of 1,000 bytes each (with their cost), past the cap,
+    // then a move: the comments beyond are left out, the move is read.
+    let text = "x".repeat(1000 - TEXT_ENTRY_COST);
+    let fit = MAX_GAME_TEXT_BYTES / 1000;
+    let comments = format!("'{text}\n").repeat(fit + 5);
+    let csa = format!("PI\n+\n+7776FU\n{comments}-3334FU\n");
+    let games = read_both(csa.as_bytes(), Format::Csa);
+    let found = limits(&games[0].findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].line, found[0].column), (4 + fit as u32, 1));
+    let main = &games[0].record.main;
+    assert_eq!(main.moves.len(), 2);
+    assert_eq!(main.moves[0].comments.len(), fit);
+    // Held back before the first statement: the same cap.
+    let csa = format!("{comments}PI\n+\n+7776FU\n");
+    let games = read_both(csa.as_bytes(), Format::Csa);
+    let found = limits(&games[0].findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].line, found[0].column), (fit as u32 + 1, 1));
+    assert_eq!(games[0].record.main.moves.len(), 1);
+    // KIF header entries count as comments do.
+    let mut kif = String::new();
+    for i in 0..fit + 5 {
+        kif.push_str(&format!("k{i:05}：{}\n", &text[6..]));
+    }
+    kif.push_str("手数----指手--\n   1 ７六歩(77)\n");
+    let games = read_both(kif.as_bytes(), Format::Kif);
+    let found = limits(&games[0].findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(games[0].record.header.entries.len(), fit);
+    assert_eq!((found[0].line as usize, found[0].column), (fit + 1, 1));
+    assert_eq!(games[0].record.main.moves.len(), 1);
+}
+
+#[test]
+fn findings_beyond_the_cap_are_counted_not_kept() {
+    let max = kifu::read::MAX_GAME_FINDINGS as usize;
+    let mut kif = String::from("手合割：平手\n手数----指手--\n   1 ７六歩(77)\n");
+    for _ in 0..max + 7 {
+        kif.push_str("x\n");
+    }
+    let games = read_both(kif.as_bytes(), Format::Kif);
+    let findings = &games[0].findings;
+    assert_eq!(findings.len(), max + 1);
+    let found = limits(findings);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].line as usize, found[0].column), (4 + max, 1));
+    assert!(
+        found[0].message.starts_with("7 more findings"),
+        "{}",
+        found[0].message
+    );
 }

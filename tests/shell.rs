@@ -2,18 +2,32 @@
 //! colours appear on a terminal (a real pseudo-terminal, through
 //! `script`) and never in a pipe or with NO_COLOR, and the human layout
 //! of a diagnostic is pinned: caret under full-width characters, tabs and
-//! control characters.
+//! control characters. Runs on `tests/support/trials.rs`
+//! (`harness = false`): the parts that need bash, man or `script` are
+//! reported `ignored`, with the reason, where those are missing.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use trials::Skip;
 
-/// Says plainly that a test (or a part) skipped, on the real standard
-/// error (the harness does not capture it).
-macro_rules! skipped {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
-    }};
+#[path = "support/trials.rs"]
+mod trials;
+
+fn main() {
+    trials::main(
+        tests![
+            completions_are_generated_for_every_shell,
+            man_pages_are_generated,
+            colour_in_a_pipe_and_with_color_always,
+            the_human_layout_is_pinned,
+        ]
+        .into_iter()
+        .chain(trials![
+            the_bash_completion_loads_in_bash,
+            man_renders_the_page,
+            colour_on_a_terminal_and_with_no_color,
+        ]),
+    );
 }
 
 fn bin() -> &'static str {
@@ -52,7 +66,6 @@ const SUBCOMMANDS: [&str; 8] = [
     "man",
 ];
 
-#[test]
 fn completions_are_generated_for_every_shell() {
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
         let o = run(&["completions", shell]);
@@ -73,30 +86,34 @@ fn completions_are_generated_for_every_shell() {
         bash.contains("complete -F _kifu"),
         "a bash completion function"
     );
-    // The script loads in bash and completes the subcommands.
-    if Command::new("bash").arg("--version").output().is_ok() {
-        let dir = tempfile::tempdir().unwrap();
-        let script = dir.path().join("kifu.bash");
-        std::fs::write(&script, &bash).unwrap();
-        let probe = format!(
-            "source {}; COMP_WORDS=(kifu va); COMP_CWORD=1; COMP_LINE='kifu va'; COMP_POINT=7; _kifu kifu va kifu; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
-            script.display()
-        );
-        let o = Command::new("bash").args(["-c", &probe]).output().unwrap();
-        assert!(
-            out(&o).lines().any(|l| l.trim() == "validate"),
-            "bash completes `kifu va` to validate: {} {}",
-            out(&o),
-            String::from_utf8_lossy(&o.stderr)
-        );
-    } else {
-        skipped!("SKIPPED loading the bash completion: no bash");
-    }
     let o = run(&["completions", "tcsh"]);
     assert_eq!(o.status.code(), Some(2));
 }
 
-#[test]
+/// The bash completion script loads in bash and completes the subcommands.
+fn the_bash_completion_loads_in_bash() -> Result<(), Skip> {
+    let bash_program = trials::program("bash")?;
+    let bash = out(&run(&["completions", "bash"]));
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("kifu.bash");
+    std::fs::write(&script, &bash).unwrap();
+    let probe = format!(
+        "source {}; COMP_WORDS=(kifu va); COMP_CWORD=1; COMP_LINE='kifu va'; COMP_POINT=7; _kifu kifu va kifu; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display()
+    );
+    let o = Command::new(bash_program)
+        .args(["-c", &probe])
+        .output()
+        .unwrap();
+    assert!(
+        out(&o).lines().any(|l| l.trim() == "validate"),
+        "bash completes `kifu va` to validate: {} {}",
+        out(&o),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    Ok(())
+}
+
 fn man_pages_are_generated() {
     let o = run(&["man"]);
     assert_eq!(o.status.code(), Some(0));
@@ -114,24 +131,25 @@ fn man_pages_are_generated() {
     }
     let o = run(&["man", "nope"]);
     assert_eq!(o.status.code(), Some(2));
-    // man renders it, where man is installed.
-    if Command::new("man").arg("--version").output().is_ok() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("kifu.1");
-        std::fs::write(&f, out(&run(&["man"]))).unwrap();
-        let o = Command::new("man")
-            .arg("-l")
-            .arg(&f)
-            .env("MANPAGER", "cat")
-            .env("PAGER", "cat")
-            .env("MANWIDTH", "100")
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        assert!(out(&o).contains("validate"), "{}", out(&o));
-    } else {
-        skipped!("SKIPPED rendering with man: not installed");
-    }
+}
+
+/// man renders the page.
+fn man_renders_the_page() -> Result<(), Skip> {
+    let man = trials::program("man")?;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("kifu.1");
+    std::fs::write(&f, out(&run(&["man"]))).unwrap();
+    let o = Command::new(man)
+        .arg("-l")
+        .arg(&f)
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .env("MANWIDTH", "100")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out(&o).contains("validate"), "{}", out(&o));
+    Ok(())
 }
 
 // ---- Colour ------------------------------------------------------------------
@@ -145,15 +163,15 @@ fn nifu_file(dir: &Path) -> PathBuf {
     p
 }
 
-/// Runs `kifu ARGS` on a pseudo-terminal with `script` (util-linux);
-/// `None` when `script` is missing.
-fn on_terminal(args: &[&str], env: &[(&str, &str)]) -> Option<String> {
+/// Runs `kifu ARGS` on a pseudo-terminal with `script` (util-linux, the
+/// program given).
+fn on_terminal(script: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
     let cmd = std::iter::once(bin())
         .chain(args.iter().copied())
         .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
         .collect::<Vec<_>>()
         .join(" ");
-    let mut c = Command::new("script");
+    let mut c = Command::new(script);
     c.args(["-q", "-e", "-c", &cmd, "/dev/null"])
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
@@ -162,15 +180,17 @@ fn on_terminal(args: &[&str], env: &[(&str, &str)]) -> Option<String> {
     for (k, v) in env {
         c.env(k, v);
     }
-    let o = c.output().ok()?;
-    if !o.status.success() && o.status.code() != Some(1) {
-        return None;
-    }
-    Some(out(&o))
+    let o = c.output().unwrap();
+    assert!(
+        o.status.success() || o.status.code() == Some(1),
+        "script: {:?} {}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out(&o)
 }
 
-#[test]
-fn colour_on_a_terminal_plain_in_a_pipe_and_with_no_color() {
+fn colour_in_a_pipe_and_with_color_always() {
     let dir = tempfile::tempdir().unwrap();
     let f = nifu_file(dir.path());
     let args = ["validate", s(&f)];
@@ -192,34 +212,39 @@ fn colour_on_a_terminal_plain_in_a_pipe_and_with_no_color() {
         caret_line.contains("\x1b["),
         "the caret is coloured: {caret_line:?}"
     );
+}
+
+fn colour_on_a_terminal_and_with_no_color() -> Result<(), Skip> {
+    let script = trials::program("script")?;
+    let dir = tempfile::tempdir().unwrap();
+    let f = nifu_file(dir.path());
+    let args = ["validate", s(&f)];
     // On a real terminal.
-    let Some(tty) = on_terminal(&args, &[]) else {
-        skipped!("SKIPPED the pseudo-terminal part: `script` (util-linux) is not available");
-        return;
-    };
+    let tty = on_terminal(&script, &args, &[]);
     assert!(tty.contains("\x1b[1m\x1b[91merror[nifu]"), "{tty:?}");
     // NO_COLOR and --color never win over the terminal.
-    let tty = on_terminal(&args, &[("NO_COLOR", "1")]).unwrap();
+    let tty = on_terminal(&script, &args, &[("NO_COLOR", "1")]);
     assert!(
         tty.contains("error[nifu]") && !tty.contains('\x1b'),
         "{tty:?}"
     );
     let never = ["--color", "never", "validate", s(&f)];
-    let tty = on_terminal(&never, &[]).unwrap();
+    let tty = on_terminal(&script, &never, &[]);
     assert!(
         tty.contains("error[nifu]") && !tty.contains('\x1b'),
         "{tty:?}"
     );
     // --color always wins over NO_COLOR (an explicit flag).
     let always = ["--color", "always", "validate", s(&f)];
-    let tty = on_terminal(&always, &[("NO_COLOR", "1")]).unwrap();
+    let tty = on_terminal(&script, &always, &[("NO_COLOR", "1")]);
     assert!(tty.contains('\x1b'), "{tty:?}");
     // convert colours its diagnostics on standard error, on a terminal.
     let conv = ["convert", s(&f), "--to", "usi"];
-    let tty = on_terminal(&conv, &[]).unwrap();
+    let tty = on_terminal(&script, &conv, &[]);
     assert!(tty.contains("\x1b[1m\x1b[91merror[nifu]"), "{tty:?}");
     let o = run(&conv);
     assert!(!o.stderr.contains(&0x1b));
+    Ok(())
 }
 
 fn strip_ansi(s: &str) -> String {
@@ -241,7 +266,6 @@ fn strip_ansi(s: &str) -> String {
 
 // ---- Layout --------------------------------------------------------------------
 
-#[test]
 fn the_human_layout_is_pinned() {
     let dir = tempfile::tempdir().unwrap();
     let f = nifu_file(dir.path());

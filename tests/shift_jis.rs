@@ -1,12 +1,30 @@
 //! Writing Shift_JIS as Windows (CP932) writes it: the JIS-style characters
 //! (`〜` U+301C, `‖`, `−`, `—`, `¢`, `£`, `¬`) get the bytes CP932 has for
 //! them instead of being refused, and read back as Windows reads them.
+//! Runs on `tests/support/trials.rs` (`harness = false`): the comparison
+//! with Python's encoder is reported `ignored` without python3.
 
 use kifu::convert::{encode_output, ConvertOptions, Target};
 use kifu::read::decode::{encode, CP932_EQUIVALENTS};
 use kifu::read::{self, Encoding, Format, ReadOptions};
+use trials::Skip;
 
-#[test]
+#[path = "support/trials.rs"]
+mod trials;
+
+fn main() {
+    trials::main(
+        tests![
+            jis_style_characters_get_their_cp932_bytes,
+            a_record_with_a_wave_dash_converts_to_shift_jis_kif,
+        ]
+        .into_iter()
+        .chain(trials![
+            every_jis_style_character_is_written_as_python_shift_jis_writes_it
+        ]),
+    );
+}
+
 fn jis_style_characters_get_their_cp932_bytes() {
     let expected: [(char, &[u8]); 7] = [
         ('\u{301C}', &[0x81, 0x60]),
@@ -39,7 +57,6 @@ fn jis_style_characters_get_their_cp932_bytes() {
     assert_eq!(encode("▲☗", Encoding::ShiftJis), Err('☗'));
 }
 
-#[test]
 fn a_record_with_a_wave_dash_converts_to_shift_jis_kif() {
     let kif =
         "手合割：平手\n棋戦：春〜夏の部\n手数----指手--\n   1 ７六歩(77)\n*１０時〜１２時 ‖ −３\n";
@@ -62,20 +79,15 @@ fn a_record_with_a_wave_dash_converts_to_shift_jis_kif() {
 
 /// Every character a JIS-style Shift_JIS encoder (Python's `shift_jis`,
 /// which follows JIS X 0208) writes is written to the same bytes: the table
-/// misses none. Needs python3; says so when it skips.
-#[test]
-fn every_jis_style_character_is_written_as_python_shift_jis_writes_it() {
+/// misses none. Needs python3 (reported ignored without it).
+fn every_jis_style_character_is_written_as_python_shift_jis_writes_it() -> Result<(), Skip> {
     let script = "import sys\nfor cp in range(0x80, 0x10000):\n    c = chr(cp)\n    try:\n        b = c.encode('shift_jis')\n    except Exception:\n        continue\n    sys.stdout.write('%x %s\\n' % (cp, b.hex()))\n";
-    let out = match std::process::Command::new("python3")
+    let o = std::process::Command::new(trials::program("python3")?)
         .args(["-c", script])
         .output()
-    {
-        Ok(o) if o.status.success() => o.stdout,
-        _ => {
-            eprintln!("SKIPPED: python3 is not available to list JIS-style Shift_JIS");
-            return;
-        }
-    };
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = o.stdout;
     let text = String::from_utf8(out).unwrap();
     let mut checked = 0;
     let mut failures = Vec::new();
@@ -94,4 +106,5 @@ fn every_jis_style_character_is_written_as_python_shift_jis_writes_it() {
     }
     assert!(checked > 6000, "only {checked} characters listed");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    Ok(())
 }

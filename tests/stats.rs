@@ -1,6 +1,8 @@
 //! `kifu stats`: exact rows for games whose facts are known, a golden CSV
 //! for a small multi-format set (bless with `KIFU_BLESS=1`), and the CSV
-//! loads cleanly with typed columns.
+//! loads cleanly with typed columns. The tests that need the shared corpus
+//! or python3 are run by `tests/stats_corpus.rs`, which reports them
+//! ignored without it.
 
 use serde::Deserialize;
 use std::path::Path;
@@ -244,13 +246,8 @@ fn lance_handicap_moves(moves: &[MoveRow], file: &str) {
 }
 
 /// The facts once checked on copies of two real records, now on the records
-/// themselves in the shared corpus (skips without it).
-#[test]
-fn known_facts_of_real_records() {
-    let Some(corpus) = corpus() else {
-        eprintln!("SKIPPED: ../shared/corpus not found; the real-record stats facts did not run");
-        return;
-    };
+/// themselves in the shared `corpus` (`tests/stats_corpus.rs` runs it).
+pub fn known_facts_of_real_records(corpus: &Path) {
     let piyo = corpus.join("shogi-kifu-converter/tests/kif/piyo-shogi_KY.kifu");
     let europe = corpus.join("scalashogi-psn/europeHoskingLamb.psn");
     let dir = tempfile::tempdir().unwrap();
@@ -293,11 +290,6 @@ fn known_facts_of_real_records() {
     assert_eq!(eu.start_time, "1997-08-22T00:00:00");
 }
 
-fn corpus() -> Option<std::path::PathBuf> {
-    let dir = root().join("../shared/corpus");
-    dir.join("index.csv").exists().then_some(dir)
-}
-
 #[test]
 fn golden_csv() {
     let (games, moves) = run_stats(&["--sfen"]);
@@ -322,8 +314,10 @@ fn golden_csv() {
     );
 }
 
-#[test]
-fn loads_in_python_pandas_and_duckdb_when_present() {
+/// The tables load in `python` (python3): its csv module, and pandas and
+/// DuckDB when that Python has them (`tests/tables.rs` checks both in a
+/// venv of its own). `tests/stats_corpus.rs` runs it.
+pub fn loads_in_python_pandas_and_duckdb_when_present(python: &Path) {
     let (games, moves) = run_stats(&[]);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("games.csv"), games).unwrap();
@@ -351,16 +345,13 @@ except ImportError:
     print('duckdb absent')
 print('csv ok')
 "#;
-    let Ok(o) = Command::new("python3")
+    let o = Command::new(python)
         .arg("-c")
         .arg(script)
         .arg(dir.path().join("games.csv"))
         .arg(dir.path().join("moves.csv"))
         .output()
-    else {
-        eprintln!("SKIPPED: python3 not found; the Rust csv check above still ran");
-        return;
-    };
+        .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
         o.status.success(),

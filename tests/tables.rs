@@ -2,15 +2,27 @@
 //! real output (names, order, types, allowed values), docs/stats.md lists
 //! every column, dates come out in one ISO form, and the examples of
 //! docs/stats.md load with the right types in pandas and DuckDB (from a
-//! throwaway virtual environment; skipped, saying so, without Python or
-//! network).
+//! throwaway virtual environment). Runs on `tests/support/trials.rs`
+//! (`harness = false`): without Python or network the pandas and DuckDB
+//! test is reported `ignored`, with the reason.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use trials::Skip;
 
 #[path = "support/python.rs"]
 mod python;
+#[path = "support/trials.rs"]
+mod trials;
+
+fn main() {
+    trials::main(
+        tests![tables_match_their_column_schemas, docs_list_every_column]
+            .into_iter()
+            .chain(trials![the_tables_load_typed_in_pandas_and_duckdb]),
+    );
+}
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kifu"))
@@ -152,7 +164,6 @@ mod jiff_free {
     }
 }
 
-#[test]
 fn tables_match_their_column_schemas() {
     let dir = tempfile::tempdir().unwrap();
     let mut inputs: Vec<PathBuf> = records(dir.path());
@@ -204,7 +215,6 @@ fn tables_match_their_column_schemas() {
     assert_eq!((&date[st], &date[prec]), ("2024-01-02T00:00:00", "day"));
 }
 
-#[test]
 fn docs_list_every_column() {
     let doc = std::fs::read_to_string(root().join("docs/stats.md")).unwrap();
     for name in ["stats-games.schema.json", "stats-moves.schema.json"] {
@@ -251,15 +261,10 @@ out["pandas_empty"] = {c: str(t) for c, t in empty.dtypes.items()}
 print(json.dumps(out))
 "#;
 
-#[test]
-fn the_tables_load_typed_in_pandas_and_duckdb() {
-    let python = match python::venv("tables", &["pandas>=3", "duckdb"]) {
-        Ok(p) => p,
-        Err(why) => {
-            python::skipped("the_tables_load_typed_in_pandas_and_duckdb", &why);
-            return;
-        }
-    };
+fn the_tables_load_typed_in_pandas_and_duckdb() -> Result<(), Skip> {
+    let python = trials::python("pandas", || {
+        python::venv("tables", &["pandas>=3", "duckdb"])
+    })?;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let inputs = records(d);
@@ -320,4 +325,5 @@ fn the_tables_load_typed_in_pandas_and_duckdb() {
     let pe = &v["pandas_empty"];
     assert_eq!(pe["first_error_ply"], "Int64", "{pe}");
     assert_eq!(pe["sente_time_s"], "float64");
+    Ok(())
 }

@@ -11,7 +11,7 @@ use crate::rules::role::{Piece, Role};
 use crate::rules::setup::Setup;
 use crate::rules::variant::Variant;
 use crate::text::lines::LineError;
-use crate::text::sink::Sink;
+use crate::text::sink::{Sink, MAX_GAME_TEXT_BYTES, TEXT_ENTRY_COST};
 use crate::text::{
     empty_finding, io_finding, line_finding, Finding, LineReader, MoveEvent, RawMove, Rule, Visitor,
 };
@@ -75,6 +75,8 @@ struct State {
     /// Comments read before the game's first statement (they belong to the
     /// game only if one follows).
     comments: Vec<(String, Location)>,
+    /// What the held comments count towards the game's text cap.
+    held_bytes: usize,
     v3: bool,
     warned_fraction: bool,
     warned_space: bool,
@@ -102,6 +104,7 @@ impl State {
             terminal: None,
             broken: false,
             comments: Vec::new(),
+            held_bytes: 0,
             v3: false,
             warned_fraction: false,
             warned_space: false,
@@ -136,6 +139,7 @@ impl State {
         for (c, at) in self.comments.drain(..) {
             out.comment(&c, at);
         }
+        self.held_bytes = 0;
     }
 
     fn finding<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, f: Finding) {
@@ -238,10 +242,12 @@ impl State {
         });
     }
 
-    /// Makes sure moves may follow (the turn line was given). A record with
-    /// no start position at all starts from the even position, with the
-    /// side of its first move to move (a `dialect` warning); a board without
-    /// a turn line is an error (Black is assumed).
+    /// Makes sure moves may follow (the turn line was given). One policy
+    /// for what the spec makes mandatory and a record leaves out, each a
+    /// `dialect` warning: a record with no start position at all starts
+    /// from the even position, and a start position without its turn
+    /// line (a board, `PI`, hands) is complete otherwise; either way the
+    /// side to move is the side of the first move's sign, else sente.
     #[inline(always)]
     fn ensure_moves<V: Visitor + ?Sized>(
         &mut self,
@@ -266,21 +272,20 @@ impl State {
         match self.phase {
             Phase::Moves => {}
             Phase::Header => self.finish_position(out, first.unwrap_or(Color::Black), loc),
-            Phase::Position => {
-                self.syntax(
-                    out,
-                    loc,
-                    "expected the turn line (`+` or `-`) before the first move",
-                );
-                self.finish_position(out, Color::Black, loc);
-            }
+            Phase::Position => self.missing_turn(out, loc, first),
         }
     }
 
     fn comment<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, text: &str, loc: Location) {
         if out.begun() {
             out.comment(text, loc);
+        } else if self.held_bytes > MAX_GAME_TEXT_BYTES {
+            // More comments than a game may keep: they are not held back
+            // any longer, the game begins (and its text cap is reported).
+            self.flush(out);
+            out.comment(text, loc);
         } else {
+            self.held_bytes += text.len() + TEXT_ENTRY_COST;
             self.comments.push((text.to_string(), loc));
         }
     }
@@ -567,11 +572,43 @@ impl State {
         }
     }
 
-    /// Ends the game: reports a missing turn line.
+    /// A start position that ends without its turn line (at the first
+    /// move, or at the end of the game): `first`'s side to move (the first
+    /// move's sign), else sente; a `dialect` warning, as for a record
+    /// without a start position.
+    fn missing_turn<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        loc: Location,
+        first: Option<Color>,
+    ) {
+        let turn = first.unwrap_or(Color::Black);
+        let why = if first.is_some() {
+            "the first move's sign"
+        } else {
+            "no move says otherwise"
+        };
+        self.finding(
+            out,
+            Finding::warning(
+                Rule::Dialect,
+                loc,
+                format!(
+                    "no turn line (`+` or `-`) after the start position: {turn} to move ({why})"
+                ),
+            ),
+        );
+        self.finish_position(out, turn, loc);
+    }
+
+    /// Ends the game: a start position without its turn line is read as
+    /// one ([`Self::missing_turn`]).
     fn finish<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, end: Location) {
         if self.content && self.phase != Phase::Moves {
-            self.syntax(out, end, "expected the turn line (`+` or `-`)");
-            self.finish_position(out, Color::Black, end);
+            match self.phase {
+                Phase::Position => self.missing_turn(out, end, None),
+                _ => self.finish_position(out, Color::Black, end),
+            }
         }
     }
 }

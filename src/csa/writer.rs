@@ -2,7 +2,7 @@
 
 use super::reader::special_name;
 use crate::emit::{one_line, text_lines, Dropped, Output, WriteError};
-use crate::record::{HeaderKey, Line, MoveTime, Record, TerminalKind};
+use crate::record::{HeaderKey, Line, MoveTime, Record, TerminalKind, TimeControl};
 use crate::rules::color::Color;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -83,15 +83,28 @@ fn is_info_key(k: &str) -> bool {
         })
 }
 
-/// Whether a time-control value has the V2 `HH:MM+SS` shape.
-fn is_time_limit(v: &str) -> bool {
-    let b = v.as_bytes();
-    let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
-    match (v.find(':'), v.find('+')) {
-        (Some(c), Some(p)) if c < p => {
-            digits(&b[..c]) && digits(&b[c + 1..p]) && digits(&b[p + 1..])
+/// The time-control line: `$TIME:base+byoyomi+increment` (V3.0) or
+/// `$TIME_LIMIT:HH:MM+SS` (V2.2) when the text is a time control kifu
+/// reads ([`TimeControl::parse`]) and the version can state it; else the
+/// text as a comment (`'time control: …`), counted in
+/// `dropped.as_comments`. Free text never goes into a `$` line the
+/// versions give a grammar to.
+fn write_time_control(s: &mut String, v: &str, opts: &WriteOptions, dropped: &mut Dropped) {
+    let tc = TimeControl::parse(v);
+    let line = match (opts.version, tc) {
+        (CsaVersion::V30, Some(t)) => Some(format!("$TIME:{}", t.csa_time())),
+        (CsaVersion::V22, Some(t)) => t.csa_time_limit().map(|l| format!("$TIME_LIMIT:{l}")),
+        (_, None) => None,
+    };
+    match line {
+        Some(l) => {
+            s.push_str(&l);
+            s.push('\n');
         }
-        _ => false,
+        None => {
+            dropped.as_comments.add("time control");
+            write_comments(s, &[format!("time control: {v}")], dropped);
+        }
     }
 }
 
@@ -120,11 +133,8 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
             HeaderKey::StartTime => "START_TIME",
             HeaderKey::EndTime => "END_TIME",
             HeaderKey::TimeControl => {
-                if is_time_limit(v) {
-                    "TIME_LIMIT"
-                } else {
-                    "TIME"
-                }
+                write_time_control(s, v, opts, dropped);
+                continue;
             }
             HeaderKey::Opening => "OPENING",
             HeaderKey::Other(k) if is_info_key(k) => k.as_str(),

@@ -12,24 +12,39 @@ use crate::rules::variant::Variant;
 /// Hand roles in the order Kifu for Windows writes them (R B G S N L P).
 const HAND_ORDER: [Role; 9] = Role::HAND;
 
-/// Parses a hand line (`先手の持駒：角二　桂　`, `後手の持駒：なし`,
-/// `上手の持駒：飛角金`); returns the side and its hand. Items may be
-/// separated by U+3000, ASCII spaces or nothing. `Err` carries the byte
-/// offset of the first item that is not a piece.
-pub fn parse_hand_line(line: &str) -> Option<Result<(Color, Hand), usize>> {
+/// The head of a hand line: the side, the byte offset where its items
+/// begin, and whether it is the spec's form (`先手の持駒：`). The forms
+/// without `の` or with `持ち駒` (`先手持駒：`, `後手の持ち駒：`) are
+/// hand lines too, to be read with a `dialect` warning: taken for a
+/// header, they would leave the hand out of the position. The colon may
+/// be full-width or ASCII.
+pub fn hand_line_head(line: &str) -> Option<(Color, usize, bool)> {
     let (color, n) = side_word(line)?;
-    let rest = line[n..].strip_prefix("の持駒")?;
-    let body_start = n + "の持駒".len();
-    let (rest, sep) = if let Some(r) = rest.strip_prefix('：') {
-        (r, '：'.len_utf8())
-    } else if let Some(r) = rest.strip_prefix(':') {
-        (r, 1)
-    } else {
-        return None;
+    let rest = &line[n..];
+    let (rest, no) = match rest.strip_prefix('の') {
+        Some(r) => (r, true),
+        None => (rest, false),
     };
-    let base = body_start + sep;
+    let (rest, okurigana) = match rest.strip_prefix("持駒") {
+        Some(r) => (r, false),
+        None => (rest.strip_prefix("持ち駒")?, true),
+    };
+    let sep = match rest.chars().next()? {
+        c @ ('：' | ':') => c.len_utf8(),
+        _ => return None,
+    };
+    Some((color, line.len() - rest.len() + sep, no && !okurigana))
+}
+
+/// Parses a hand line (`先手の持駒：角二　桂　`, `後手の持駒：なし`,
+/// `上手の持駒：飛角金`, and the forms of [`hand_line_head`]); returns
+/// the side and its hand. Items may be separated by U+3000, ASCII spaces
+/// or nothing. `Err` carries the byte offset of the first item that is
+/// not a piece.
+pub fn parse_hand_line(line: &str) -> Option<Result<(Color, Hand), usize>> {
+    let (color, base, _) = hand_line_head(line)?;
     Some(
-        parse_hand_items(rest)
+        parse_hand_items(&line[base..])
             .map(|h| (color, h))
             .map_err(|e| e + base),
     )

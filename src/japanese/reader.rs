@@ -97,8 +97,13 @@ pub(crate) struct State {
     /// move number).
     pub(crate) base: u32,
     pub(crate) base_fixed: bool,
-    pub(crate) claim_seen: bool,
+    /// The main line's first `まで` line, once read: a later one is
+    /// compared with it.
+    pub(crate) claim: Option<ResultClaim>,
     pub(crate) content: bool,
+    /// Between the top and bottom frame lines (`+---…---+`) of a board
+    /// diagram: only board rows belong there.
+    pub(crate) in_frame: bool,
     /// Skip move lines until the next 変化 (a malformed block).
     pub(crate) skipping: bool,
     /// A bare `変化：` waiting for its first move's number.
@@ -120,8 +125,9 @@ impl State {
             lines: Vec::new(),
             base: 0,
             base_fixed: false,
-            claim_seen: false,
+            claim: None,
             content: false,
+            in_frame: false,
             skipping: false,
             pending_variation: None,
             producer: None,
@@ -144,6 +150,24 @@ impl State {
             Location::new(line_no, column(line, offset(line, e.at))),
             message(&e),
         ));
+    }
+
+    /// A `syntax` error: `expected WHAT, found `LINE``.
+    fn expected<V: Visitor + ?Sized>(
+        &mut self,
+        out: &mut Sink<V>,
+        loc: Location,
+        what: &str,
+        line: &str,
+    ) {
+        self.finding(
+            out,
+            Finding::error(
+                Rule::Syntax,
+                loc,
+                format!("expected {what}, found `{}`", record::written(line)),
+            ),
+        );
     }
 
     pub(crate) fn dialect<V: Visitor + ?Sized>(
@@ -432,15 +456,25 @@ impl State {
             };
         }
         let is_main = self.lines.len() <= 1;
-        if is_main && !self.claim_seen {
-            self.claim_seen = true;
-            out.claim(&ResultClaim {
+        if is_main {
+            let claim = ResultClaim {
                 outcome,
                 plies: sum.plies,
                 kind: sum.kind.clone(),
                 text: japanese::trim(text).to_string(),
                 location: loc,
-            });
+            };
+            match &self.claim {
+                None => {
+                    out.claim(&claim);
+                    self.claim = Some(claim);
+                }
+                Some(first) => {
+                    if let Some(f) = crate::text::claims::second_claim(first, &claim) {
+                        out.finding(f);
+                    }
+                }
+            }
         }
         if self.flavor == Flavor::Ki2 {
             let top = *self.top();
@@ -570,9 +604,64 @@ impl State {
             }
             return;
         }
-        // Board diagram parts.
+        // Board diagram parts. Inside the frame only rows belong: any other
+        // line would leave the board short of a rank, or (read as a header)
+        // go silently into the header.
+        if self.in_frame && !t.starts_with('|') && !t.starts_with("+-") {
+            self.in_frame = false;
+            // A line that comes after a board (the frame's bottom line is
+            // missing) is read as such; any other is not read.
+            let after_board = japanese::hand_line_head(t).is_some()
+                || japanese::parse_turn_line(t).is_some()
+                || t.starts_with("手数")
+                || M::is_move_line(line);
+            if after_board {
+                self.dialect(
+                    out,
+                    line_no,
+                    loc.column,
+                    format!(
+                        "the board diagram ends without its frame's bottom line (`+---…---+`) before `{}`",
+                        record::written(t)
+                    ),
+                );
+            } else {
+                self.expected(
+                    out,
+                    loc,
+                    "a board row (`|…|一`) or the frame's bottom line inside the board diagram",
+                    t,
+                );
+                self.in_frame = true;
+                return;
+            }
+        }
         if let Some(r) = japanese::parse_hand_line(t) {
             self.content = true;
+            if let Some((c, n, false)) = japanese::hand_line_head(t) {
+                let spec = format!(
+                    "{}の持駒：",
+                    japanese::side_name(c, t.starts_with(['上', '下']))
+                );
+                self.dialect(
+                    out,
+                    line_no,
+                    loc.column,
+                    format!(
+                        "`{}` is not the spec's `{spec}`; read as {c}'s hand",
+                        &t[..n]
+                    ),
+                );
+            }
+            if self.started {
+                self.dialect(
+                    out,
+                    line_no,
+                    loc.column,
+                    "a hand line after the moves began is ignored: the start position is fixed",
+                );
+                return;
+            }
             match r {
                 Ok((c, h)) => self.board.set_hand(c, h),
                 Err(off) => self.finding(
@@ -600,16 +689,31 @@ impl State {
             }
             return;
         }
+        if !self.started && t.starts_with("+-") {
+            // The top frame line opens the board, the bottom one closes it.
+            if self.in_frame {
+                self.in_frame = false;
+            } else if !self.board.has_board {
+                self.in_frame = true;
+            }
+            return;
+        }
         if !self.started
-            && (t.starts_with("+-")
-                || (t.chars().any(|c| ('１'..='９').contains(&c))
-                    && t.chars()
-                        .all(|c| japanese::is_space(c) || japanese::digit_value(c).is_some())))
+            && t.chars().any(|c| ('１'..='９').contains(&c))
+            && t.chars()
+                .all(|c| japanese::is_space(c) || japanese::digit_value(c).is_some())
         {
             return;
         }
         if let Some(c) = japanese::parse_turn_line(t) {
-            if !self.started {
+            if self.started {
+                self.dialect(
+                    out,
+                    line_no,
+                    loc.column,
+                    "a turn line after the moves began is ignored: the start position is fixed",
+                );
+            } else {
                 self.board.set_turn(c);
             }
             return;
@@ -682,6 +786,13 @@ impl State {
             return;
         }
         if let Some((k, v)) = split_header(t) {
+            // A key that names a hand (`持駒：…`, `▲持駒：…`) but is no
+            // hand line kifu reads: the hand would be lost from the
+            // position, never a header.
+            if k.contains("持駒") || k.contains("持ち駒") {
+                self.expected(out, loc, "a hand line such as `先手の持駒：角　歩二`", t);
+                return;
+            }
             if self.header(out, k, v, loc) {
                 return;
             }

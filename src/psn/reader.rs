@@ -544,15 +544,10 @@ impl GameState {
         }
         let claim = match (self.tag_claim.take(), self.token_claim.take()) {
             (Some(t), Some(k)) => {
-                if t.outcome != k.outcome {
-                    self.warn(
-                        Rule::Dialect,
-                        k.location,
-                        format!(
-                            "the result `{}` after the moves disagrees with [Result \"{}\"]",
-                            k.text, t.text
-                        ),
-                    );
+                // Two statements of the result: a contradiction is a
+                // finding (`claim-mismatch`); the tag stands.
+                if let Some(f) = crate::text::claims::second_claim(&t, &k) {
+                    self.events.push(Ev::Finding(f));
                 }
                 Some(t)
             }

@@ -8,6 +8,9 @@
 pub(crate) use crate::text::resolve;
 pub use crate::text::{decode, lines, visitor};
 
+pub use crate::text::sink::{
+    MAX_GAME_FINDINGS, MAX_GAME_TEXT_BYTES, MAX_GAME_VARIATIONS, TEXT_ENTRY_COST,
+};
 pub use crate::text::RecordBuilder;
 pub use crate::text::{Finding, Game, ReadOptions, Rule, Severity, UnknownRule};
 pub use decode::{DecodeOptions, Encoding};

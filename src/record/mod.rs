@@ -7,12 +7,14 @@ use crate::rules::moves::Move;
 pub use crate::rules::outcome::Outcome;
 
 pub mod key;
+mod time_control;
 use crate::rules::role::Role;
 use crate::rules::setup::Setup;
 use crate::rules::variant::Variant;
 use arrayvec::ArrayString;
 use serde::Serialize;
 use std::fmt;
+pub use time_control::TimeControl;
 
 /// The deepest nesting of variations a reader builds. Deeper variations are
 /// reported (rule `syntax`) and left out, so every tree walk stays within a

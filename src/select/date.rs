@@ -43,10 +43,13 @@ pub struct DateSpan {
 
 impl DateSpan {
     /// The span of a date as records and users write it: every form
-    /// [`crate::stats::iso_date`] reads (`2024/01/02 10:00:00`,
-    /// `1999/07/15(木)`, `2024.01.02`, `19970822`, full-width digits; the
-    /// time is ignored), a month (`2020-05`, `2020/05`, `202005`,
-    /// `2020年5月`) or a year (`2020`, `2020年`).
+    /// [`crate::date::parse`] reads, the one reader of dates (`kifu
+    /// stats` and `kifu select --format json` report what it reads), so a
+    /// record's date selects a game exactly when they report it: a day
+    /// (`2024/01/02 10:00:00`, `1999/07/15(木)`, `2024.01.02`, `19970822`,
+    /// full-width digits; the time is ignored), a month (`2020-05`,
+    /// `2020/05`, `202005`, `2020年5月`) or a year (`2020`, `2020年`,
+    /// `令和2年`).
     ///
     /// ```
     /// use kifu::select::DateSpan;
@@ -57,91 +60,29 @@ impl DateSpan {
     /// assert!(DateSpan::parse("yesterday").is_none());
     /// ```
     pub fn parse(text: &str) -> Option<DateSpan> {
-        if let Some(t) = crate::date::parse(text) {
-            use crate::date::Precision;
-            let d = t.datetime().date();
-            let (year, month) = (u32::try_from(d.year()).ok()?, d.month() as u32);
-            let first = Day {
+        use crate::date::Precision;
+        let t = crate::date::parse(text)?;
+        let d = t.datetime().date();
+        let (year, month) = (u32::try_from(d.year()).ok()?, d.month() as u32);
+        let first = Day {
+            year,
+            month,
+            day: d.day() as u32,
+        };
+        let last = match t.precision() {
+            Precision::Year => Day {
+                year,
+                month: 12,
+                day: 31,
+            },
+            Precision::Month => Day {
                 year,
                 month,
-                day: d.day() as u32,
-            };
-            let last = match t.precision() {
-                Precision::Year => Day {
-                    year,
-                    month: 12,
-                    day: 31,
-                },
-                Precision::Month => Day {
-                    year,
-                    month,
-                    day: days_in_month(year, month),
-                },
-                _ => first,
-            };
-            return Some(DateSpan { first, last });
-        }
-        // A year or a month: digit groups (ASCII or full-width) and
-        // separators, nothing else but a trailing 年/月.
-        let mut groups: Vec<(usize, u32)> = Vec::with_capacity(2);
-        let mut cur: Option<(usize, u32)> = None;
-        for c in text.trim().chars() {
-            let digit = c.to_digit(10).or_else(|| {
-                let u = c as u32;
-                (0xFF10..=0xFF19).contains(&u).then(|| u - 0xFF10)
-            });
-            match (digit, cur.as_mut()) {
-                (Some(d), Some((n, v))) => {
-                    *n += 1;
-                    *v = v.saturating_mul(10).saturating_add(d);
-                }
-                (Some(d), None) => cur = Some((1, d)),
-                (None, _) => {
-                    if !matches!(c, '-' | '/' | '.' | '年' | '月' | '－' | '／' | '．') {
-                        return None;
-                    }
-                    if let Some(g) = cur.take() {
-                        groups.push(g);
-                    }
-                }
-            }
-        }
-        if let Some(g) = cur {
-            groups.push(g);
-        }
-        let (year, month) = match groups.as_slice() {
-            [(4, y)] => (*y, None),
-            [(6, ym)] => (ym / 100, Some(ym % 100)),
-            [(4, y), (1 | 2, m)] => (*y, Some(*m)),
-            _ => return None,
+                day: days_in_month(year, month),
+            },
+            _ => first,
         };
-        match month {
-            None => Some(DateSpan {
-                first: Day {
-                    year,
-                    month: 1,
-                    day: 1,
-                },
-                last: Day {
-                    year,
-                    month: 12,
-                    day: 31,
-                },
-            }),
-            Some(m) if (1..=12).contains(&m) => Some(DateSpan {
-                first: Day {
-                    year,
-                    month: m,
-                    day: 1,
-                },
-                last: Day {
-                    year,
-                    month: m,
-                    day: days_in_month(year, m),
-                },
-            }),
-            Some(_) => None,
-        }
+        Some(DateSpan { first, last })
     }
 }
 
@@ -188,5 +129,49 @@ mod tests {
         assert_eq!(span("May 2020"), None);
         assert_eq!(span(""), None);
         assert_eq!(span("20"), None);
+    }
+
+    /// A record's date selects a game exactly when `kifu stats` and
+    /// `kifu select --format json` report it, at the same precision
+    /// (issue 27: a year alone matched `--since` but was reported
+    /// unreadable).
+    #[test]
+    fn spans_are_the_dates_the_tables_report() {
+        for text in [
+            "2019",
+            "２０１９",
+            "2019年",
+            "令和2年",
+            "2019-05",
+            "2019/5",
+            "201905",
+            "2019年5月",
+            "2019.??.??",
+            "2019/05/17",
+            "2019/05/17 10:00:00",
+            "20190517",
+            "2019 10:00",
+            "201913",
+            "2019/02/29",
+            "May 2019",
+            "",
+        ] {
+            let span = DateSpan::parse(text);
+            let read = crate::date::parse(text);
+            assert_eq!(span.is_some(), read.is_some(), "{text:?}");
+            assert_eq!(span.is_some(), crate::date::iso(text).is_some(), "{text:?}");
+            if let (Some(span), Some(read)) = (span, read) {
+                let whole = span.first != span.last;
+                assert_eq!(
+                    whole,
+                    read.precision() <= crate::date::Precision::Month,
+                    "{text:?}"
+                );
+            }
+        }
+        assert_eq!(
+            span("2019"),
+            Some(("2019-01-01".to_string(), "2019-12-31".to_string()))
+        );
     }
 }

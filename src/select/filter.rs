@@ -350,6 +350,11 @@ pub struct Filter {
     pub position: Option<PositionQuery>,
     /// `Some(true)`: no error finding; `Some(false)`: at least one.
     pub valid: Option<bool>,
+    /// Names (openings, castles, styles) the game must have, each with
+    /// its descendants: every set must hold a name of either side or the
+    /// game's style ([`crate::tags::GameTags::any_in`]), as the built-in
+    /// taxonomy finds them.
+    pub tags: Vec<crate::tags::TagSet>,
 }
 
 impl Filter {
@@ -371,9 +376,9 @@ impl Filter {
             && self.variant.is_empty())
     }
 
-    /// Whether moves must be followed (`moves`, `position`).
+    /// Whether moves must be followed (`moves`, `position`, `tags`).
     pub fn follows_moves(&self) -> bool {
-        self.moves.is_some() || self.position.is_some()
+        self.moves.is_some() || self.position.is_some() || !self.tags.is_empty()
     }
 
     /// Whether a game with these header facts can match.
@@ -382,7 +387,11 @@ impl Filter {
             if needles.is_empty() {
                 return true;
             }
-            let folded: Vec<String> = texts.iter().map(|t| super::text::fold(t)).collect();
+            // Each value folded once for every needle, up to the cap.
+            let folded: Vec<String> = texts
+                .iter()
+                .map(|t| super::text::fold(super::text::matched_part(t)))
+                .collect();
             needles.iter().all(|n| folded.iter().any(|t| n.is_in(t)))
         }
         if !contains_all(&self.sente, &[&info.sente])

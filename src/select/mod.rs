@@ -47,7 +47,7 @@ pub use filter::{
     REASONS, RESULTS,
 };
 pub use key::{GameKey, KeyHasher};
-pub use text::{fold, fold_into, Needle};
+pub use text::{fold, fold_into, matched_part, Needle, MAX_MATCHED_CHARS};
 
 use crate::read::{Finding, Flow, MoveEvent, Severity, Visitor, CONTINUE};
 use crate::record::{HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind};
@@ -63,12 +63,32 @@ pub struct Summary<'a> {
     pub plies: u32,
     /// No error finding.
     pub ok: bool,
-    /// The result.
+    /// The result kifu established ([`GameReport::established_result`]):
+    /// `Unknown` when a statement of it was judged false.
     pub outcome: Outcome,
-    /// The end reason, if known.
+    /// The end reason kifu established, if any (`None` when a statement
+    /// of the result was judged false).
     pub reason: Option<&'a str>,
     /// The game key.
     pub key: GameKey,
+}
+
+impl Summary<'_> {
+    /// What a validator's report says, with the result kifu established
+    /// (a result whose statement was judged false is `Unknown`, without a
+    /// reason).
+    pub fn of(r: &GameReport) -> Summary<'_> {
+        let established = r.established_result();
+        Summary {
+            plies: r.plies,
+            ok: r.ok,
+            outcome: established.map_or(Outcome::Unknown, |e| e.outcome),
+            reason: established
+                .and_then(|e| e.reason.as_deref())
+                .filter(|s| !s.is_empty()),
+            key: r.game_key,
+        }
+    }
 }
 
 /// A visitor that plays each game through a [`Validator`] it drives, so that
@@ -86,13 +106,7 @@ impl Replays for Validator {
     }
 
     fn summary(r: &GameReport) -> Summary<'_> {
-        Summary {
-            plies: r.plies,
-            ok: r.ok,
-            outcome: r.result.outcome,
-            reason: r.result.reason.as_deref(),
-            key: r.game_key,
-        }
+        Summary::of(r)
     }
 }
 
@@ -153,6 +167,8 @@ pub struct Selector<'f, V> {
     prefix: Option<&'f [Move]>,
     ply: Option<u32>,
     start: Option<Start>,
+    /// Names the game when the filter asks for names.
+    tagger: Option<crate::tags::Tagger<'static>>,
 }
 
 impl<'f, V: Replays> Selector<'f, V> {
@@ -172,6 +188,8 @@ impl<'f, V: Replays> Selector<'f, V> {
             prefix: None,
             ply: None,
             start: None,
+            tagger: (!filter.tags.is_empty())
+                .then(|| crate::tags::Tagger::new(crate::tags::Taxonomy::builtin())),
         }
     }
 
@@ -219,6 +237,9 @@ impl<'f, V: Replays> Selector<'f, V> {
                 self.ply = Some(0);
             }
         }
+        if let Some(t) = &mut self.tagger {
+            t.begin(&start.setup, self.info.handicap);
+        }
     }
 
     /// Whether the main line must still be followed.
@@ -228,7 +249,8 @@ impl<'f, V: Replays> Selector<'f, V> {
             && ((self.filter.position.is_some() && self.ply.is_none())
                 || self
                     .prefix
-                    .is_some_and(|p| !self.prefix_failed && (self.main_ply as usize) < p.len()))
+                    .is_some_and(|p| !self.prefix_failed && (self.main_ply as usize) < p.len())
+                || self.tagger.as_ref().is_some_and(|t| t.wants_moves()))
     }
 
     /// Follows a main-line move the inner visitor just received.
@@ -243,6 +265,9 @@ impl<'f, V: Replays> Selector<'f, V> {
         };
         let mv = played.mv;
         self.main_ply += 1;
+        if let Some(t) = &mut self.tagger {
+            t.played(v.position(), mv, played.role, played.captured);
+        }
         if let Some(p) = self.prefix {
             if let Some(want) = p.get(self.main_ply as usize - 1) {
                 if *want != mv {
@@ -276,6 +301,12 @@ impl<'f, V: Replays> Selector<'f, V> {
         {
             return false;
         }
+        if let Some(t) = &self.tagger {
+            let names = t.finish();
+            if !f.tags.iter().all(|set| names.any_in(set)) {
+                return false;
+            }
+        }
         match (&f.moves, self.prefix) {
             (None, _) => true,
             (Some(_), Some(p)) => !self.prefix_failed && self.main_ply as usize >= p.len(),
@@ -305,7 +336,10 @@ impl<V: Replays> Visitor for Selector<'_, V> {
     }
 
     fn finding(&mut self, finding: Finding) -> Flow {
-        if finding.severity == Severity::Error {
+        // Two statements of the result that contradict each other are a
+        // false claim (the reader compares them), not text that fails to
+        // read.
+        if finding.severity == Severity::Error && finding.rule != crate::read::Rule::ClaimMismatch {
             self.read_error = true;
         }
         self.inner.finding(finding)

@@ -19,6 +19,28 @@ pub fn fold_into(s: &str, out: &mut String) {
     }
 }
 
+/// How many characters of a name or event the text filters read: a header
+/// value is folded (and matched) up to here, so that a hostile value (a
+/// megabyte of a character NFKC expands eighteen-fold, U+FDFA) costs no
+/// more than a name does.
+pub const MAX_MATCHED_CHARS: usize = 1000;
+
+/// The part of a header value the text filters match: its first
+/// [`MAX_MATCHED_CHARS`] characters.
+///
+/// ```
+/// use kifu::select::{matched_part, MAX_MATCHED_CHARS};
+/// assert_eq!(matched_part("春野　一二"), "春野　一二");
+/// let long = "あ".repeat(MAX_MATCHED_CHARS + 5);
+/// assert_eq!(matched_part(&long).chars().count(), MAX_MATCHED_CHARS);
+/// ```
+pub fn matched_part(value: &str) -> &str {
+    match value.char_indices().nth(MAX_MATCHED_CHARS) {
+        Some((end, _)) => &value[..end],
+        None => value,
+    }
+}
+
 /// The folded form of `s` (see [`fold_into`]).
 ///
 /// ```
@@ -62,6 +84,12 @@ impl Needle {
     pub fn is_in(&self, folded_haystack: &str) -> bool {
         folded_haystack.contains(&self.folded)
     }
+
+    /// Whether the header value `value` contains this needle (within its
+    /// first [`MAX_MATCHED_CHARS`] characters).
+    pub fn is_in_value(&self, value: &str) -> bool {
+        self.is_in(&fold(matched_part(value)))
+    }
 }
 
 impl std::str::FromStr for Needle {
@@ -86,5 +114,16 @@ mod tests {
         assert!(Needle::new("Élan").unwrap().is_in(&fold("ÉLAN")));
         assert!(!Needle::new("abd").unwrap().is_in(&fold("abc")));
         assert!(Needle::new(" \u{3000} ").is_none());
+    }
+
+    #[test]
+    fn values_are_matched_up_to_the_cap() {
+        let n = Needle::new("春野").unwrap();
+        let pad = "\u{FDFA}".repeat(MAX_MATCHED_CHARS - 2);
+        assert!(n.is_in_value(&format!("{pad}春野")));
+        assert!(!n.is_in_value(&format!("{pad}x春野")));
+        // The folded part stays small whatever the value.
+        let long = "\u{FDFA}".repeat(10 * MAX_MATCHED_CHARS);
+        assert!(fold(matched_part(&long)).chars().count() <= 18 * MAX_MATCHED_CHARS);
     }
 }

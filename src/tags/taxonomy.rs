@@ -674,6 +674,44 @@ impl Taxonomy {
             .map(|(i, _)| TagId(i as u16))
     }
 
+    /// The entry of `kind` a user means by `name` ([`Taxonomy::find`]), or
+    /// an error naming up to five entries of that kind whose names are
+    /// near it (a name within two edits, or one containing the other).
+    pub fn lookup(&self, kind: Kind, name: &str) -> Result<TagId, String> {
+        if let Some(id) = self.find(kind, name) {
+            return Ok(id);
+        }
+        let n: Vec<char> = fold_name(name).chars().collect();
+        let mut near: Vec<(usize, &str)> = self
+            .entries
+            .iter()
+            .filter(|e| e.kind == kind && !e.is_helper())
+            .filter_map(|e| {
+                [&e.id, &e.ja, &e.en]
+                    .into_iter()
+                    .chain(&e.aliases)
+                    .filter_map(|s| {
+                        let f: Vec<char> = fold_name(s).chars().collect();
+                        let contains = |a: &[char], b: &[char]| {
+                            !b.is_empty() && a.windows(b.len()).any(|w| w == b)
+                        };
+                        let d = edit_distance(&n, &f);
+                        (d <= 2 || contains(&f, &n) || contains(&n, &f)).then_some(d)
+                    })
+                    .min()
+                    .map(|d| (d, e.id.as_str()))
+            })
+            .collect();
+        near.sort();
+        let names: Vec<&str> = near.iter().take(5).map(|(_, id)| *id).collect();
+        let hint = if names.is_empty() {
+            format!("`kifu tags --list` lists the {kind} names")
+        } else {
+            format!("near: {}", names.join(", "))
+        };
+        Err(format!("no {kind} is named `{name}` ({hint})"))
+    }
+
     /// The entry and its descendants.
     pub fn subtree(&self, id: TagId) -> &TagSet {
         &self.subtree[usize::from(id.0)]
@@ -688,6 +726,22 @@ impl Taxonomy {
     pub fn ancestors(&self, id: TagId) -> &TagSet {
         &self.ancestors[usize::from(id.0)]
     }
+}
+
+/// The number of one-character insertions, deletions and substitutions
+/// that turn `a` into `b`.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (up + 1).min(row[j] + 1).min(diag + usize::from(ca != cb));
+            diag = up;
+        }
+    }
+    row[b.len()]
 }
 
 /// The 1-based character column where cell `index` starts in a line.
@@ -719,6 +773,18 @@ mod tests {
         assert!(t.subtree(TagId(0)).contains(mino.0));
         assert!(t.ancestors(mino).contains(0));
         assert_eq!(t.find(Kind::Opening, "mino"), None);
+    }
+
+    #[test]
+    fn unknown_names_list_near_ones() {
+        let tax = Taxonomy::builtin();
+        let mino = tax.lookup(Kind::Castle, "美濃囲い").unwrap();
+        assert_eq!(tax.get(mino).id, "mino");
+        assert_eq!(tax.lookup(Kind::Castle, "Mino").unwrap(), mino);
+        let e = tax.lookup(Kind::Castle, "minno").unwrap_err();
+        assert!(e.contains("near: mino"), "{e}");
+        assert!(tax.lookup(Kind::Opening, "mino").is_err());
+        assert_eq!(edit_distance(&['a', 'b'], &['b']), 1);
     }
 
     #[test]

@@ -56,6 +56,17 @@ impl RecordBuilder {
     }
 }
 
+/// Appends to a list that is usually short (a move's comments, its
+/// variations): the first entry gets room for itself only, so that a
+/// record of many one-comment moves or one-move variations holds no spare
+/// room for three more in each.
+fn push_few<T>(list: &mut Vec<T>, item: T) {
+    if list.capacity() == 0 {
+        list.reserve_exact(1);
+    }
+    list.push(item);
+}
+
 impl Visitor for RecordBuilder {
     type Output = Game;
 
@@ -90,9 +101,9 @@ impl Visitor for RecordBuilder {
         let is_main = self.open.is_empty();
         let line = self.line();
         if let Some(t) = line.terminal.as_mut() {
-            t.comments.push(text);
+            push_few(&mut t.comments, text);
         } else if let Some(n) = line.moves.last_mut() {
-            n.comments.push(text);
+            push_few(&mut n.comments, text);
         } else if is_main {
             self.record.initial_comments.push(text);
         } else if let Some(o) = self.open.last_mut() {
@@ -168,14 +179,16 @@ impl Visitor for RecordBuilder {
     }
 
     fn end_variation(&mut self) -> Flow {
-        let Some(o) = self.open.pop() else {
+        let Some(mut o) = self.open.pop() else {
             return CONTINUE;
         };
+        // A closed variation grows no more: no spare room is kept.
+        o.line.moves.shrink_to_fit();
         self.cursor.end_variation();
         let parent = self.line();
         if let Some(node) = parent.moves.get_mut(o.branch) {
             if !o.line.moves.is_empty() || o.line.terminal.is_some() || o.line.stop.is_some() {
-                node.variations.push(o.line);
+                push_few(&mut node.variations, o.line);
             }
             node.comments.extend(o.pending);
         }

@@ -9,6 +9,7 @@
 //! paths (`kifu::read::…`).
 
 mod builder;
+pub(crate) mod claims;
 pub mod decode;
 pub mod lines;
 pub mod notation;
@@ -84,8 +85,11 @@ pub enum Rule {
     Dialect,
     /// The file could not be read.
     Io,
-    /// A game larger than kifu keeps in memory (see
-    /// [`resolve::MAX_GAME_MOVES`]); the moves beyond are not read.
+    /// A game larger than kifu keeps in memory: more moves than
+    /// [`resolve::MAX_GAME_MOVES`], variations than
+    /// [`sink::MAX_GAME_VARIATIONS`], comment and header text than
+    /// [`sink::MAX_GAME_TEXT_BYTES`] or reader findings than
+    /// [`sink::MAX_GAME_FINDINGS`]; what is beyond is not read.
     Limit,
     /// An illegal move the record states faithfully: the line ends on it
     /// and the record's verdict makes its player lose (a warning; the
@@ -224,7 +228,7 @@ impl Rule {
             Rule::Dialect => "something tolerated that the format does not allow",
             Rule::Io => "the file could not be read",
             Rule::Limit => {
-                "a game larger than kifu reads (more than 1,048,576 moves in all its lines)"
+                "a game larger than kifu reads (more than 1,048,576 moves in all its lines, 65,536 variations, 16 MiB of comments and headers, or 10,000 reader findings)"
             }
             Rule::Foul => {
                 "an illegal move the record ends on with its verdict: the player who made it loses"

@@ -60,6 +60,12 @@ pub struct Resolved {
     /// Only legality told the candidates apart: the relative mark written
     /// was not enough by the pseudo-legal rule (a `dialect` warning).
     pub by_legality: bool,
+    /// The record named this unpromoted role (`角`, `飛`) for the promoted
+    /// piece that moves (馬, 龍: `role`), the only piece that fits: a KIF
+    /// origin holding it, or in KI2 the one such piece that reaches the
+    /// square when no piece of the named role does and none is in hand
+    /// (a `dialect` warning).
+    pub unpromoted_name: Option<Role>,
 }
 
 impl RawMove {
@@ -82,20 +88,41 @@ impl RawMove {
                 };
                 let promote = m.promote == Some(true);
                 let (mv, by_legality) = match m.origin {
-                    Origin::Square(from) => (Move::Normal { from, to, promote }, false),
+                    Origin::Square(from) => {
+                        let mv = Move::Normal { from, to, promote };
+                        // Only a bishop or rook named where another piece
+                        // stands is looked at again.
+                        if matches!(m.role, Role::Bishop | Role::Rook)
+                            && pos.piece_at(from).is_some_and(|p| p.role != m.role)
+                        {
+                            if let Some(r) = promoted_named_unpromoted(pos, m.role, mv, color) {
+                                return Ok(r);
+                            }
+                        }
+                        (mv, false)
+                    }
                     Origin::Drop => (Move::Drop { role: m.role, to }, false),
                     Origin::None => {
                         use crate::text::notation::ki2::{resolve, ResolveError};
                         match resolve(pos, to, m.role, m.mark, promote) {
                             Ok(r) => (r.mv, r.by_legality),
                             Err(ResolveError::NoPiece) => {
+                                if let Some(r) =
+                                    m.role.promoted().filter(|_| !promote).and_then(|p| {
+                                        let r = resolve(pos, to, p, m.mark, false).ok()?;
+                                        promoted_named_unpromoted(pos, m.role, r.mv, color)
+                                            .filter(|_| !r.by_legality)
+                                    })
+                                {
+                                    return Ok(r);
+                                }
                                 return Err((
                                     Rule::NoPiece,
                                     format!(
                                         "no {} of the side to move can move to {to} as `{{written}}` says",
                                         m.role
                                     ),
-                                ))
+                                ));
                             }
                             Err(ResolveError::Ambiguous(sqs)) => {
                                 let list = sqs
@@ -120,6 +147,7 @@ impl RawMove {
                     role: Some(m.role),
                     color,
                     by_legality,
+                    unpromoted_name: None,
                 }
             }
             RawMove::Psn(m) => {
@@ -138,6 +166,7 @@ impl RawMove {
                     role: Some(m.role()),
                     color: None,
                     by_legality: false,
+                    unpromoted_name: None,
                 }
             }
             RawMove::Jkf(m) => m.to_move(pos, last_to)?,
@@ -146,12 +175,14 @@ impl RawMove {
                 role: None,
                 color: None,
                 by_legality: false,
+                unpromoted_name: None,
             },
             RawMove::Resolved { mv, role, color } => Resolved {
                 mv,
                 role,
                 color,
                 by_legality: false,
+                unpromoted_name: None,
             },
             RawMove::Unplaced => {
                 return Err((
@@ -161,6 +192,44 @@ impl RawMove {
             }
         })
     }
+}
+
+/// `mv` read as the move of the promoted piece on its origin when the
+/// record named the unpromoted role (`３三角(22)` with a 馬 on 2二, as an app
+/// writes a horse's move): only a bishop or a rook named, its promoted form
+/// on the origin, no promotion written, and the move legal for that piece.
+/// `None` otherwise (the move stays as written, for the validator to judge).
+#[cold]
+fn promoted_named_unpromoted(
+    pos: &Position,
+    named: Role,
+    mv: Move,
+    color: Option<Color>,
+) -> Option<Resolved> {
+    let Move::Normal {
+        from,
+        promote: false,
+        ..
+    } = mv
+    else {
+        return None;
+    };
+    if !matches!(named, Role::Bishop | Role::Rook) {
+        return None;
+    }
+    let actual = named.promoted()?;
+    let p = pos.piece_at(from)?;
+    if p.role != actual || p.color != pos.turn() || color.is_some_and(|c| c != p.color) {
+        return None;
+    }
+    pos.check(mv).ok()?;
+    Some(Resolved {
+        mv,
+        role: Some(actual),
+        color,
+        by_legality: false,
+        unpromoted_name: Some(named),
+    })
 }
 
 /// A CSA move in `pos`: the code names the piece after the move, so it is a
@@ -199,6 +268,7 @@ fn csa_resolved(m: &CsaMove, pos: &Position) -> Resolved {
         role: Some(role),
         color: Some(m.color),
         by_legality: false,
+        unpromoted_name: None,
     }
 }
 
@@ -410,17 +480,28 @@ impl LineCursor {
         }
         match raw.to_move(&top.pos, top.last_to) {
             Ok(r) => {
-                let warning = r.by_legality.then(|| {
-                    // Boxed: the warning is rare, and the result is moved
-                    // on every move.
-                    Box::new(Finding::warning(
+                // Boxed: the warning is rare, and the result is moved on
+                // every move.
+                let warning = if r.by_legality {
+                    Some(Box::new(Finding::warning(
                         Rule::Dialect,
                         at,
                         format!(
                             "`{written}` fits several pieces; only one of them can move there legally"
                         ),
-                    ))
-                });
+                    )))
+                } else {
+                    r.unpromoted_name.map(|named| {
+                        Box::new(Finding::warning(
+                            Rule::Dialect,
+                            at,
+                            format!(
+                                "`{written}` names a {named}, but the only piece that can make this move is a {}: read as its move",
+                                r.role.map_or("promoted piece".to_string(), |x| x.to_string())
+                            ),
+                        ))
+                    })
+                };
                 Ok((r, warning))
             }
             Err((rule, msg)) => {

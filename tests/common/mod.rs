@@ -73,12 +73,6 @@ pub fn usi(rec: &Record) -> Vec<String> {
         .collect()
 }
 
-/// The corpus directory, if present.
-pub fn corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    p.join("index.csv").exists().then_some(p)
-}
-
 /// Every corpus file of `format` must agree with its expectation.
 /// Corpus files marked valid in which the validator finds a real problem
 /// (a false result claim in a tsume record), and why.
@@ -107,11 +101,9 @@ pub fn validation_errors(g: &Game) -> Vec<String> {
         .collect()
 }
 
-pub fn corpus_check(format: Format) {
-    let Some(dir) = corpus() else {
-        println!("corpus not found at ../shared/corpus: skipping the corpus test");
-        return;
-    };
+/// `dir` is the shared corpus (`trials::corpus()` in the binaries that may
+/// skip without it).
+pub fn corpus_check(dir: &Path, format: Format) {
     let want = match format {
         Format::Kif => "KIF",
         _ => "KI2",
@@ -363,12 +355,9 @@ fn compare_line(
     }
 }
 
-/// Runs [`compare_jkf`] over every peer JSON of `format` in the corpus.
-pub fn jkf_expected_check(format: Format) {
-    let Some(dir) = corpus() else {
-        println!("corpus not found at ../shared/corpus: skipping the JKF comparison");
-        return;
-    };
+/// Runs [`compare_jkf`] over every peer JSON of `format` in the corpus
+/// `dir`.
+pub fn jkf_expected_check(dir: &Path, format: Format) {
     let sub = if format == Format::Kif { "kif" } else { "ki2" };
     let mut pairs = Vec::new();
     for e in std::fs::read_dir(dir.join("json-kifu-format/expected").join(sub)).unwrap() {
@@ -396,7 +385,7 @@ pub fn jkf_expected_check(format: Format) {
     let mut failed = Vec::new();
     let mut checked = 0;
     for (src, json) in &pairs {
-        let name = src.strip_prefix(&dir).unwrap().display().to_string();
+        let name = src.strip_prefix(dir).unwrap().display().to_string();
         if KNOWN_JKF_DIFFERENCES.iter().any(|(n, _)| *n == name) {
             continue;
         }
@@ -601,11 +590,9 @@ pub fn fixture_check(fmt: &str, format: Format) {
 }
 
 /// Runs the real-file expectations of `tests/corpus-expect/<fmt>/` through
-/// [`check_ok`] / [`check_bad`]; skips, saying so, without the corpus.
-pub fn corpus_expect_check(fmt: &str, format: Format) {
-    let Some(entries) = corpus_expectations(fmt) else {
-        return;
-    };
+/// [`check_ok`] / [`check_bad`], on the records of the corpus `dir`.
+pub fn corpus_expect_check(dir: &Path, fmt: &str, format: Format) {
+    let entries = corpus_expectations(dir, fmt);
     let mut problems = Vec::new();
     for e in &entries {
         problems.extend(if e.bad {
@@ -640,15 +627,9 @@ pub struct CorpusExpect {
     pub bad: bool,
 }
 
-/// Every entry of `tests/corpus-expect/<fmt>/`, sorted by name; `None` (after
-/// printing a SKIPPED line) when `../shared/corpus` is absent.
-pub fn corpus_expectations(fmt: &str) -> Option<Vec<CorpusExpect>> {
-    let Some(root) = corpus() else {
-        println!(
-            "SKIPPED: ../shared/corpus not found; the real-file expectations of tests/corpus-expect/{fmt} did not run"
-        );
-        return None;
-    };
+/// Every entry of `tests/corpus-expect/<fmt>/`, sorted by name, with its
+/// record read from the corpus `root`.
+pub fn corpus_expectations(root: &Path, fmt: &str) -> Vec<CorpusExpect> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/corpus-expect")
         .join(fmt);
@@ -695,11 +676,11 @@ pub fn corpus_expectations(fmt: &str) -> Option<Vec<CorpusExpect>> {
             expect,
         });
     }
-    Some(out)
+    out
 }
 
-/// Every ok fixture of both formats, read; with the real records of
-/// `tests/corpus-expect/{kif,ki2}/` when the corpus is present.
+/// Every ok fixture of both formats, read (the real records of
+/// `tests/corpus-expect/{kif,ki2}/` are [`corpus_records`]).
 pub fn all_fixture_records() -> Vec<(String, Record)> {
     let mut v = Vec::new();
     for (fmt, format) in [("kif", Format::Kif), ("ki2", Format::Ki2)] {
@@ -710,7 +691,16 @@ pub fn all_fixture_records() -> Vec<(String, Record)> {
                 g.record,
             ));
         }
-        for e in corpus_expectations(fmt).unwrap_or_default() {
+    }
+    v
+}
+
+/// The real records of `tests/corpus-expect/{kif,ki2}/` that must read
+/// clean, read from the corpus `dir`.
+pub fn corpus_records(dir: &Path) -> Vec<(String, Record)> {
+    let mut v = Vec::new();
+    for (fmt, format) in [("kif", Format::Kif), ("ki2", Format::Ki2)] {
+        for e in corpus_expectations(dir, fmt) {
             if !e.bad {
                 v.push((e.path, read(&e.bytes, format).record));
             }

@@ -1,7 +1,7 @@
 //! A throwaway Python virtual environment under the target folder, with
 //! packages from PyPI, for tests that check kifu against Python tools
-//! (pandas, DuckDB, pre-commit). Tests say plainly that they skip when it
-//! cannot be made (no python3, no network).
+//! (pandas, DuckDB, pre-commit). The tests are reported ignored
+//! (`trials::python`) when it cannot be made (no python3, no network).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -59,11 +59,4 @@ pub fn venv(name: &str, packages: &[&str]) -> Result<PathBuf, String> {
     }
     std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
     Ok(python)
-}
-
-/// Prints the plain skip message tests use, on the real standard error
-/// (not captured by the test harness, so it shows in every run).
-pub fn skipped(test: &str, why: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
 }

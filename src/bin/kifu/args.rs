@@ -40,7 +40,47 @@ pub enum Command {
     Man(ManArgs),
     /// List the games that match filters (player, date, result, opening, position…), or copies of one game.
     Select(crate::filter_args::SelectArgs),
+    /// Write training data for engines: hcpe, psv or hcpe3 (cshogi's and YaneuraOu's layouts).
+    Export(crate::export_args::ExportArgs),
+    /// The opening, castle and style names kifu finds (戦型・囲い): `kifu tags --list`.
+    Tags(TagsArgs),
 }
+
+#[derive(Args, Debug)]
+#[command(after_help = TAGS_HELP)]
+pub struct TagsArgs {
+    /// List the names of the taxonomy (id, 日本語名, English name, kind, parent, aliases).
+    #[arg(long, required = true)]
+    pub list: bool,
+    /// Output format of the list.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: TagsFormat,
+    /// List the names of this taxonomy file (same columns as
+    /// src/tags/taxonomy.tsv) instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub taxonomy: Option<std::path::PathBuf>,
+}
+
+/// Output of `kifu tags --list`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagsFormat {
+    /// A table: one name a line, indented under its parent.
+    Human,
+    /// One JSON array of objects: id, ja, en, kind, parent, aliases.
+    Json,
+}
+
+const TAGS_HELP: &str = "Examples:
+  kifu tags --list                          # every opening, castle and style, as a tree
+  kifu tags --list --format json | jq -r '.[] | select(.kind == \"castle\") | .id'
+  kifu tags --list --taxonomy my-tags.tsv   # check and list your own file
+  kifu select wars/ --castle 美濃囲い        # then filter by any listed name or alias
+  kifu stats wars/ -o games.csv --tags names.csv
+
+The names are those the --opening, --castle and --style filters, the
+stats columns (sente_opening, …, game_style) and convert --annotate use
+(docs/tags.md). Exit codes: 0 listed, 2 usage error, unreadable or invalid
+taxonomy file, or standard output failed.";
 
 #[derive(Args, Debug)]
 #[command(after_help = COMPLETIONS_HELP)]
@@ -451,7 +491,9 @@ const CONVERT_HELP: &str = "Examples:
 
 Nothing is lost silently: what the target cannot hold (variations in CSA,
 comments in USI, …) is counted per file in a `dropped:` line on standard
-error. Outputs are written to a temporary file and renamed into place; an
+error, and what it keeps only as comment text (an engine evaluation it
+cannot translate, a time control CSA cannot state) in `kept as comments:`.
+Outputs are written to a temporary file and renamed into place; an
 existing file is never overwritten without --force, and an input never.
 Findings (warnings too) are reported as `kifu validate` reports them. A
 game whose moves replay is written even with a false result line or an
@@ -535,7 +577,7 @@ pub struct BoardArgs {
     /// --every-ply, else text).
     #[arg(long, value_enum)]
     pub to: Option<BoardFormat>,
-    /// Write the picture to this file (default: standard output).
+    /// Write the picture to this file (default: standard output; `-` for it).
     #[arg(short = 'o', long, conflicts_with = "every_ply")]
     pub output: Option<std::path::PathBuf>,
     /// Write one picture per ply of the main line (`NAME-0000.svg` …) into --out-dir.
@@ -586,9 +628,12 @@ Text: `v` marks gote's pieces; colours (gote red, last move on yellow) only on a
 terminal, never when piped or with NO_COLOR or --color never.
 SVG: width/height/viewBox declared (embeds in Markdown); pieces carry
 class=\"piece\" data-color data-role data-square, the last move's squares class=\"hl\".
-Files appear atomically and are never overwritten without --force.
-Exit codes: 0 drawn, 1 the record is invalid up to that ply or the output exists,
-2 usage or I/O error.";
+Outputs are planned before anything is written: files appear atomically, are
+never overwritten without --force and never an input (also one read from
+standard input); -o - is standard output; FIFOs and devices are written into.
+--every-ply writes every picture or, if one is refused, none.
+Exit codes: 0 drawn, 1 the record is invalid up to that ply, 2 usage or I/O
+error or a refused output.";
 
 #[derive(Args, Debug)]
 #[command(after_help = HTML_HELP)]
@@ -598,7 +643,7 @@ pub struct HtmlArgs {
     /// Encoding to assume when a file has no BOM or declaration.
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
-    /// Write the page to this file (one game; default: standard output).
+    /// Write the page to this file (one game; default: standard output; `-` for it).
     #[arg(short = 'o', long, conflicts_with = "out_dir")]
     pub output: Option<std::path::PathBuf>,
     /// Write one page per game into this folder, mirroring the input tree
@@ -635,5 +680,8 @@ Up/Down switch between alternative moves, Escape returns from a variation,
 f flips the board, a click on a move goes there; `page.html#ply=N` opens after
 N moves. The board element (#board) exposes the shown position as data-sfen.
 Games with an illegal move are reported as `kifu validate` would and skipped.
-Exit codes: 0 all written, 1 a game was invalid or an output exists, 2 usage
-or I/O error.";
+--out-dir names pages by the naming rule of `kifu convert --out-dir`; collisions
+and existing pages (without --force) are refused before any page is written.
+-o - is standard output; an input is never an output.
+Exit codes: 0 all written, 1 a game was invalid, 2 usage or I/O error or a
+refused output.";

@@ -444,6 +444,11 @@ pub trait PerGame: Sync {
         Self: 'a;
     /// A visitor for the games of the input `meta` describes.
     fn visitor<'a>(&'a self, meta: &'a FileMeta) -> Self::Visitor<'a>;
+    /// What a game the reader already built gives (a large input read
+    /// game by game): its events go through a visitor.
+    fn built(&self, meta: &FileMeta, game: Game) -> Self::Output {
+        kifu::read::visit_game(&game, &mut self.visitor(meta))
+    }
 }
 
 /// Builds every game ([`RecordBuilder`]) and hands it to a closure: for
@@ -509,6 +514,11 @@ impl<T: Send, F: Fn(&FileMeta, Game) -> T + Sync> PerGame for EachGame<F> {
             meta,
             f: &self.0,
         }
+    }
+    /// The game as built: never built a second time (two copies of a large
+    /// game at once).
+    fn built(&self, meta: &FileMeta, game: Game) -> T {
+        (self.0)(meta, game)
     }
 }
 
@@ -1645,8 +1655,8 @@ where
         let per_game = ctx.per_game;
         s.spawn(move |_| {
             let items = chunk
-                .iter()
-                .map(|g| kifu::read::visit_game(g, &mut per_game.visitor(&meta)))
+                .into_iter()
+                .map(|g| per_game.built(&meta, g))
                 .collect();
             let _ = tx.send((my, vec![Batch { meta, items, last }]));
         });

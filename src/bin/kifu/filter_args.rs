@@ -6,6 +6,7 @@ use clap::{Args, ValueEnum};
 use kifu::read::Encoding;
 use kifu::record::Outcome;
 use kifu::select::{DateBound, Filter, MovePrefix, Needle, PositionQuery, Reason, StartKind};
+use kifu::tags::{Kind, TagSet, Taxonomy};
 use kifu::Variant;
 
 /// Which games to work on (docs/select.md). Filters combine with AND.
@@ -66,6 +67,28 @@ pub struct FilterArgs {
     /// Only the first game (in input order) of each game key, among those the other filters keep.
     #[arg(long)]
     pub dedupe: bool,
+    /// Either side plays this opening or one of its variations (id, 日本語名, English name or alias; `kifu tags --list`). Even games only.
+    #[arg(long, value_name = "ID", value_parser = |s: &str| TagArg::parse(Kind::Opening, s))]
+    pub opening: Vec<TagArg>,
+    /// Either side builds this castle or one derived from it (id, 日本語名, English name or alias).
+    #[arg(long, value_name = "ID", value_parser = |s: &str| TagArg::parse(Kind::Castle, s))]
+    pub castle: Vec<TagArg>,
+    /// The game's style: static, opposing or double_ranging (or 相居飛車, 対抗形, 相振り飛車). Even games only.
+    #[arg(long, value_name = "ID", value_parser = |s: &str| TagArg::parse(Kind::Style, s))]
+    pub style: Vec<TagArg>,
+}
+
+/// A name given to `--opening`, `--castle` or `--style`: the entry and its
+/// descendants in the built-in taxonomy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagArg(TagSet);
+
+impl TagArg {
+    /// The entry of `kind` named `s`, or the near names (a usage error).
+    fn parse(kind: Kind, s: &str) -> Result<TagArg, String> {
+        let tax = Taxonomy::builtin();
+        tax.lookup(kind, s).map(|id| TagArg(*tax.subtree(id)))
+    }
 }
 
 /// `--moves USI`, the move filter, where `--moves` is free (not on stats).
@@ -114,6 +137,13 @@ impl FilterArgs {
                 (_, true) => Some(false),
                 _ => None,
             },
+            tags: self
+                .opening
+                .iter()
+                .chain(&self.castle)
+                .chain(&self.style)
+                .map(|t| t.0)
+                .collect(),
         }
     }
 }

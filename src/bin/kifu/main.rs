@@ -3,6 +3,7 @@
 mod args;
 mod batch;
 mod cmd;
+mod export_args;
 mod filter_args;
 mod out;
 mod output;
@@ -37,8 +38,34 @@ fn code(c: i32) -> u8 {
     u8::try_from(c).unwrap_or(out::FAILURE)
 }
 
+/// The arguments, or the exit after a usage error (or `--help`). An
+/// argument holding a control character (a file name with a line break,
+/// an escape sequence) is shown made visible, as every message shows
+/// names ([`out::visible`]): the error is made again from the arguments
+/// made visible, or printed as one visible line.
+fn parse() -> args::Cli {
+    let e = match args::Cli::try_parse() {
+        Ok(cli) => return cli,
+        Err(e) => e,
+    };
+    let raw: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if !e.use_stderr() || raw.iter().all(|a| out::visible(a) == a.as_str()) {
+        e.exit();
+    }
+    let shown = raw.iter().map(|a| out::visible(a).into_owned());
+    match args::Cli::try_parse_from(shown) {
+        Err(again) if again.kind() == e.kind() => again.exit(),
+        _ => {
+            out::err(e.render().to_string().trim_end());
+            std::process::exit(i32::from(out::FAILURE));
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    let cli = parse();
     handle_signals();
     let color = cli.color;
     let result = match cli.command {
@@ -54,6 +81,8 @@ fn main() -> ExitCode {
         args::Command::Completions(a) => cmd::shell::completions(a),
         args::Command::Man(a) => cmd::shell::man(a),
         args::Command::Select(a) => cmd::select::run(a),
+        args::Command::Export(a) => cmd::export::run(a, color),
+        args::Command::Tags(a) => cmd::tags::run(a),
     };
     let code = out::exit_code(result);
     // New outputs are made durable together, once the command is done.

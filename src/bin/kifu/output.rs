@@ -13,6 +13,9 @@
 //!   so hard links, symbolic links and `-` for a redirected standard input
 //!   are caught), and two outputs of one run are never one file
 //!   ([`Claims`]).
+//! * Every output of a run is planned ([`Plan`]) before anything is
+//!   written: what would be refused is refused before the first byte, and
+//!   [`Plan`] is the only way a command opens an output.
 //! * Temporary files still open when the process is told to stop (SIGINT,
 //!   SIGTERM) can be removed with [`remove_temporaries`].
 
@@ -67,7 +70,7 @@ impl FileId {
 /// already exists has to be checked against them: a new output file cannot
 /// be one of them, and most runs write new files.
 #[derive(Debug, Default)]
-pub struct InputSet {
+struct InputSet {
     paths: Vec<PathBuf>,
     stdin: Option<FileId>,
     ids: std::sync::OnceLock<HashSet<FileId>>,
@@ -147,7 +150,7 @@ enum ClaimKey {
 
 /// The outputs of one run, so that no two of them are one file.
 #[derive(Debug, Default)]
-pub struct Claims {
+struct Claims {
     keys: std::collections::HashMap<ClaimKey, String>,
 }
 
@@ -340,26 +343,6 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Starts writing a new regular file at `path` (see [`open`] for the
-    /// rules about existing files). Creates missing parent folders.
-    pub fn create(path: &Path, overwrite: bool) -> io::Result<AtomicFile> {
-        match std::fs::symlink_metadata(path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => AtomicFile::start(path, None),
-            Err(e) => Err(e),
-            Ok(m) if m.file_type().is_file() => {
-                if overwrite {
-                    AtomicFile::start(path, Some(m.permissions()))
-                } else {
-                    Err(exists(path))
-                }
-            }
-            Ok(_) => Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                format!("{} exists and is not a regular file", path.display()),
-            )),
-        }
-    }
-
     fn start(path: &Path, replace: Option<Permissions>) -> io::Result<AtomicFile> {
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -442,15 +425,18 @@ impl Drop for AtomicFile {
 }
 
 impl Write for AtomicFile {
+    // Written through the file itself: `NamedTempFile` would add the
+    // temporary name to an error (`File too large … at path
+    // "…/.kifu-x1.tmp"`), a name the user never sees otherwise.
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.tmp {
-            Some(t) => t.write(buf),
+            Some(t) => t.as_file_mut().write(buf),
             None => Err(io::Error::other("output already committed")),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.tmp {
-            Some(t) => t.flush(),
+            Some(t) => t.as_file_mut().flush(),
             None => Ok(()),
         }
     }
@@ -528,10 +514,25 @@ impl Write for Sink {
     }
 }
 
-/// Opens an output by the rules of this module. `force` allows replacing
-/// an existing regular file; an input (see [`InputSet`]) is refused even
-/// then. Errors name the path and say why.
-pub fn open(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Sink> {
+/// What writing to a destination will do, decided by the rules of this
+/// module before anything is written.
+#[derive(Debug)]
+enum Target {
+    /// Standard output.
+    Stdout,
+    /// A new regular file, written atomically.
+    New(PathBuf),
+    /// An existing regular file replaced atomically (`--force`), keeping
+    /// its permissions.
+    Replace(PathBuf, Permissions),
+    /// A FIFO or character device, written into.
+    Stream(PathBuf),
+}
+
+/// Decides how `dest` is written, creating nothing. `force` allows
+/// replacing an existing regular file; an input (see [`InputSet`]) is
+/// refused even then. Errors name the path and say why.
+fn inspect(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Target> {
     let path = match dest {
         Destination::Stdout => {
             if let Some((id, m)) = FileId::of_fd(1) {
@@ -542,13 +543,13 @@ pub fn open(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Si
                     ));
                 }
             }
-            return Ok(Sink::Stdout(io::stdout()));
+            return Ok(Target::Stdout);
         }
         Destination::Path(p) => p,
     };
     let lmeta = match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return AtomicFile::start(path, None).map(Sink::File);
+            return Ok(Target::New(path.to_path_buf()));
         }
         Err(e) => return Err(e),
         Ok(m) => m,
@@ -580,21 +581,231 @@ pub fn open(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Si
         if !force {
             return Err(exists(path));
         }
-        AtomicFile::start(&target, Some(meta.permissions())).map(Sink::File)
+        Ok(Target::Replace(target, meta.permissions()))
     } else if ft.is_fifo() || ft.is_char_device() {
         if ft.is_fifo() && inputs.contains(id) {
             return Err(is_input(path));
         }
-        let f = OpenOptions::new().write(true).open(path)?;
-        Ok(Sink::Stream(f, path.to_path_buf()))
-    } else if ft.is_dir() {
-        Err(refuse(path, "is a folder"))
-    } else if ft.is_block_device() {
-        Err(refuse(path, "is a block device"))
-    } else if ft.is_socket() {
-        Err(refuse(path, "is a socket"))
+        Ok(Target::Stream(path.to_path_buf()))
     } else {
-        Err(refuse(path, "is not a regular file"))
+        Err(refuse_kind(path, ft))
+    }
+}
+
+/// The message for an output refused when planned: the rule's own message
+/// (which names the path), or `path: error[io]: …` for what the system
+/// said (a file where a folder should be, a folder that cannot be read).
+fn refusal(dest: &Destination, e: &io::Error) -> String {
+    if e.raw_os_error().is_some() {
+        format!("{}: error[io]: {e}", dest.display())
+    } else {
+        e.to_string()
+    }
+}
+
+/// Why what `ft` describes (not a regular file, FIFO or character device)
+/// is never written.
+fn refuse_kind(path: &Path, ft: std::fs::FileType) -> io::Error {
+    if ft.is_dir() {
+        refuse(path, "is a folder")
+    } else if ft.is_block_device() {
+        refuse(path, "is a block device")
+    } else if ft.is_socket() {
+        refuse(path, "is a socket")
+    } else {
+        refuse(path, "is not a regular file")
+    }
+}
+
+/// A file the run appends to rather than replaces (GitHub's job summary,
+/// which every step adds to), claimed in a [`Plan`].
+#[derive(Debug)]
+pub struct Appended {
+    path: PathBuf,
+}
+
+impl Appended {
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `text` (created if missing).
+    pub fn append(&self, text: &[u8]) -> io::Result<()> {
+        let mut f = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&self.path)?;
+        f.write_all(text)?;
+        f.flush()
+    }
+}
+
+/// Opens an output by the rules of this module (see [`inspect`]).
+fn open(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Sink> {
+    match inspect(dest, force, inputs)? {
+        Target::Stdout => Ok(Sink::Stdout(io::stdout())),
+        Target::New(p) => AtomicFile::start(&p, None).map(Sink::File),
+        Target::Replace(p, perm) => AtomicFile::start(&p, Some(perm)).map(Sink::File),
+        Target::Stream(p) => {
+            let f = OpenOptions::new().write(true).open(&p)?;
+            Ok(Sink::Stream(f, p))
+        }
+    }
+}
+
+/// Every output of one run, planned before anything is written. It is
+/// the one way a command writes a file (`convert`, `stats`, `board`,
+/// `html`, and `validate` for GitHub's job summary; `select`, `perft`,
+/// `completions` and `man` write only to standard output):
+///
+/// 1. [`Plan::claim`] each output named on the command line (`-o`,
+///    `--moves`, standard output, every picture of `board --every-ply`),
+///    [`Plan::claim_append`] the GitHub job summary, and [`Plan::out_dir`]
+///    for an output folder, before the first game is
+///    written: an output that exists (without `--force`), is an input, is
+///    a folder, a block device or a socket, or is another output of the
+///    run is refused, and nothing is written;
+/// 2. then [`Plan::open`] a claimed output, or [`Plan::open_in_dir`] a
+///    file of the folder plan, when its text is ready.
+#[derive(Debug)]
+pub struct Plan {
+    force: bool,
+    inputs: InputSet,
+    claims: Claims,
+}
+
+impl Plan {
+    /// A plan for a run over `inputs` (those that are read, and standard
+    /// input if one of them is `-`); `force` allows replacing existing
+    /// regular files.
+    pub fn new(inputs: &[crate::batch::Input], force: bool) -> Plan {
+        Plan {
+            force,
+            inputs: InputSet::new(
+                inputs
+                    .iter()
+                    .filter(|i| i.issue.is_none())
+                    .filter_map(|i| i.path.as_deref()),
+                inputs.iter().any(|i| i.path.is_none()),
+            ),
+            claims: Claims::default(),
+        }
+    }
+
+    /// Claims `dest` for `owner` (an input or an option name) and checks
+    /// now that it can be written, creating nothing. The message says why
+    /// not.
+    pub fn claim(&mut self, dest: &Destination, owner: &str) -> Result<(), String> {
+        self.claims.claim(dest, owner)?;
+        inspect(dest, self.force, &self.inputs)
+            .map(drop)
+            .map_err(|e| refusal(dest, &e))
+    }
+
+    /// Opens an output claimed with [`Plan::claim`].
+    pub fn open(&self, dest: &Destination) -> io::Result<Sink> {
+        open(dest, self.force, &self.inputs)
+    }
+
+    /// Plans the files of the output folder `dir` by the naming rule (see
+    /// [`OutDirPlan`]) and checks every name known now as
+    /// [`Plan::claim`] does: an input's `STEM.ext` and, when it may be split, the
+    /// `STEM-NNNN.ext` already in the folder. Errors: one message each.
+    pub fn out_dir(
+        &self,
+        dir: &Path,
+        args: &[String],
+        inputs: &[crate::batch::Input],
+        ext: &str,
+        split: Split,
+    ) -> Result<OutDirPlan, Vec<String>> {
+        let plan = OutDirPlan::new(dir, args, inputs, ext, split, &self.inputs)?;
+        let mut errors = Vec::new();
+        let mut check = |p: PathBuf| {
+            let dest = Destination::Path(p);
+            if let Err(e) = inspect(&dest, self.force, &self.inputs) {
+                errors.push(refusal(&dest, &e));
+            }
+        };
+        // The stems of split inputs, by output folder.
+        let mut numbered: std::collections::HashMap<&Path, HashSet<&[u8]>> =
+            std::collections::HashMap::new();
+        for (i, entry) in plan.entries.iter().enumerate() {
+            let Some((d, stem)) = entry else { continue };
+            if let Some(p) = plan.single(i) {
+                check(p);
+            }
+            if split != Split::Never {
+                numbered
+                    .entry(d.as_path())
+                    .or_default()
+                    .insert(stem.as_encoded_bytes());
+            }
+        }
+        let suffix = format!(".{ext}");
+        for (d, stems) in &numbered {
+            let Ok(listing) = std::fs::read_dir(d) else {
+                continue; // a new folder, or one refused with its files above
+            };
+            for name in listing.filter_map(|e| e.ok()).map(|e| e.file_name()) {
+                let bytes = name.as_encoded_bytes();
+                let Some(base) = bytes.strip_suffix(suffix.as_bytes()) else {
+                    continue;
+                };
+                let Some(dash) = base.iter().rposition(|&b| b == b'-') else {
+                    continue;
+                };
+                let digits = &base[dash + 1..];
+                if digits.len() >= 4
+                    && digits.iter().all(u8::is_ascii_digit)
+                    && stems.contains(&base[..dash])
+                {
+                    check(d.join(&name));
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(plan)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Claims `path` as a file appended to (see [`Appended`]), checked now
+    /// as [`Plan::claim`] does, except that an existing regular file is
+    /// added to, without `--force`.
+    pub fn claim_append(&mut self, path: &Path, owner: &str) -> Result<Appended, String> {
+        let dest = Destination::Path(path.to_path_buf());
+        self.claims.claim(&dest, owner)?;
+        let refusal = match std::fs::metadata(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => Some(e),
+            Ok(m) => {
+                let ft = m.file_type();
+                if (ft.is_file() || ft.is_fifo()) && self.inputs.contains(FileId::of_metadata(&m)) {
+                    Some(is_input(path))
+                } else if ft.is_file() || ft.is_fifo() || ft.is_char_device() {
+                    None
+                } else {
+                    Some(refuse_kind(path, ft))
+                }
+            }
+        };
+        match refusal {
+            None => Ok(Appended {
+                path: path.to_path_buf(),
+            }),
+            Some(e) => Err(self::refusal(&dest, &e)),
+        }
+    }
+
+    /// Opens a file of an [`OutDirPlan`], claiming it now for `owner` (its
+    /// name was planned; its identity, when it exists, is compared now).
+    pub fn open_in_dir(&mut self, path: &Path, owner: &str) -> io::Result<Sink> {
+        let dest = Destination::Path(path.to_path_buf());
+        self.claims.claim(&dest, owner).map_err(io::Error::other)?;
+        self.open(&dest)
     }
 }
 
@@ -630,6 +841,19 @@ fn folded(dir: &Path, stem: &OsStr) -> Vec<u8> {
     key.push(0); // neither a path nor a name holds NUL
     key.extend(fold(stem));
     key
+}
+
+/// Whether the inputs of an output folder are split into one file per
+/// game (`STEM-0001.ext`, …) when they hold several.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Never: one file per input.
+    Never,
+    /// When the target holds one game per file or `--split` asks, and
+    /// `--no-split` could turn it off (`convert`).
+    Optional,
+    /// Always: one page per game (`html`).
+    Always,
 }
 
 /// Where each input of a conversion goes under an output folder.
@@ -668,12 +892,12 @@ impl OutDirPlan {
     /// in `out_dir` with extension `ext`. `split` says whether multi-game
     /// inputs may be split into numbered files. `inputs_set` are the
     /// inputs by identity. Errors: one message per collision.
-    pub fn new(
+    fn new(
         out_dir: &Path,
         args: &[String],
         inputs: &[crate::batch::Input],
         ext: &str,
-        split: bool,
+        split: Split,
         inputs_set: &InputSet,
     ) -> Result<OutDirPlan, Vec<String>> {
         use std::collections::HashMap;
@@ -796,7 +1020,11 @@ impl OutDirPlan {
             }
         }
         // A name a split input may use for its games.
-        if split {
+        if split != Split::Never {
+            let way_out = match split {
+                Split::Optional => "use --no-split, or rename one",
+                _ => "rename one",
+            };
             // Compared with letter case folded, as above.
             let by_stem: HashMap<Vec<u8>, usize> = stems
                 .iter()
@@ -816,7 +1044,7 @@ impl OutDirPlan {
                 if let Some(&i) = by_stem.get(&folded(d, &base)) {
                     if i != j {
                         errors.push(format!(
-                            "{} may be split into {}, which is also the output of {} (use --no-split, or rename one)",
+                            "{} may be split into {}, which is also the output of {} ({way_out})",
                             inputs[i].display,
                             file_of(d, stem).display(),
                             inputs[j].display
@@ -879,7 +1107,9 @@ mod tests {
     fn new_outputs_are_synced_together_at_the_end() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.csa");
-        let mut f = AtomicFile::create(&path, false).unwrap();
+        let dest = Destination::Path(path.clone());
+        let inputs = InputSet::default();
+        let mut f = open(&dest, false, &inputs).unwrap();
         f.write_all(b"PI\n+\n").unwrap();
         f.commit().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"PI\n+\n");
@@ -889,7 +1119,7 @@ mod tests {
         sync_outputs().unwrap();
         assert!(!waiting(dev));
         // Replacing: synced on the spot, nothing left for the end.
-        let mut f = AtomicFile::create(&path, true).unwrap();
+        let mut f = open(&dest, true, &inputs).unwrap();
         f.write_all(b"PI\n-\n").unwrap();
         f.commit().unwrap();
         assert!(!waiting(dev));

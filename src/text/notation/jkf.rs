@@ -197,6 +197,7 @@ impl JkfMove {
             role: Some(role),
             color,
             by_legality: false,
+            unpromoted_name: None,
         })
     }
 }

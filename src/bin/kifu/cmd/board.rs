@@ -1,35 +1,51 @@
 //! `kifu board`: draws one position (or every position) of a game.
 
 use crate::args::{BoardArgs, BoardFormat, ColorArg};
-use crate::batch::{self, FileMeta};
+use crate::batch::{self, FileMeta, Input};
 use crate::cmd::common;
+use crate::out;
+use crate::output::{Destination, Plan};
 use kifu::diagram::{self, Notation, Options};
 use kifu::read::{DecodeOptions, Game, ReadOptions, Severity};
 use kifu::record::{HeaderKey, Record};
 use kifu::validate::{validate, ValidateOptions};
 use kifu::{Handicap, Move, Position, Square};
-use std::collections::HashSet;
+use std::ffi::OsString;
 use std::io::{BufReader, IsTerminal, Write};
-use std::path::{Path, PathBuf};
 
 /// A game read from the input, and what is needed to report on it.
 struct Loaded {
     game: Game,
     meta: FileMeta,
-    inputs: HashSet<PathBuf>,
-    stem: String,
+    /// The input's file stem, which names the pictures of --every-ply.
+    stem: OsString,
+}
+
+/// Prints a message of `kifu board` (names made visible).
+fn say(msg: &str) {
+    out::err(&format!("kifu board: {msg}"));
 }
 
 pub fn run(a: BoardArgs) -> i32 {
     let format = a.to.unwrap_or_else(|| default_format(&a));
+    // `-o -` is standard output, as with no -o.
+    let dest = a
+        .output
+        .as_ref()
+        .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
     if let Some(sfen) = &a.sfen {
         let setup = match kifu::rules::parse_sfen(sfen, None) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("kifu board: --sfen: {e}");
+                say(&format!("--sfen: {e}"));
                 return 2;
             }
         };
+        let mut plan = Plan::new(&[], a.force);
+        if let Err(e) = plan.claim(&dest, "-o") {
+            say(&e);
+            return 2;
+        }
         let pos = Position::from_setup_unchecked(&setup);
         let opts = Options {
             caption: a.caption.clone().filter(|c| !c.is_empty()),
@@ -37,13 +53,23 @@ pub fn run(a: BoardArgs) -> i32 {
             flip: a.flip,
             ..Options::default()
         };
-        return emit(&a, format, &pos, opts, &HashSet::new());
+        return emit(&a, format, &pos, opts, &plan, &dest);
     }
     let Some(input) = a.input.as_deref() else {
-        eprintln!("kifu board: give an INPUT or --sfen");
+        say("give an INPUT or --sfen");
         return 2;
     };
-    let loaded = match load(&a, input) {
+    let inputs = batch::discover(&[input.to_string()], &[], a.from, &[]).inputs;
+    // The output is planned before the record is read (the pictures of
+    // --every-ply once their number is known, before the first is written).
+    let mut plan = Plan::new(&inputs, a.force);
+    if !a.every_ply {
+        if let Err(e) = plan.claim(&dest, "-o") {
+            say(&e);
+            return 2;
+        }
+    }
+    let loaded = match load(&a, input, &inputs) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -55,10 +81,10 @@ pub fn run(a: BoardArgs) -> i32 {
         a.ply.unwrap_or(len)
     };
     if target > len {
-        eprintln!(
-            "kifu board: {}: game {} has {len} moves; --ply {target} is past its end",
+        say(&format!(
+            "{}: game {} has {len} moves; --ply {target} is past its end",
             loaded.meta.display, a.game
-        );
+        ));
         return 2;
     }
     // Positions before each move up to the target, checked move by move.
@@ -78,16 +104,10 @@ pub fn run(a: BoardArgs) -> i32 {
         return 1;
     }
     if a.every_ply {
-        return every_ply(&a, format, &loaded, &positions);
+        return every_ply(&a, format, &loaded, &positions, &mut plan);
     }
     let opts = options_at(&a, rec, &positions, target as usize);
-    emit(
-        &a,
-        format,
-        &positions[target as usize],
-        opts,
-        &loaded.inputs,
-    )
+    emit(&a, format, &positions[target as usize], opts, &plan, &dest)
 }
 
 fn default_format(a: &BoardArgs) -> BoardFormat {
@@ -106,11 +126,10 @@ fn default_format(a: &BoardArgs) -> BoardFormat {
     }
 }
 
-/// Reads game `--game` of `input`.
-fn load(a: &BoardArgs, input: &str) -> Result<Loaded, i32> {
-    let d = batch::discover(&[input.to_string()], &[], a.from, &[]);
+/// Reads game `--game` of `input`, found as `inputs`.
+fn load(a: &BoardArgs, input: &str, inputs: &[Input]) -> Result<Loaded, i32> {
     let mut unreadable = false;
-    for i in &d.inputs {
+    for i in inputs {
         if let Some(batch::Issue::Error(msg) | batch::Issue::Skipped(msg)) = &i.issue {
             crate::out::err(&format!("{}: error[io]: {msg}", i.display));
             unreadable = true;
@@ -119,8 +138,10 @@ fn load(a: &BoardArgs, input: &str) -> Result<Loaded, i32> {
     if unreadable {
         return Err(2);
     }
-    let [inp] = &d.inputs[..] else {
-        eprintln!("kifu board: {input}: expected one record file (or - for standard input)");
+    let [inp] = inputs else {
+        say(&format!(
+            "{input}: expected one record file (or - for standard input)"
+        ));
         return Err(2);
     };
     let source: kifu::read::Source = match &inp.path {
@@ -128,7 +149,7 @@ fn load(a: &BoardArgs, input: &str) -> Result<Loaded, i32> {
         Some(p) => match std::fs::File::open(p) {
             Ok(f) => Box::new(BufReader::with_capacity(1 << 20, f)),
             Err(e) => {
-                eprintln!("{}: error[io]: {e}", inp.display);
+                out::err(&format!("{}: error[io]: {e}", inp.display));
                 return Err(2);
             }
         },
@@ -142,7 +163,7 @@ fn load(a: &BoardArgs, input: &str) -> Result<Loaded, i32> {
     let (format, encoding, games) = match kifu::read::open(source, inp.format, &opts) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("{}: error[io]: {e}", inp.display);
+            out::err(&format!("{}: error[io]: {e}", inp.display));
             return Err(2);
         }
     };
@@ -157,12 +178,12 @@ fn load(a: &BoardArgs, input: &str) -> Result<Loaded, i32> {
         count += 1;
     }
     let Some(game) = found else {
-        eprintln!(
-            "kifu board: {}: {count} game{} in the file; --game {} is not there",
+        say(&format!(
+            "{}: {count} game{} in the file; --game {} is not there",
             inp.display,
             if count == 1 { "" } else { "s" },
             a.game
-        );
+        ));
         return Err(2);
     };
     let meta = FileMeta {
@@ -174,23 +195,12 @@ fn load(a: &BoardArgs, input: &str) -> Result<Loaded, i32> {
         bytes: inp.size,
         ..FileMeta::default()
     };
-    let inputs = inp
-        .path
-        .as_ref()
-        .and_then(|p| p.canonicalize().ok())
-        .into_iter()
-        .collect();
     let stem = inp
         .path
         .as_ref()
         .and_then(|p| p.file_stem())
-        .map_or_else(|| "board".to_string(), |s| s.to_string_lossy().into_owned());
-    Ok(Loaded {
-        game,
-        meta,
-        inputs,
-        stem,
-    })
+        .map_or_else(|| OsString::from("board"), |s| s.to_os_string());
+    Ok(Loaded { game, meta, stem })
 }
 
 /// Prints what makes the game unreadable up to the requested ply, as
@@ -208,18 +218,16 @@ fn report_invalid(l: &Loaded) {
                     | kifu::read::Rule::Time
             )
     }) {
-        eprintln!(
-            "{}",
-            common::human_lines(&l.meta, &report, f, &mut sources).join("\n")
-        );
+        // Already made visible piece by piece.
+        out::err_raw(&common::human_lines(&l.meta, &report, f, &mut sources).join("\n"));
         shown += 1;
     }
     if shown == 0 {
-        eprintln!(
+        out::err(&format!(
             "{}: error: game {} cannot be replayed up to that ply",
             l.meta.display,
             l.game.index + 1
-        );
+        ));
     }
 }
 
@@ -264,28 +272,17 @@ fn render(format: BoardFormat, pos: &Position, opts: &Options) -> String {
     }
 }
 
-/// Writes `bytes` to `path` atomically; returns the exit code on failure.
-fn write_file(
-    path: &Path,
-    bytes: &[u8],
-    force: bool,
-    inputs: &HashSet<PathBuf>,
-) -> Result<(), i32> {
-    let result = common::create_output(path, force, inputs).and_then(|mut f| {
+/// Writes `bytes` to `dest`, an output claimed in `plan`, atomically
+/// where it is a file; returns the exit code on failure.
+fn write_file(plan: &Plan, dest: &Destination, bytes: &[u8]) -> Result<(), i32> {
+    let result = plan.open(dest).and_then(|mut f| {
         f.write_all(bytes)?;
         f.commit()
     });
-    match result {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            eprintln!("kifu board: {e}");
-            Err(1)
-        }
-        Err(e) => {
-            eprintln!("{}: error[io]: {e}", path.display());
-            Err(2)
-        }
-    }
+    result.map_err(|e| {
+        out::err(&format!("{}: error[io]: {e}", dest.display()));
+        2
+    })
 }
 
 fn emit(
@@ -293,12 +290,13 @@ fn emit(
     format: BoardFormat,
     pos: &Position,
     mut opts: Options,
-    inputs: &HashSet<PathBuf>,
+    plan: &Plan,
+    dest: &Destination,
 ) -> i32 {
-    if let Some(path) = &a.output {
+    if let Destination::Path(_) = dest {
         opts.color = a.color == ColorArg::Always;
         let text = render(format, pos, &opts);
-        return match write_file(path, text.as_bytes(), a.force, inputs) {
+        return match write_file(plan, dest, text.as_bytes()) {
             Ok(()) => 0,
             Err(code) => code,
         };
@@ -315,21 +313,49 @@ fn emit(
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return 0;
         }
-        eprintln!("kifu board: cannot write output: {e}");
+        say(&format!("cannot write output: {e}"));
         return 2;
     }
     0
 }
 
-fn every_ply(a: &BoardArgs, format: BoardFormat, l: &Loaded, positions: &[Position]) -> i32 {
+/// One picture per position into --out-dir, all planned (and refused, if
+/// one must be) before the first is written; the first write that fails
+/// stops the run.
+fn every_ply(
+    a: &BoardArgs,
+    format: BoardFormat,
+    l: &Loaded,
+    positions: &[Position],
+    plan: &mut Plan,
+) -> i32 {
     let dir = a.out_dir.as_ref().expect("clap requires --out-dir");
+    let dests: Vec<Destination> = (0..positions.len())
+        .map(|k| {
+            let mut name = l.stem.clone();
+            name.push(format!("-{k:04}.{}", format.extension()));
+            Destination::Path(dir.join(name))
+        })
+        .collect();
+    let refused: Vec<String> = dests
+        .iter()
+        .filter_map(|d| plan.claim(d, &l.meta.display).err())
+        .collect();
+    if let Some(first) = refused.first() {
+        say(first);
+        say(&format!(
+            "{} of the {} pictures refused; nothing written",
+            refused.len(),
+            dests.len()
+        ));
+        return 2;
+    }
     let bar = progress_bar(positions.len() as u64);
-    for (k, pos) in positions.iter().enumerate() {
+    for (k, (pos, dest)) in positions.iter().zip(&dests).enumerate() {
         let mut opts = options_at(a, &l.game.record, positions, k);
         opts.color = a.color == ColorArg::Always;
         let text = render(format, pos, &opts);
-        let path = dir.join(format!("{}-{k:04}.{}", l.stem, format.extension()));
-        if let Err(code) = write_file(&path, text.as_bytes(), a.force, &l.inputs) {
+        if let Err(code) = write_file(plan, dest, text.as_bytes()) {
             bar.abandon();
             return code;
         }

@@ -86,27 +86,6 @@ pub fn human_lines(
         .collect()
 }
 
-/// Starts an output file that is never one of `inputs` and never an
-/// existing file unless `force` (see [`crate::output::AtomicFile`]).
-pub fn create_output(
-    path: &std::path::Path,
-    force: bool,
-    inputs: &std::collections::HashSet<std::path::PathBuf>,
-) -> std::io::Result<crate::output::AtomicFile> {
-    if let Ok(c) = path.canonicalize() {
-        if inputs.contains(&c) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::AlreadyExists,
-                format!(
-                    "{} is one of the inputs; refusing to overwrite it",
-                    path.display()
-                ),
-            ));
-        }
-    }
-    crate::output::AtomicFile::create(path, force)
-}
-
 /// The library's notation for a `--notation` value.
 pub fn notation_of(n: crate::args::NotationArg) -> kifu::diagram::Notation {
     match n {

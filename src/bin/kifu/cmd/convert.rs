@@ -4,7 +4,7 @@ use crate::args::{ColorArg, ConvertArgs, CsaVersionArg, PsnTimesArg};
 use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
 use crate::out::{self, Out};
-use crate::output::{self, Claims, Destination, InputSet, OutDirPlan, Sink};
+use crate::output::{Destination, OutDirPlan, Plan, Sink, Split};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::convert::{encode_output, ConvertOptions, Target};
@@ -43,11 +43,11 @@ struct State<'a> {
     target: Target,
     encoding: Encoding,
     split: bool,
-    inputs: InputSet,
-    claims: Claims,
+    /// Every output of the run.
+    plan: Plan,
     single: Option<Single>,
     single_games: usize,
-    plan: Option<OutDirPlan>,
+    names: Option<OutDirPlan>,
     // Per input in --out-dir mode.
     file: Option<OpenFile>,
     held: Option<(usize, String)>,
@@ -117,25 +117,24 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
         },
         legal_candidates_only: a.legal_candidates_only,
     };
-    let input_set = InputSet::new(
-        inputs
-            .iter()
-            .filter(|i| i.issue.is_none())
-            .filter_map(|i| i.path.as_deref()),
-        inputs.iter().any(|i| i.path.is_none()),
-    );
-    let mut plan = None;
+    // Every output is planned before the first game is read.
+    let mut plan = Plan::new(&inputs, a.force);
+    let summary = match report::job_summary(a.diagnostics.style(), &mut plan) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let mut names = None;
     let mut single = None;
     if let Some(dir) = &a.out_dir {
-        match OutDirPlan::new(
-            dir,
-            &a.input.paths,
-            &inputs,
-            target.name(),
-            split,
-            &input_set,
-        ) {
-            Ok(p) => plan = Some(p),
+        // --no-split is a way out of a name clash only where the target
+        // can hold several games.
+        let split = match (split, single_game_target) {
+            (false, _) => Split::Never,
+            (true, false) => Split::Optional,
+            (true, true) => Split::Always,
+        };
+        match plan.out_dir(dir, &a.input.paths, &inputs, target.name(), split) {
+            Ok(p) => names = Some(p),
             Err(errors) => {
                 for e in &errors {
                     out::err(&format!("kifu convert: {e}"));
@@ -149,14 +148,12 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
             .output
             .as_ref()
             .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
+        if let Err(e) = plan.claim(&dest, "-o") {
+            return usage(&e);
+        }
         match &dest {
-            Destination::Stdout => {
-                if let Err(e) = output::open(&dest, false, &input_set) {
-                    return usage(&e.to_string());
-                }
-                single = Some(Single::Stdout(Out::new()));
-            }
-            Destination::Path(_) => match output::open(&dest, a.force, &input_set) {
+            Destination::Stdout => single = Some(Single::Stdout(Out::new())),
+            Destination::Path(_) => match plan.open(&dest) {
                 Ok(s) => single = Some(Single::File(s)),
                 Err(e) => return usage(&e.to_string()),
             },
@@ -173,6 +170,7 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
             quiet: false,
             errors_only: false,
             every_game: false,
+            summary,
         },
         Dest::Stderr,
         &progress,
@@ -182,11 +180,10 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
         target,
         encoding,
         split,
-        inputs: input_set,
-        claims: Claims::default(),
+        plan,
         single,
         single_games: 0,
-        plan,
+        names,
         file: None,
         held: None,
         games_seen: 0,
@@ -328,21 +325,19 @@ impl State<'_> {
     }
 
     /// An output could not be created or written: reported, counted as an
-    /// I/O error (exit 2).
+    /// I/O error (exit 2); the run stops (a full disk fails every later
+    /// output too).
     fn output_error(&mut self, path: &Path, e: &std::io::Error, progress: &Progress) {
         self.io_note(&path.display().to_string(), e, progress);
         self.io_errors += 1;
         self.input_failed = true;
+        self.stop = true;
     }
 
     /// Opens an output of input `owner`, refusing a file already written
     /// in this run.
     fn open(&mut self, path: &Path, owner: &str) -> std::io::Result<Sink> {
-        let dest = Destination::Path(path.to_path_buf());
-        self.claims
-            .claim(&dest, owner)
-            .map_err(std::io::Error::other)?;
-        output::open(&dest, self.a.force, &self.inputs)
+        self.plan.open_in_dir(path, owner)
     }
 
     /// Writes one whole file (a game of a split input).
@@ -393,7 +388,7 @@ impl State<'_> {
             }
             self.flush_held(meta, progress);
             if let Some(p) = self
-                .plan
+                .names
                 .as_ref()
                 .and_then(|p| p.numbered(meta.input, index))
             {
@@ -408,7 +403,7 @@ impl State<'_> {
     fn flush_held(&mut self, meta: &FileMeta, progress: &Progress) {
         if let Some((index, text)) = self.held.take() {
             if let Some(p) = self
-                .plan
+                .names
                 .as_ref()
                 .and_then(|p| p.numbered(meta.input, index))
             {
@@ -432,7 +427,7 @@ impl State<'_> {
             }
         };
         if self.file.is_none() {
-            let Some(p) = self.plan.as_ref().and_then(|p| p.single(meta.input)) else {
+            let Some(p) = self.names.as_ref().and_then(|p| p.single(meta.input)) else {
                 return;
             };
             match self.open(&p, &meta.display) {
@@ -531,9 +526,9 @@ impl State<'_> {
 
     fn file_done(&mut self, meta: &FileMeta, progress: &Progress) {
         self.rep.file_done(meta, progress);
-        if self.plan.is_some() {
+        if self.names.is_some() {
             if let Some((_, text)) = self.held.take() {
-                if let Some(p) = self.plan.as_ref().and_then(|p| p.single(meta.input)) {
+                if let Some(p) = self.names.as_ref().and_then(|p| p.single(meta.input)) {
                     self.write_file(&p, &text, meta, progress);
                 }
             }
@@ -547,7 +542,7 @@ impl State<'_> {
             }
         }
         if !self.dropped.is_empty() {
-            let text = format!("dropped: {}", self.dropped);
+            let text = self.dropped.note();
             self.rep
                 .note(Some(&meta.display), None, None, &text, progress);
         }

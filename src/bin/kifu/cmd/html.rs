@@ -1,15 +1,17 @@
 //! `kifu html`: one self-contained replay page per game.
 
 use crate::args::{ColorArg, HtmlArgs, OutputFormat};
-use crate::batch::{self, Event, FileMeta, Input};
+use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
+use crate::out;
+use crate::output::{Destination, OutDirPlan, Plan, Split};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::diagram::html::{html, HtmlOptions};
 use kifu::read::Severity;
 use kifu::validate::{validate, GameReport, ValidateOptions};
-use std::collections::HashSet;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 /// What a worker hands back for one game.
@@ -18,9 +20,14 @@ struct PageOut {
     page: Result<Option<String>, String>,
 }
 
-struct State<'a> {
-    a: &'a HtmlArgs,
-    inputs_canon: HashSet<PathBuf>,
+struct State {
+    /// Every output of the run.
+    plan: Plan,
+    /// The names of the pages with --out-dir.
+    names: Option<OutDirPlan>,
+    /// The one page's destination without --out-dir (-o, or standard
+    /// output).
+    dest: Destination,
     /// Pages written to -o or standard output so far.
     single_written: usize,
     /// The first page of the current input, held until we know whether the
@@ -31,6 +38,8 @@ struct State<'a> {
     failed_inputs: usize,
     io_errors: usize,
     input_failed: bool,
+    /// An output failed: the run stops.
+    stop: bool,
     /// Findings and notes, in the `--diagnostics` style.
     rep: Reporter,
 }
@@ -39,16 +48,43 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
     let strictness = match a.strict.strictness() {
         Ok(s) => s,
         Err(e) => {
-            crate::out::err(&format!("kifu html: {e}"));
+            out::err(&format!("kifu html: {e}"));
             return 2;
         }
     };
-    let inputs = common::discover(&a.input, &[]);
-    let io_errors: Vec<(String, String)> = Vec::new(); // reported in order by the batch
-    let inputs_canon: HashSet<PathBuf> = inputs
-        .iter()
-        .filter_map(|i| i.path.as_ref().and_then(|p| p.canonicalize().ok()))
-        .collect();
+    let exclude: Vec<PathBuf> = a.out_dir.iter().cloned().collect();
+    let inputs = common::discover(&a.input, &exclude);
+    // Every page is planned before the first game is read: by the naming
+    // rule of `convert --out-dir` (each game of a file of several is a
+    // numbered page), or the one -o.
+    let mut plan = Plan::new(&inputs, a.force);
+    let summary = match report::job_summary(a.diagnostics.style(), &mut plan) {
+        Ok(s) => s,
+        Err(e) => {
+            out::err(&format!("kifu html: {e}"));
+            return 2;
+        }
+    };
+    let dest = a
+        .output
+        .as_ref()
+        .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
+    let mut names = None;
+    if let Some(dir) = &a.out_dir {
+        match plan.out_dir(dir, &a.input.paths, &inputs, "html", Split::Always) {
+            Ok(n) => names = Some(n),
+            Err(errors) => {
+                for e in &errors {
+                    out::err(&format!("kifu html: {e}"));
+                }
+                out::err("kifu html: nothing written (see the naming rule in docs/convert.md)");
+                return 2;
+            }
+        }
+    } else if let Err(e) = plan.claim(&dest, "-o") {
+        out::err(&format!("kifu html: {e}"));
+        return 2;
+    }
     let opts = HtmlOptions {
         notation: common::notation_of(a.notation),
         coords: common::coords_of(a.coords),
@@ -65,24 +101,24 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
             quiet: false,
             errors_only: true,
             every_game: false,
+            summary,
         },
         Dest::Stderr,
         &progress,
     );
     let mut st = State {
-        a: &a,
-        inputs_canon,
+        plan,
+        names,
+        dest,
         single_written: 0,
         first: None,
         file_games: 0,
         failed_inputs: 0,
-        io_errors: io_errors.len(),
+        io_errors: 0,
         input_failed: false,
+        stop: false,
         rep,
     };
-    for (path, msg) in &io_errors {
-        progress.println(&format!("{path}: error[io]: {msg}"));
-    }
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.encoding);
     let workers = common::workers(&a.input, |n| st.rep.tool_warning(n, &progress));
@@ -107,15 +143,19 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
                 Event::Game(meta, index, mut g) => {
                     g.report.index = index;
                     progress.game();
-                    st.game(&meta, &inputs, g, &progress);
+                    st.game(&meta, g, &progress);
                 }
                 Event::FileDone(meta) => {
                     progress.file();
                     st.rep.file_done(&meta, &progress);
-                    st.file_done(&meta, &inputs, &progress);
+                    st.file_done(&meta, &progress);
                 }
             }
-            std::ops::ControlFlow::Continue(())
+            if st.stop {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         },
     );
     progress.finish();
@@ -129,7 +169,7 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
     }
 }
 
-impl State<'_> {
+impl State {
     fn fail(&mut self, meta: &FileMeta, progress: &Progress, msg: &str) {
         self.rep.note(
             Some(&meta.display),
@@ -141,54 +181,66 @@ impl State<'_> {
         self.input_failed = true;
     }
 
-    fn out_path(&self, input: &Input, n: Option<usize>) -> PathBuf {
-        let dir = self.a.out_dir.as_ref().expect("out-dir mode");
-        let mut rel = input.rel.clone();
-        let stem = rel
-            .file_stem()
-            .map_or_else(|| "game".to_string(), |s| s.to_string_lossy().into_owned());
-        let name = match n {
-            Some(n) => format!("{stem}-{:04}.html", n + 1),
-            None => format!("{stem}.html"),
-        };
-        rel.set_file_name(name);
-        dir.join(rel)
+    /// An output that could not be written: reported once, exit 2, and the
+    /// run stops (a full disk fails every later page too).
+    fn output_error(&mut self, name: &str, e: &std::io::Error, progress: &Progress) {
+        self.rep.note(
+            Some(name),
+            Some(Severity::Error),
+            Some(kifu::read::Rule::Io),
+            &e.to_string(),
+            progress,
+        );
+        self.io_errors += 1;
+        self.input_failed = true;
+        self.stop = true;
     }
 
-    fn write(&mut self, path: &std::path::Path, page: &str, meta: &FileMeta, progress: &Progress) {
-        let result =
-            common::create_output(path, self.a.force, &self.inputs_canon).and_then(|mut f| {
+    /// Writes the page of game `n` of the current input (`None`: its only
+    /// game) under its planned name in --out-dir.
+    fn write_page(&mut self, n: Option<usize>, page: &str, meta: &FileMeta, progress: &Progress) {
+        let Some(names) = &self.names else { return };
+        let Some(path) = (match n {
+            Some(n) => names.numbered(meta.input, n),
+            None => names.single(meta.input),
+        }) else {
+            return;
+        };
+        let result = self
+            .plan
+            .open_in_dir(&path, &meta.display)
+            .and_then(|mut f| {
                 f.write_all(page.as_bytes())?;
                 f.commit()
             });
+        if let Err(e) = result {
+            self.output_error(&path.display().to_string(), &e, progress);
+        }
+    }
+
+    /// Writes the one page to -o or standard output.
+    fn write_single(&mut self, page: &str, progress: &Progress) {
+        let result = self.plan.open(&self.dest).and_then(|mut f| {
+            f.write_all(page.as_bytes())?;
+            f.commit()
+        });
         match result {
             Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                self.fail(meta, progress, &e.to_string())
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
             Err(e) => {
-                let name = path.display().to_string();
-                self.rep.note(
-                    Some(&name),
-                    Some(Severity::Error),
-                    Some(kifu::read::Rule::Io),
-                    &e.to_string(),
-                    progress,
-                );
-                self.io_errors += 1;
-                self.input_failed = true;
+                let name = self.dest.display();
+                self.output_error(&name, &e, progress);
             }
         }
     }
 
-    fn game(&mut self, meta: &FileMeta, inputs: &[Input], mut g: PageOut, progress: &Progress) {
+    fn game(&mut self, meta: &FileMeta, mut g: PageOut, progress: &Progress) {
         let index = g.report.index;
         self.file_games += 1;
-        if self.a.out_dir.is_some() && self.file_games == 2 {
+        if self.names.is_some() && self.file_games == 2 {
             // The file has several games: numbered names for all.
             if let Some((i, first)) = self.first.take() {
-                let p = self.out_path(&inputs[meta.input], Some(i));
-                self.write(&p, &first, meta, progress);
+                self.write_page(Some(i), &first, meta, progress);
             }
         }
         self.rep.game(meta, &mut g.report, progress);
@@ -203,7 +255,7 @@ impl State<'_> {
                 return self.fail(meta, progress, &format!("game {}: {e}", g.report.index + 1))
             }
         };
-        if self.a.out_dir.is_none() {
+        if self.names.is_none() {
             if self.single_written > 0 {
                 return self.fail(
                     meta,
@@ -215,42 +267,18 @@ impl State<'_> {
                 );
             }
             self.single_written += 1;
-            match &self.a.output {
-                Some(path) => {
-                    let path = path.clone();
-                    self.write(&path, &page, meta, progress);
-                }
-                None => {
-                    let mut out = std::io::stdout().lock();
-                    if let Err(e) = out.write_all(page.as_bytes()).and_then(|()| out.flush()) {
-                        if e.kind() == std::io::ErrorKind::BrokenPipe {
-                            std::process::exit(0);
-                        }
-                        self.rep.note(
-                            None,
-                            Some(Severity::Error),
-                            Some(kifu::read::Rule::Io),
-                            &format!("kifu html: cannot write output: {e}"),
-                            progress,
-                        );
-                        self.io_errors += 1;
-                    }
-                }
-            }
-            return;
+            return self.write_single(&page, progress);
         }
         if self.file_games == 1 {
             self.first = Some((index, page));
             return;
         }
-        let p = self.out_path(&inputs[meta.input], Some(index));
-        self.write(&p, &page, meta, progress);
+        self.write_page(Some(index), &page, meta, progress);
     }
 
-    fn file_done(&mut self, meta: &FileMeta, inputs: &[Input], progress: &Progress) {
+    fn file_done(&mut self, meta: &FileMeta, progress: &Progress) {
         if let Some((_, first)) = self.first.take() {
-            let p = self.out_path(&inputs[meta.input], None);
-            self.write(&p, &first, meta, progress);
+            self.write_page(None, &first, meta, progress);
         }
         if self.input_failed {
             self.failed_inputs += 1;

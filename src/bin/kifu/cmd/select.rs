@@ -195,8 +195,12 @@ fn emit(
         }
         SelectFormat::Json => {
             let info = &g.verdict.info;
-            let iso = kifu::stats::iso_date(&info.start_time);
-            let raw = (iso.is_none() && !info.start_time.is_empty()).then_some(&info.start_time);
+            // One reading of the date, as the stats columns `start_time`,
+            // `start_time_raw` and `start_time_precision` have it.
+            let date = kifu::date::parse(&info.start_time);
+            let iso = date.map(|d| d.iso());
+            let precision = date.map(|d| d.precision().name());
+            let raw = (date.is_none() && !info.start_time.is_empty()).then_some(&info.start_time);
             let text = |s: &String| (!s.is_empty()).then(|| s.clone());
             let handicap = match (info.variant, info.handicap) {
                 (kifu::Variant::Standard, Some(h)) => Some(h.info().japanese),
@@ -204,6 +208,9 @@ fn emit(
                 _ => None,
             };
             let r = &g.output;
+            // The result the filters read: `unknown` when a statement of
+            // it was judged false.
+            let established = kifu::select::Summary::of(r);
             w.line(
                 &json!({
                     "path": meta.display,
@@ -215,10 +222,11 @@ fn emit(
                     "event": text(&info.event),
                     "start_time": iso,
                     "start_time_raw": raw,
+                    "start_time_precision": precision,
                     "variant": info.variant.name(),
                     "handicap": handicap,
-                    "result": r.result.outcome.name(),
-                    "reason": r.result.reason,
+                    "result": established.outcome.name(),
+                    "reason": established.reason,
                     "plies": r.plies,
                     "valid": r.ok,
                     "ply": g.verdict.ply,

@@ -4,7 +4,7 @@ use crate::args::{ColorArg, ImpasseArg, OutputFormat, StatsArgs};
 use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
 use crate::out;
-use crate::output::{self, Claims, Destination, InputSet, Sink};
+use crate::output::{Destination, Plan, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::rules::ImpasseRule;
@@ -30,15 +30,6 @@ impl Row for GameRow {
     }
 }
 
-impl Row for TagRow {
-    fn header(out: &mut Vec<u8>) {
-        TagRow::write_csv_header(out);
-    }
-    fn line(&self, out: &mut Vec<u8>) {
-        self.write_csv(out);
-    }
-}
-
 impl Row for MoveRow {
     fn header(out: &mut Vec<u8>) {
         MoveRow::write_csv_header(out);
@@ -48,13 +39,23 @@ impl Row for MoveRow {
     }
 }
 
+impl Row for TagRow {
+    fn header(out: &mut Vec<u8>) {
+        TagRow::write_csv_header(out);
+    }
+    fn line(&self, out: &mut Vec<u8>) {
+        self.write_csv(out);
+    }
+}
+
 /// A CSV table being written, and the first error it met. Rows are
 /// gathered in one reused buffer and written out in large pieces; the
-/// header goes before the first row (none without rows, as `csv` does).
+/// header row is always written, also when no game was selected.
 struct Table {
     w: Sink,
     buf: Vec<u8>,
-    header: bool,
+    /// Writes the header row; taken when it is written.
+    header: Option<fn(&mut Vec<u8>)>,
     failed: Option<io::Error>,
 }
 
@@ -62,21 +63,26 @@ struct Table {
 const TABLE_BUFFER: usize = 8 * 1024;
 
 impl Table {
-    fn new(w: Sink) -> Table {
+    /// A table of rows `T` written to `w`.
+    fn new<T: Row>(w: Sink) -> Table {
         Table {
             w,
             buf: Vec::with_capacity(TABLE_BUFFER + 4096),
-            header: false,
+            header: Some(T::header),
             failed: None,
+        }
+    }
+
+    /// Gathers the header row if it is not written yet.
+    fn start(&mut self) {
+        if let Some(header) = self.header.take() {
+            header(&mut self.buf);
         }
     }
 
     fn write<T: Row>(&mut self, row: &T) -> bool {
         if self.failed.is_none() {
-            if !self.header {
-                self.header = true;
-                T::header(&mut self.buf);
-            }
+            self.start();
             row.line(&mut self.buf);
             if self.buf.len() >= TABLE_BUFFER {
                 self.drain();
@@ -103,6 +109,7 @@ impl Table {
 
     /// Flushes and commits; the first error met, if any.
     fn finish(mut self) -> io::Result<()> {
+        self.start();
         if self.failed.is_none() && !self.buf.is_empty() {
             self.drain();
         }
@@ -130,30 +137,29 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
     let moves_dest = a.moves.as_ref().map(|p| Destination::parse(p.as_os_str()));
     let tags_dest = a.tags.as_ref().map(|p| Destination::parse(p.as_os_str()));
-    let mut claims = Claims::default();
-    if let Err(e) = claims.claim(&games_dest, "the games table") {
+    // Both tables are planned before the first game is read.
+    let mut plan = Plan::new(&inputs, a.force);
+    let style = a.diagnostics.map_or(OutputFormat::Human, |d| d.style());
+    let job_summary = match report::job_summary(style, &mut plan) {
+        Ok(s) => s,
+        Err(e) => return Ok(fail(&e)),
+    };
+    if let Err(e) = plan.claim(&games_dest, "the games table") {
         return Ok(fail(&e));
     }
     if let Some(d) = &moves_dest {
-        if let Err(e) = claims.claim(d, "the moves table (--moves)") {
+        if let Err(e) = plan.claim(d, "the moves table (--moves)") {
             return Ok(fail(&e));
         }
     }
     if let Some(d) = &tags_dest {
-        if let Err(e) = claims.claim(d, "the names table (--tags)") {
+        if let Err(e) = plan.claim(d, "the names table (--tags)") {
             return Ok(fail(&e));
         }
     }
     if let Some(code) = common::nothing_found(&a.input, "stats", &inputs) {
         return Ok(code);
     }
-    let input_set = InputSet::new(
-        inputs
-            .iter()
-            .filter(|i| i.issue.is_none())
-            .filter_map(|i| i.path.as_deref()),
-        inputs.iter().any(|i| i.path.is_none()),
-    );
     let opts = StatsOptions {
         opening_plies: a.opening_plies,
         sfen: a.sfen,
@@ -167,21 +173,20 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         }),
     };
     let read_opts = common::read_options(&a.input, a.encoding);
-    let open = |d: &Destination| output::open(d, a.force, &input_set).map(Table::new);
-    let mut games_out = match open(&games_dest) {
-        Ok(s) => s,
+    let mut games_out = match plan.open(&games_dest) {
+        Ok(s) => Table::new::<GameRow>(s),
         Err(e) => return Ok(fail(&e.to_string())),
     };
     let mut moves_out = match &moves_dest {
         None => None,
-        Some(d) => match open(d) {
+        Some(d) => match plan.open(d).map(Table::new::<MoveRow>) {
             Ok(s) => Some(s),
             Err(e) => return Ok(fail(&e.to_string())),
         },
     };
     let mut tags_out = match &tags_dest {
         None => None,
-        Some(d) => match open(d) {
+        Some(d) => match plan.open(d).map(Table::new::<TagRow>) {
             Ok(s) => Some(s),
             Err(e) => return Ok(fail(&e.to_string())),
         },
@@ -190,7 +195,6 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
     let mut summary = Summary::default();
     let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let mut progress = Progress::new(readable as u64, true);
-    let style = a.diagnostics.map_or(OutputFormat::Human, |d| d.style());
     let mut rep = Reporter::new(
         Settings {
             command: "stats",
@@ -200,6 +204,7 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
             quiet: a.diagnostics.is_none(),
             errors_only: false,
             every_game: false,
+            summary: job_summary,
         },
         Dest::Stderr,
         &progress,

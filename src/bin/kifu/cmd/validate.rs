@@ -4,6 +4,7 @@ use crate::args::{ColorArg, ImpasseArg, OutputFormat, ValidateArgs};
 use crate::batch::{self, Event, FileMeta};
 use crate::cmd::common;
 use crate::out::{self, Out};
+use crate::output::Plan;
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::rules::ImpasseRule;
@@ -29,6 +30,15 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
             ImpasseArg::P27 => ImpasseRule::Points27,
         }),
     };
+    // Its one file, GitHub's job summary, is planned as every output is.
+    let mut plan = Plan::new(&inputs, false);
+    let summary = match report::job_summary(a.format, &mut plan) {
+        Ok(s) => s,
+        Err(e) => {
+            out::err(&format!("kifu validate: {e}"));
+            return Ok(out::FAILURE);
+        }
+    };
     let read_opts = common::read_options(&a.input, a.encoding);
     let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let mut progress = Progress::new(readable as u64, a.format == OutputFormat::Human);
@@ -41,6 +51,7 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
             quiet: a.quiet,
             errors_only: false,
             every_game: true,
+            summary,
         },
         Dest::Stdout(Out::new()),
         &progress,

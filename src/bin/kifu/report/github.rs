@@ -7,7 +7,6 @@ use super::{describe, Counts};
 use crate::out;
 use kifu::read::{Finding, Rule, Severity};
 use std::fmt::Write as _;
-use std::io::Write as _;
 
 /// Invalid games listed in the job summary at most.
 pub const SUMMARY_GAMES: usize = 50;
@@ -182,16 +181,6 @@ fn describe_short(f: &Finding, index: usize) -> String {
         let _ = write!(s, " [ply {ply}, move {mv}]");
     }
     s
-}
-
-/// Appends `text` to the file `GITHUB_STEP_SUMMARY` names.
-pub fn append_summary(path: &std::ffi::OsStr, text: &str) -> std::io::Result<()> {
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)?;
-    f.write_all(text.as_bytes())?;
-    f.flush()
 }
 
 #[cfg(test)]

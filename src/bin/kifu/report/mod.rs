@@ -128,6 +128,24 @@ pub struct Settings {
     pub errors_only: bool,
     /// A JSON object for every game, with findings or not (validate).
     pub every_game: bool,
+    /// The GitHub job summary file, planned by the command (see
+    /// [`job_summary`]).
+    pub summary: Option<crate::output::Appended>,
+}
+
+/// The job summary file of the GitHub style (`GITHUB_STEP_SUMMARY`, when
+/// set), claimed in the command's plan with its other outputs; the
+/// message says why it is refused (it is an input, a folder, …).
+pub fn job_summary(
+    style: OutputFormat,
+    plan: &mut crate::output::Plan,
+) -> Result<Option<crate::output::Appended>, String> {
+    match std::env::var_os("GITHUB_STEP_SUMMARY") {
+        Some(path) if style == OutputFormat::Github && !path.is_empty() => plan
+            .claim_append(std::path::Path::new(&path), "GITHUB_STEP_SUMMARY")
+            .map(Some),
+        _ => Ok(None),
+    }
 }
 
 /// Prints findings in one style and counts them.
@@ -147,9 +165,7 @@ impl Reporter {
         let mut r = Reporter {
             human: human::Human::new(set.color),
             sarif: None,
-            summary: (set.style == OutputFormat::Github
-                && std::env::var_os("GITHUB_STEP_SUMMARY").is_some_and(|v| !v.is_empty()))
-            .then(github::JobSummary::default),
+            summary: set.summary.is_some().then(github::JobSummary::default),
             set,
             dest,
             counts: Counts::default(),
@@ -399,15 +415,13 @@ impl Reporter {
             OutputFormat::Github => {
                 let line = github::notice(self.set.command, &summary);
                 self.write(&line, progress);
-                if let (Some(js), Some(path)) =
-                    (&self.summary, std::env::var_os("GITHUB_STEP_SUMMARY"))
-                {
+                if let (Some(js), Some(file)) = (&self.summary, &self.set.summary) {
                     let md = js.render(self.set.command, &summary, &self.counts);
-                    if let Err(e) = github::append_summary(&path, &md) {
+                    if let Err(e) = file.append(md.as_bytes()) {
                         out::err(&format!(
                             "kifu {}: cannot write the job summary to {}: {e}",
                             self.set.command,
-                            path.to_string_lossy()
+                            file.path().display()
                         ));
                         self.counts.output_failed = true;
                     }

@@ -1,0 +1,827 @@
+//! The export visitor: each main-line move played once, the position
+//! before it encoded as it comes.
+
+use super::layout::{
+    Layout, HCPE3_DECLARATION, HCPE3_HEADER_SIZE, HCPE3_IMPASSE, HCPE3_REPETITION, HCPE_SIZE,
+    PSV_SIZE,
+};
+use super::pack::{self, Unencodable};
+use crate::eval::{score_of, Score};
+use crate::read::{Finding, Flow, MoveEvent, Visitor};
+use crate::record::{HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind};
+use crate::rules::color::Color;
+use crate::validate::{GameReport, ValidateOptions, Validator};
+use std::fmt;
+
+/// The value a mate score (`#詰み=…`) counts as: the threshold of
+/// dlshogi's `csa_to_hcpe.py`, so it stops a game with
+/// [`ExportOptions::stop_score`] and is clamped like any large score.
+pub const MATE_SCORE: i64 = 100_000;
+
+/// The largest eval written; larger scores are clamped (symmetrically, as
+/// dlshogi does, so that a sign change never overflows).
+pub const EVAL_LIMIT: i64 = 32_767;
+
+/// What to export and which games to keep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportOptions {
+    /// The layout written.
+    pub layout: Layout,
+    /// How games are judged.
+    pub validate: ValidateOptions,
+    /// The end reasons kept (ids of [`crate::validate::REASONS`]; see
+    /// [`parse_ending`]); empty: every decided game.
+    pub endings: Vec<&'static str>,
+    /// Keep games of at least this many main-line plies.
+    pub min_plies: Option<u32>,
+    /// Keep games whose two players are both rated at least this
+    /// (floodgate's `'black_rate:NAME:R` / `'white_rate:NAME:R` comments;
+    /// a game without them is left out).
+    pub min_rating: Option<f64>,
+    /// Write only positions whose move has an evaluation (`.hcpe`, `.psv`);
+    /// for `.hcpe3`, which keeps games whole, leave out a game where half
+    /// of the moves or more have none.
+    pub require_eval: bool,
+    /// Stop a game's records after the first position whose score's
+    /// absolute value reaches this (that position included).
+    pub stop_score: Option<i64>,
+    /// Leave out a game with a written position whose score's absolute
+    /// value exceeds this.
+    pub max_score: Option<i64>,
+    /// Compute [`GameReport::game_key`] (for `--dedupe`, splits, indexes).
+    pub game_key: bool,
+}
+
+impl ExportOptions {
+    /// Every decided game, every position, in `layout`.
+    pub fn new(layout: Layout) -> ExportOptions {
+        ExportOptions {
+            layout,
+            validate: ValidateOptions::default(),
+            endings: Vec::new(),
+            min_plies: None,
+            min_rating: None,
+            require_eval: false,
+            stop_score: None,
+            max_score: None,
+            game_key: true,
+        }
+    }
+
+    /// The defaults of dlshogi's `csa_to_hcpe.py`: games ended by
+    /// resignation or declaration (`%TORYO`, `%KACHI`) of at least 50
+    /// plies between players both rated 3500 or more; positions without
+    /// an evaluation left out; a game stops after the first position
+    /// whose score reaches ±100000, and a game with a score beyond
+    /// ±1000000 is left out.
+    pub fn dlshogi(layout: Layout) -> ExportOptions {
+        ExportOptions {
+            endings: vec!["resign", "declaration"],
+            min_plies: Some(50),
+            min_rating: Some(3500.0),
+            require_eval: true,
+            stop_score: Some(MATE_SCORE),
+            max_score: Some(1_000_000),
+            ..ExportOptions::new(layout)
+        }
+    }
+}
+
+/// The end reasons one `--endings` word names: a reason id (`resign`,
+/// `declaration`, …, as in [`crate::validate::REASONS`]) or a CSA special
+/// (`%TORYO`, `%KACHI`, `%SENNICHITE` — repetition and perpetual check —,
+/// `%JISHOGI`, …).
+///
+/// ```
+/// use kifu::export::parse_ending;
+///
+/// assert_eq!(parse_ending("%TORYO"), Ok(vec!["resign"]));
+/// assert_eq!(parse_ending("declaration"), Ok(vec!["declaration"]));
+/// assert_eq!(parse_ending("%SENNICHITE"), Ok(vec!["repetition", "perpetual-check"]));
+/// assert!(parse_ending("%NOPE").is_err());
+/// ```
+pub fn parse_ending(word: &str) -> Result<Vec<&'static str>, String> {
+    let w = word.trim();
+    if let Some(special) = w.strip_prefix('%') {
+        let kind = crate::csa::kind_from_special(&special.to_ascii_uppercase());
+        return match kind {
+            TerminalKind::Other(_) => Err(format!(
+                "unknown CSA special `{w}` (expected %TORYO, %KACHI, %SENNICHITE, %JISHOGI, …)"
+            )),
+            TerminalKind::Repetition => Ok(vec!["repetition", "perpetual-check"]),
+            k => Ok(vec![k.reason_id()]),
+        };
+    }
+    let id = w.to_ascii_lowercase().replace('_', "-");
+    crate::validate::REASONS
+        .iter()
+        .find(|r| **r == id)
+        .map(|r| vec![*r])
+        .ok_or_else(|| {
+            format!(
+                "unknown ending `{w}` (expected a CSA special such as %TORYO, or one of {})",
+                crate::validate::REASONS.join(", ")
+            )
+        })
+}
+
+/// Why a game wrote nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// An error was found (an illegal move, a syntax error, a false
+    /// result, …): the game's findings say which.
+    Invalid,
+    /// A main-line move is illegal, though the record states it as a
+    /// foul that ends the game (a `foul` warning, not an error): the game
+    /// is judged, but its moves are not all legal.
+    IllegalMove,
+    /// Minishogi or doubutsu: the layouts hold standard shogi only.
+    Variant,
+    /// A position without a code (a missing king, too many pieces).
+    Unencodable(Unencodable),
+    /// The result is not a win or a draw (aborted, unknown).
+    NoResult,
+    /// The end reason is not among [`ExportOptions::endings`].
+    Ending,
+    /// Fewer plies than [`ExportOptions::min_plies`].
+    MinPlies,
+    /// A player below [`ExportOptions::min_rating`], or unrated.
+    Rating,
+    /// A score beyond [`ExportOptions::max_score`].
+    ScoreOutOfRange,
+    /// No evaluation where [`ExportOptions::require_eval`] needs one.
+    NoEval,
+    /// No position to write (a game without moves).
+    NoPositions,
+}
+
+impl SkipReason {
+    /// Its id in the index (`reason`): `invalid`, `variant`,
+    /// `unencodable`, `no-result`, `ending`, `min-plies`, `rating`,
+    /// `score-out-of-range`, `no-eval`, `no-positions`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SkipReason::Invalid => "invalid",
+            SkipReason::IllegalMove => "illegal-move",
+            SkipReason::Variant => "variant",
+            SkipReason::Unencodable(_) => "unencodable",
+            SkipReason::NoResult => "no-result",
+            SkipReason::Ending => "ending",
+            SkipReason::MinPlies => "min-plies",
+            SkipReason::Rating => "rating",
+            SkipReason::ScoreOutOfRange => "score-out-of-range",
+            SkipReason::NoEval => "no-eval",
+            SkipReason::NoPositions => "no-positions",
+        }
+    }
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::Unencodable(u) => write!(f, "unencodable ({u})"),
+            r => f.write_str(r.name()),
+        }
+    }
+}
+
+/// What one game gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameExport {
+    /// The validator's verdict (findings, result, plies, game key).
+    pub report: GameReport,
+    /// Why nothing was written, if nothing was.
+    pub skipped: Option<SkipReason>,
+    /// Records in `bytes`: positions (`.hcpe`, `.psv`) or moves (`.hcpe3`,
+    /// whose header is not counted).
+    pub records: u32,
+    /// The game's bytes in the layout (empty when skipped).
+    pub bytes: Vec<u8>,
+}
+
+impl GameExport {
+    /// The game's bytes, appended to `out` (a buffer a caller maps, e.g.
+    /// as a numpy array).
+    pub fn append_to(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.bytes);
+    }
+}
+
+/// The main-line record whose evaluation may still come.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    /// Offset of its eval field in the buffer.
+    eval_at: usize,
+    /// Offset of the record.
+    at: usize,
+    /// The side to move in its position.
+    color: Color,
+    /// Its eval was written.
+    has_eval: bool,
+}
+
+/// The export visitor (see the [module docs](super)); one serves any
+/// number of games.
+#[derive(Debug)]
+pub struct Exporter {
+    opts: ExportOptions,
+    validator: Validator,
+    buf: Vec<u8>,
+    records: u32,
+    pending: Option<Pending>,
+    /// Whether the start position has a code (decided at the first move).
+    code: Option<Result<(), Unencodable>>,
+    /// The code of the position before the next main-line move, followed
+    /// move by move (`.hcpe`, `.psv`).
+    coder: Option<pack::Incremental>,
+    /// Records are still being written.
+    recording: bool,
+    /// A main-line move was not played (illegal).
+    illegal: bool,
+    out_of_range: bool,
+    ratings: [Option<f64>; 2],
+    /// `.hcpe3`: written moves without an evaluation.
+    missing_evals: u32,
+    /// The size of the last game's bytes: the next buffer's capacity.
+    hint: usize,
+}
+
+impl Exporter {
+    /// An exporter.
+    pub fn new(opts: ExportOptions) -> Exporter {
+        let validator = Validator::new(opts.validate)
+            .with_final_sfen(false)
+            .with_game_key(opts.game_key);
+        Exporter {
+            opts,
+            validator,
+            buf: Vec::new(),
+            records: 0,
+            pending: None,
+            code: None,
+            coder: None,
+            recording: true,
+            illegal: false,
+            out_of_range: false,
+            ratings: [None, None],
+            missing_evals: 0,
+            hint: 64 * HCPE_SIZE,
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &ExportOptions {
+        &self.opts
+    }
+
+    /// Leaves out the pending record when it needs an evaluation it did
+    /// not get.
+    #[inline]
+    fn close_pending(&mut self) {
+        if let Some(p) = self.pending.take() {
+            if !p.has_eval {
+                if self.opts.layout == Layout::Hcpe3 {
+                    self.missing_evals += 1;
+                } else if self.opts.require_eval {
+                    self.buf.truncate(p.at);
+                    self.records -= 1;
+                }
+            }
+        }
+    }
+
+    /// Decides at the first move whether the start has a code.
+    #[cold]
+    fn check_start(&mut self) {
+        let pos = self.validator.next_position();
+        let c = pack::check(pos);
+        self.coder = match (self.opts.layout, c.is_ok()) {
+            (Layout::Hcpe, true) => Some(pack::Incremental::new(pos, pack::Kind::Hcp)),
+            (Layout::Psv, true) => Some(pack::Incremental::new(pos, pack::Kind::PackedSfen)),
+            _ => None,
+        };
+        self.recording = c.is_ok();
+        self.code = Some(c);
+    }
+
+    /// A main-line move while records are written: the position before it
+    /// is encoded, then the move is played and its fields filled.
+    #[inline]
+    fn record_move(&mut self, mv: &MoveEvent<'_>) -> Flow {
+        self.close_pending();
+        let pos = self.validator.next_position();
+        let (color, ply) = (pos.turn(), pos.ply());
+        match (self.opts.layout, &self.coder) {
+            (Layout::Hcpe3, _) if self.buf.is_empty() => {
+                self.buf.extend_from_slice(&pack::hcp(pos));
+                self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
+            }
+            (Layout::Hcpe | Layout::Psv, None) => return self.validator.movement(mv),
+            _ => {}
+        }
+        let flow = self.validator.movement(mv);
+        let played = self
+            .validator
+            .last_played()
+            .filter(|_| self.validator.in_main_line())
+            .copied();
+        let Some(p) = played else {
+            // An illegal move: the game writes nothing.
+            self.recording = false;
+            self.illegal = true;
+            return flow;
+        };
+        let at = self.buf.len();
+        let eval_at = at + 32;
+        match (self.opts.layout, self.coder.as_mut()) {
+            (Layout::Hcpe, Some(coder)) => {
+                let mut r = [0u8; HCPE_SIZE];
+                r[..32].copy_from_slice(&coder.code());
+                r[34..36].copy_from_slice(&pack::move16(p.mv).to_le_bytes());
+                self.buf.extend_from_slice(&r);
+                coder.play(p.mv, p.color, p.role, p.captured);
+            }
+            (Layout::Psv, Some(coder)) => {
+                let mut r = [0u8; PSV_SIZE];
+                r[..32].copy_from_slice(&coder.code());
+                r[34..36].copy_from_slice(&pack::psv_move16(p.mv).to_le_bytes());
+                let ply = ply.min(u16::MAX as u32) as u16;
+                r[36..38].copy_from_slice(&ply.to_le_bytes());
+                self.buf.extend_from_slice(&r);
+                coder.play(p.mv, p.color, p.role, p.captured);
+            }
+            _ => {
+                // move16, eval, candidateNum 1, then the candidate: the
+                // move itself, visited once.
+                let v = pack::move16(p.mv).to_le_bytes();
+                self.buf
+                    .extend_from_slice(&[v[0], v[1], 0, 0, 1, 0, v[0], v[1], 1, 0]);
+            }
+        }
+        let eval_at = if self.opts.layout == Layout::Hcpe3 {
+            at + 2
+        } else {
+            eval_at
+        };
+        self.records += 1;
+        self.pending = Some(Pending {
+            eval_at,
+            at,
+            color,
+            has_eval: false,
+        });
+        flow
+    }
+
+    /// A main-line comment: an evaluation for the pending record, or a
+    /// player's rating.
+    #[cold]
+    fn main_comment(&mut self, text: &str) {
+        // Evaluations start with `**` (CSA), `#` or `*` (KIF); ratings
+        // with `black_rate:` / `white_rate:`.
+        let first = text.as_bytes().first().copied().unwrap_or(0);
+        if !matches!(first, b'*' | b'#' | b'b' | b'w') {
+            return;
+        }
+        if let Some(p) = self.pending.filter(|p| !p.has_eval) {
+            if let Some(s) = score_of(text) {
+                self.score(p, s);
+                return;
+            }
+        }
+        if self.opts.min_rating.is_some() {
+            for (i, key) in ["black_rate:", "white_rate:"].iter().enumerate() {
+                if let Some(r) = text.strip_prefix(key).and_then(rating) {
+                    self.ratings[i] = Some(r);
+                }
+            }
+        }
+    }
+
+    fn score(&mut self, mut p: Pending, s: Score) {
+        let cp = match s {
+            Score::Cp(n) => n,
+            Score::Mate(n) if n >= 0 => MATE_SCORE,
+            Score::Mate(_) => -MATE_SCORE,
+        };
+        if self.opts.max_score.is_some_and(|m| cp.abs() > m) {
+            self.out_of_range = true;
+            self.recording = false;
+            return;
+        }
+        let v = cp.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let v = if p.color == Color::Black { v } else { -v } as i16;
+        self.buf[p.eval_at..p.eval_at + 2].copy_from_slice(&v.to_le_bytes());
+        p.has_eval = true;
+        self.pending = Some(p);
+        if self.opts.stop_score.is_some_and(|m| cp.abs() >= m) {
+            self.recording = false;
+        }
+    }
+
+    /// Why the game just read is left out, if it is.
+    fn verdict(&self, report: &GameReport) -> Option<SkipReason> {
+        let o = &self.opts;
+        if !report.ok {
+            return Some(SkipReason::Invalid);
+        }
+        if self.illegal {
+            return Some(SkipReason::IllegalMove);
+        }
+        match self.code {
+            Some(Err(Unencodable::Variant(_))) => return Some(SkipReason::Variant),
+            Some(Err(u)) => return Some(SkipReason::Unencodable(u)),
+            _ => {}
+        }
+        let outcome = report.result.outcome;
+        if !matches!(
+            outcome,
+            Outcome::SenteWin | Outcome::GoteWin | Outcome::Draw
+        ) {
+            return Some(SkipReason::NoResult);
+        }
+        let reason = report.result.reason.as_deref().unwrap_or("");
+        if !o.endings.is_empty() && !o.endings.contains(&reason) {
+            return Some(SkipReason::Ending);
+        }
+        if o.min_plies.is_some_and(|n| report.plies < n) {
+            return Some(SkipReason::MinPlies);
+        }
+        if let Some(min) = o.min_rating {
+            if !self.ratings.iter().all(|r| r.is_some_and(|r| r >= min)) {
+                return Some(SkipReason::Rating);
+            }
+        }
+        if self.out_of_range {
+            return Some(SkipReason::ScoreOutOfRange);
+        }
+        if self.records == 0 {
+            return Some(if o.require_eval && report.plies > 0 {
+                SkipReason::NoEval
+            } else {
+                SkipReason::NoPositions
+            });
+        }
+        // csa_to_hcpe3.py: a game where half of the moves have no eval.
+        if o.layout == Layout::Hcpe3 && o.require_eval && self.missing_evals >= self.records / 2 {
+            return Some(SkipReason::NoEval);
+        }
+        None
+    }
+
+    /// Fills the results in: `.hcpe` absolute (0 draw, 1 sente, 2 gote),
+    /// `.psv` from the side to move (1, -1, 0), `.hcpe3` absolute with the
+    /// flags of the end.
+    fn fill_results(&mut self, report: &GameReport) {
+        let winner = report.result.outcome.winner();
+        let absolute: u8 = match winner {
+            None => 0,
+            Some(Color::Black) => 1,
+            Some(Color::White) => 2,
+        };
+        match self.opts.layout {
+            Layout::Hcpe => {
+                for rec in self.buf.chunks_exact_mut(HCPE_SIZE) {
+                    rec[36] = absolute;
+                }
+            }
+            Layout::Psv => {
+                for rec in self.buf.chunks_exact_mut(PSV_SIZE) {
+                    let turn = if rec[0] & 1 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    rec[38] = match winner {
+                        None => 0,
+                        Some(c) if c == turn => 1,
+                        Some(_) => (-1i8) as u8,
+                    };
+                }
+            }
+            Layout::Hcpe3 => {
+                let n = (self.records.min(u16::MAX as u32) as u16).to_le_bytes();
+                self.buf[32..34].copy_from_slice(&n);
+                let flags = match report.result.reason.as_deref() {
+                    Some("repetition" | "perpetual-check") => HCPE3_REPETITION,
+                    Some("declaration") => HCPE3_DECLARATION,
+                    Some("impasse" | "max-moves" | "declaration-draw") => HCPE3_IMPASSE,
+                    _ => 0,
+                };
+                self.buf[34] = absolute | flags;
+            }
+        }
+    }
+}
+
+/// A rating as floodgate writes it after `black_rate:`: `NAME:3512.0`.
+fn rating(rest: &str) -> Option<f64> {
+    let (_, value) = rest.rsplit_once(':')?;
+    value.trim().parse().ok()
+}
+
+impl Visitor for Exporter {
+    type Output = GameExport;
+
+    fn begin_game(&mut self, index: usize) -> Flow {
+        self.buf = Vec::with_capacity(self.hint);
+        self.records = 0;
+        self.pending = None;
+        self.code = None;
+        self.coder = None;
+        self.recording = true;
+        self.illegal = false;
+        self.out_of_range = false;
+        self.ratings = [None, None];
+        self.missing_evals = 0;
+        self.validator.begin_game(index)
+    }
+
+    fn finding(&mut self, finding: Finding) -> Flow {
+        self.validator.finding(finding)
+    }
+
+    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
+        self.validator.header(key, value, at)
+    }
+
+    fn start(&mut self, start: &Start) -> Flow {
+        self.validator.start(start)
+    }
+
+    fn comment(&mut self, text: &str, at: Location) -> Flow {
+        if self.validator.in_main_line() && self.recording {
+            self.main_comment(text);
+        }
+        self.validator.comment(text, at)
+    }
+
+    #[inline]
+    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
+        if self.code.is_none() {
+            self.check_start();
+        }
+        if !self.validator.in_main_line() {
+            return self.validator.movement(mv);
+        }
+        if self.recording {
+            return self.record_move(mv);
+        }
+        let flow = self.validator.movement(mv);
+        if self.validator.last_played().is_none() {
+            self.illegal = true;
+        }
+        flow
+    }
+
+    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
+        self.validator.time(time, at)
+    }
+
+    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
+        self.validator.begin_variation(ply, at)
+    }
+
+    fn end_variation(&mut self) -> Flow {
+        self.validator.end_variation()
+    }
+
+    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
+        self.validator.terminal(kind, at)
+    }
+
+    fn claim(&mut self, claim: &ResultClaim) -> Flow {
+        self.validator.claim(claim)
+    }
+
+    fn end_game(&mut self) -> GameExport {
+        if self.code.is_none() {
+            self.check_start();
+        }
+        self.close_pending();
+        let report = self.validator.end_game();
+        let skipped = self.verdict(&report);
+        let records = if skipped.is_some() {
+            self.buf.clear();
+            0
+        } else {
+            self.fill_results(&report);
+            self.records
+        };
+        self.hint = self.hint.max(self.buf.len()).min(1 << 20);
+        GameExport {
+            report,
+            skipped,
+            records,
+            bytes: std::mem::take(&mut self.buf),
+        }
+    }
+}
+
+impl crate::select::Replays for Exporter {
+    fn validator(&self) -> &Validator {
+        &self.validator
+    }
+
+    fn summary(output: &GameExport) -> crate::select::Summary<'_> {
+        <Validator as crate::select::Replays>::summary(&output.report)
+    }
+}
+
+/// What [`export`] wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Games read.
+    pub games: u64,
+    /// Games written.
+    pub kept: u64,
+    /// Records written (positions, or `.hcpe3` moves).
+    pub records: u64,
+    /// Bytes written.
+    pub bytes: u64,
+}
+
+/// Exports every game of `reader` into `out` (a file, a `Vec<u8>`, any
+/// writer); games are left out as [`Exporter`] decides.
+///
+/// ```
+/// use kifu::export::{export, ExportOptions, Layout, PSV_SIZE};
+/// use kifu::read::Reader;
+///
+/// let csa = b"PI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nPI\n+\n+2726FU\n%CHUDAN\n";
+/// let mut out = Vec::new();
+/// let t = export(&mut Reader::new(&csa[..]).unwrap(), &ExportOptions::new(Layout::Psv), &mut out).unwrap();
+/// assert_eq!((t.games, t.kept, t.records), (2, 1, 2));
+/// assert_eq!(out.len(), 2 * PSV_SIZE);
+/// ```
+pub fn export<R: std::io::BufRead, W: std::io::Write>(
+    reader: &mut crate::read::Reader<R>,
+    opts: &ExportOptions,
+    out: &mut W,
+) -> std::io::Result<Totals> {
+    let mut e = Exporter::new(opts.clone());
+    let mut t = Totals::default();
+    while let Some(g) = reader.read_game(&mut e) {
+        t.games += 1;
+        if g.skipped.is_none() {
+            t.kept += 1;
+            t.records += u64::from(g.records);
+            t.bytes += g.bytes.len() as u64;
+            out.write_all(&g.bytes)?;
+        }
+    }
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::HCPE3_MOVE_WITH_CANDIDATE;
+    use crate::read::Reader;
+
+    fn run(text: &str, opts: ExportOptions) -> Vec<GameExport> {
+        let mut r = Reader::new(text.as_bytes()).unwrap();
+        let mut e = Exporter::new(opts);
+        let mut v = Vec::new();
+        while let Some(g) = r.read_game(&mut e) {
+            v.push(g);
+        }
+        v
+    }
+
+    fn i16_at(b: &[u8], at: usize) -> i16 {
+        i16::from_le_bytes([b[at], b[at + 1]])
+    }
+
+    const GAME: &str = "N+A\nN-B\n'black_rate:A+x:3600.0\n'white_rate:B+y:3400\nPI\n+\n\
+        +7776FU\n'** 30 -3334FU\n-3334FU\n'** 50\n+8822UM\n-3122GI\n'** -200\n+0045KA\n'** 120000\n-8384FU\n'** 5\n%TORYO\n";
+
+    #[test]
+    fn hcpe_records_and_conventions() {
+        let g = &run(GAME, ExportOptions::new(Layout::Hcpe))[0];
+        assert_eq!(g.skipped, None);
+        assert_eq!(g.records, 6);
+        let r = |i: usize| &g.bytes[i * HCPE_SIZE..(i + 1) * HCPE_SIZE];
+        // Evals from the side to move, clamped.
+        let evals: Vec<i16> = (0..6).map(|i| i16_at(r(i), 32)).collect();
+        assert_eq!(evals, [30, -50, 0, 200, 32767, -5]);
+        // 7g7f is the first move; sente resigned at ply 7: gote won.
+        assert_eq!(i16_at(r(0), 34), 0x1e3b);
+        assert_eq!(i16_at(r(4), 34), 0x2a9f); // B*4e
+        assert!((0..6).all(|i| r(i)[36] == 2 && r(i)[37] == 0));
+        assert_eq!(
+            r(0)[..32],
+            pack::hcp(&crate::Position::new(crate::Variant::Standard))
+        );
+    }
+
+    #[test]
+    fn psv_results_and_plies_from_the_side_to_move() {
+        let g = &run(GAME, ExportOptions::new(Layout::Psv))[0];
+        let r = |i: usize| &g.bytes[i * PSV_SIZE..(i + 1) * PSV_SIZE];
+        let results: Vec<i8> = (0..6).map(|i| r(i)[38] as i8).collect();
+        assert_eq!(results, [-1, 1, -1, 1, -1, 1]);
+        let plies: Vec<i16> = (0..6).map(|i| i16_at(r(i), 36)).collect();
+        assert_eq!(plies, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(i16_at(r(2), 34) as u16, 0xa30a); // 8h2b+
+        assert_eq!(i16_at(r(1), 32), -50);
+    }
+
+    #[test]
+    fn hcpe3_header_moves_and_flags() {
+        let g = &run(GAME, ExportOptions::new(Layout::Hcpe3))[0];
+        assert_eq!(g.records, 6);
+        assert_eq!(
+            g.bytes.len(),
+            HCPE3_HEADER_SIZE + 6 * HCPE3_MOVE_WITH_CANDIDATE
+        );
+        assert_eq!(i16_at(&g.bytes, 32), 6);
+        assert_eq!(g.bytes[34], 2);
+        let m = &g.bytes[HCPE3_HEADER_SIZE..];
+        assert_eq!(
+            m[..10],
+            [0x3b, 0x1e, 30, 0, 1, 0, 0x3b, 0x1e, 1, 0],
+            "move16, eval, candidateNum 1, the move visited once"
+        );
+        let repetition = "PI\n+\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n+5958OU\n-5152OU\n+5859OU\n-5251OU\n%SENNICHITE\n";
+        let g = &run(repetition, ExportOptions::new(Layout::Hcpe3))[0];
+        assert_eq!(g.skipped, None);
+        assert_eq!(g.bytes[34], HCPE3_REPETITION);
+    }
+
+    #[test]
+    fn dlshogi_preset_filters_and_stops() {
+        let g = &run(GAME, ExportOptions::dlshogi(Layout::Hcpe))[0];
+        assert_eq!(g.skipped, Some(SkipReason::MinPlies));
+        let mut o = ExportOptions::dlshogi(Layout::Hcpe);
+        o.min_plies = None;
+        // White is rated 3400.
+        assert_eq!(run(GAME, o.clone())[0].skipped, Some(SkipReason::Rating));
+        o.min_rating = Some(3400.0);
+        let g = &run(GAME, o.clone())[0];
+        assert_eq!(g.skipped, None);
+        // 8822UM has no eval; the 120000 score stops the game, included.
+        assert_eq!(g.records, 4);
+        let evals: Vec<i16> = (0..4)
+            .map(|i| i16_at(&g.bytes, i * HCPE_SIZE + 32))
+            .collect();
+        assert_eq!(evals, [30, -50, 200, 32767]);
+        o.min_plies = Some(50);
+        assert_eq!(run(GAME, o)[0].skipped, Some(SkipReason::MinPlies));
+    }
+
+    #[test]
+    fn games_without_a_decided_result_or_legal_moves_write_nothing() {
+        let games =
+            "PI\n+\n+7776FU\n%CHUDAN\n/\nPI\n+\n+7776FU\n-7776FU\n%TORYO\n/\nPI\n+\n+7776FU\n";
+        let v = run(games, ExportOptions::new(Layout::Hcpe));
+        let reasons: Vec<_> = v.iter().map(|g| g.skipped).collect();
+        assert_eq!(
+            reasons,
+            [
+                Some(SkipReason::NoResult),
+                Some(SkipReason::Invalid),
+                Some(SkipReason::NoResult)
+            ]
+        );
+        assert!(v.iter().all(|g| g.bytes.is_empty() && g.records == 0));
+    }
+
+    #[test]
+    fn a_foul_writes_nothing_even_after_the_stop() {
+        // 反則負け: the record states the foul (a warning, the game is judged).
+        let foul = "PI\n+\n+7776FU\n-3334FU\n+7775FU\n%ILLEGAL_MOVE\n";
+        let g = &run(foul, ExportOptions::new(Layout::Hcpe))[0];
+        assert!(g.report.ok);
+        assert_eq!(g.skipped, Some(SkipReason::IllegalMove));
+        let mut o = ExportOptions::new(Layout::Hcpe);
+        o.stop_score = Some(100_000);
+        let after_stop = "PI\n+\n+7776FU\n'** 100000\n-3334FU\n+7775FU\n%ILLEGAL_MOVE\n";
+        assert_eq!(run(after_stop, o)[0].skipped, Some(SkipReason::IllegalMove));
+    }
+
+    #[test]
+    fn minishogi_is_skipped() {
+        let usi = "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5e4d 1a2b\n";
+        let g = &run(usi, ExportOptions::new(Layout::Hcpe))[0];
+        assert_eq!(g.skipped, Some(SkipReason::Variant));
+    }
+
+    #[test]
+    fn handicap_starts_are_written_with_gote_first() {
+        // 香落ち: 上手 (gote) moves first; 下手 (sente) wins.
+        let csa = "PI11KY\n-\n-5142OU\n+7776FU\n-4232OU\n+2726FU\n%TORYO\n";
+        let g = &run(csa, ExportOptions::new(Layout::Hcpe))[0];
+        assert_eq!(g.skipped, None);
+        assert_eq!(g.records, 4);
+        assert_eq!(g.bytes[36], 1, "gote (上手) resigned: sente (下手) won");
+    }
+
+    #[test]
+    fn endings_parse() {
+        assert_eq!(parse_ending("%KACHI").unwrap(), ["declaration"]);
+        assert_eq!(parse_ending("%jishogi").unwrap(), ["impasse"]);
+        assert_eq!(parse_ending("time_up").unwrap(), ["time-up"]);
+        assert!(parse_ending("toryo").is_err());
+    }
+}

@@ -1,0 +1,174 @@
+//! Opening and castle names on the command line (issue 29): the
+//! `--opening`, `--castle` and `--style` filters of every command that
+//! selects games (names, aliases and descendants match; an unknown name is
+//! a usage error listing near names; handicap games have castles only,
+//! variants nothing), `kifu tags --list` and `kifu convert --annotate`.
+//! The games are written here as USI move lists (invented, no corpus).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Sente: fourth-file rook and Mino (2h6h, king to 2h, silver 3h, golds
+/// 4i and 5h); gote: static rook.
+const MINO: &str = "position startpos moves 7g7f 3c3d 2h6h 8c8d 5i4h 8d8e 8h7g 7a6b 4h3h 5a4b 3h2h 4b3b 3i3h 6a5b 6i5h\n";
+/// The same castle in a lance handicap game (上手, gote, moves first).
+const HANDICAP: &str = "position sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 3c3d 7g7f 8c8d 2h6h 8d8e 5i4h 7a6b 4h3h 5a4b 3h2h 4b3b 3i3h 6a5b 6i5h\n";
+/// Both sides static rook, no castle.
+const STATIC: &str = "position startpos moves 7g7f 8c8d 2g2f 8d8e\n";
+/// Minishogi: never named.
+const VARIANT: &str = "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5d5c\n";
+
+fn kifu(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn games() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let all = format!("{MINO}{HANDICAP}{STATIC}{VARIANT}");
+    std::fs::write(d.path().join("g.usi"), all).unwrap();
+    d
+}
+
+/// The games (1-based) `kifu select g.usi ARGS` lists.
+fn selected(dir: &Path, args: &[&str]) -> Vec<String> {
+    let mut a = vec!["select", "g.usi"];
+    a.extend(args);
+    let o = kifu(dir, &a);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim_start_matches("g.usi:").to_string())
+        .collect()
+}
+
+#[test]
+fn names_aliases_and_descendants_match() {
+    let d = games();
+    let p = d.path();
+    for castle in [
+        "mino",
+        "美濃囲い",
+        "本美濃",
+        "Mino",
+        "half_mino",
+        "片美濃囲い",
+    ] {
+        assert_eq!(selected(p, &["--castle", castle]), ["1", "2"], "{castle}");
+    }
+    for opening in ["fourth_file_rook", "四間飛車", "ranging_rook", "振り飛車"] {
+        // The handicap game (2) has no opening.
+        assert_eq!(selected(p, &["--opening", opening]), ["1"], "{opening}");
+    }
+    assert_eq!(selected(p, &["--style", "opposing"]), ["1"]);
+    assert_eq!(selected(p, &["--style", "対抗形"]), ["1"]);
+    assert!(selected(p, &["--opening", "third_file_rook"]).is_empty());
+    // Every criterion must hold.
+    assert!(selected(p, &["--castle", "mino", "--castle", "static_anaguma"]).is_empty());
+    assert_eq!(
+        selected(p, &["--castle", "mino", "--opening", "ranging_rook"]),
+        ["1"]
+    );
+}
+
+#[test]
+fn every_selecting_command_takes_the_filters() {
+    let d = games();
+    let p = d.path();
+    let o = kifu(p, &["stats", "g.usi", "--castle", "mino", "--no-tags"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8(o.stdout).unwrap().lines().count(), 3);
+    let o = kifu(p, &["validate", "g.usi", "--opening", "ranging_rook"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let o = kifu(
+        p,
+        &[
+            "convert", "g.usi", "--to", "csa", "-o", "-", "--style", "opposing",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let csa = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(csa.matches("+2868HI").count(), 1, "{csa}");
+}
+
+#[test]
+fn unknown_names_are_usage_errors_with_near_names() {
+    let d = games();
+    for cmd in ["select", "stats", "validate", "convert", "export"] {
+        let o = kifu(d.path(), &[cmd, "g.usi", "--castle", "minno"]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.contains("near: mino"), "{cmd}: {err}");
+    }
+    // A castle is not an opening.
+    let o = kifu(d.path(), &["select", "g.usi", "--opening", "mino"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn the_list_names_every_entry_with_its_parent() {
+    let d = tempfile::tempdir().unwrap();
+    let o = kifu(d.path(), &["tags", "--list", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let list: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let list = list.as_array().unwrap();
+    let ids: Vec<&str> = list.iter().map(|e| e["id"].as_str().unwrap()).collect();
+    let tax = kifu::tags::Taxonomy::builtin();
+    let want: Vec<&str> = tax
+        .entries()
+        .iter()
+        .filter(|e| !e.is_helper())
+        .map(|e| e.id.as_str())
+        .collect();
+    assert_eq!(ids, want);
+    let mino = list.iter().find(|e| e["id"] == "mino").unwrap();
+    assert_eq!(mino["ja"], "美濃囲い");
+    assert_eq!(mino["en"], "Mino");
+    assert_eq!(mino["kind"], "castle");
+    assert_eq!(mino["parent"], "half_mino");
+    assert!(mino["aliases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "本美濃"));
+    for e in list {
+        if let Some(p) = e["parent"].as_str() {
+            assert!(ids.contains(&p), "{e}");
+        }
+    }
+    let o = kifu(d.path(), &["tags", "--list"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.starts_with("id "), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("mino "))
+        .unwrap();
+    assert!(
+        line.starts_with("  mino") && line.contains("美濃囲い"),
+        "{line}"
+    );
+    assert_eq!(text.lines().count(), want.len() + 1);
+    // A taxonomy file of one's own is checked: an error names its place.
+    let bad = d.path().join("bad.tsv");
+    std::fs::write(
+        &bad,
+        "id\tja\ten\tkind\tparent\taliases\trule\na\tあ\tA\tcastle\tb\t\tK28\n",
+    )
+    .unwrap();
+    let o = kifu(d.path(), &["tags", "--list", "--taxonomy", "bad.tsv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bad.tsv:2:"),
+        "{o:?}"
+    );
+}
