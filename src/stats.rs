@@ -660,6 +660,11 @@ impl Visitor for StatsCollector {
 /// Fills the name columns of a row.
 fn tag_columns(row: &mut GameRow, tags: &crate::tags::GameTags, tax: &crate::tags::Taxonomy) {
     let fill = |names: &mut String, plies: &mut String, found: &[crate::tags::Found]| {
+        // One allocation per column (plies are at most the last window's
+        // 62: two digits and a `;`).
+        let len: usize = found.iter().map(|f| tax.get(f.tag).id.len() + 1).sum();
+        names.reserve(len);
+        plies.reserve(found.len() * 3);
         for (i, f) in found.iter().enumerate() {
             if i > 0 {
                 names.push(';');

@@ -794,6 +794,9 @@ pub(crate) struct Program {
     forbid_len: u8,
     /// (square index, colour << 4 | role): that piece on that square.
     need: [(u8, u8); NEED],
+    /// The squares of `need`, by the colour needed there (one AND each
+    /// rules most positions out before the squares are looked at).
+    need_by: [Bitboard; 2],
     /// Squares the move may arrive on.
     to: Bitboard,
     /// Squares the move may come from (a drop comes from none).
@@ -830,6 +833,7 @@ impl Program {
             need_len: 0,
             forbid_len: 0,
             need: [(0, 0); NEED],
+            need_by: [Bitboard::EMPTY; 2],
             to: full,
             from: full,
             empty: Bitboard::EMPTY,
@@ -876,6 +880,7 @@ impl Program {
                     let sq = mask.first().map_or(0, |s| s.index() as u8);
                     let r = single(*roles).unwrap_or(Role::King);
                     p.need[usize::from(p.need_len)] = (sq, code(*color, r));
+                    p.need_by[color.index()] |= *mask;
                     p.need_len += 1;
                 }
                 Cond::Pieces {
@@ -949,6 +954,13 @@ impl Program {
         if self.capture != 0
             && c.took
                 .is_none_or(|r| self.capture >> r.unpromoted().index() & 1 == 0)
+        {
+            return false;
+        }
+        let [b, w] = self.need_by;
+        if (c.pos.by_color(Color::Black) & b) != b
+            || (c.pos.by_color(Color::White) & w) != w
+            || (c.pos.occupied() & self.empty).any()
         {
             return false;
         }

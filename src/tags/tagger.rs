@@ -120,11 +120,9 @@ pub struct Tagger<'t> {
     kept: [Vec<Found>; 2],
     /// Per side: the entries in `kept`.
     kept_set: [TagSet; 2],
-    /// Per side: the names either side was newly given since its last
-    /// move (rules that look at names only and name them are checked).
-    fresh: [TagSet; 2],
-    /// Per side: whether `fresh` holds any.
-    renamed: [bool; 2],
+    /// Per side: the entries kept whose ancestors are all kept too
+    /// (checking them again can change nothing: they are not checked).
+    settled: [TagSet; 2],
 }
 
 /// The position a style's rule is checked with (it looks at tags and the
@@ -147,8 +145,7 @@ impl<'t> Tagger<'t> {
             held: [TagSet::default(); 2],
             kept: [Vec::with_capacity(16), Vec::with_capacity(16)],
             kept_set: [TagSet::default(); 2],
-            fresh: [TagSet::default(); 2],
-            renamed: [false; 2],
+            settled: [TagSet::default(); 2],
         }
     }
 
@@ -188,8 +185,7 @@ impl<'t> Tagger<'t> {
         self.held = [TagSet::default(); 2];
         self.kept.iter_mut().for_each(Vec::clear);
         self.kept_set = [TagSet::default(); 2];
-        self.fresh = [TagSet::default(); 2];
-        self.renamed = [false; 2];
+        self.settled = [TagSet::default(); 2];
     }
 
     /// Whether a move played now could still add a name (false past the
@@ -214,12 +210,7 @@ impl<'t> Tagger<'t> {
             if !self.captured.contains(r) {
                 self.captured.0 |= Roles::of(r).0;
                 self.dead = self.dead.union(&self.tax.dead_after[r.index()]);
-                // Nothing left to find at this ply or later?
-                let alive = &self.tax.alive[(self.mode == Mode::Castles) as usize];
-                self.done = alive
-                    .iter()
-                    .skip(self.ply as usize)
-                    .all(|a| a.difference(&self.dead).is_empty());
+                self.update_done();
             }
         }
         // Most moves can make no rule hold: an index or two say so.
@@ -233,14 +224,28 @@ impl<'t> Tagger<'t> {
             moved = 0;
         }
         let took = if captured.is_some() { d.took[at] } else { 0 };
-        if moved | took != 0 || self.renamed[me.index()] || !d.always.is_empty() {
+        if moved | took != 0 || !d.always.is_empty() {
             self.check(pos, mv, role, captured, [moved, took]);
         }
     }
 
+    /// Whether nothing is left to find at this ply or later: every entry
+    /// that could still hold is ruled out by the captures, or found for
+    /// both sides with all its ancestors (the rest of the game is then not
+    /// looked at).
+    fn update_done(&mut self) {
+        let alive = &self.tax.alive[(self.mode == Mode::Castles) as usize];
+        let open = [0, 1].map(|s| self.dead.union(&self.settled[s]));
+        self.done = alive
+            .iter()
+            .skip(self.ply as usize)
+            .all(|a| a.difference(&open[0]).is_empty() && a.difference(&open[1]).is_empty());
+    }
+
     /// Checks the mover's rules that the move may have made hold (the sets
-    /// `indexes` point to, the names-only rules of the names given since
-    /// the side's last move, the rules without a key).
+    /// `indexes` point to, the rules without a key), then the rules that
+    /// look at names only and name one just given, for both sides, at
+    /// this same ply.
     #[inline(never)]
     fn check(
         &mut self,
@@ -253,31 +258,24 @@ impl<'t> Tagger<'t> {
         let me = !pos.turn();
         let tax = self.tax;
         let d = &tax.dispatch[me.index()];
-        let fresh = std::mem::take(&mut self.fresh[me.index()]);
-        self.renamed[me.index()] = false;
         let sets = &tax.sets;
-        let mut cand = d.always;
-        for i in indexes {
-            if i != 0 {
-                cand = cand.union(&sets[usize::from(i)]);
-            }
-        }
-        for t in fresh.iter() {
-            cand = cand.union(&tax.watchers[usize::from(t)]);
-        }
         let alive = &tax.alive[(self.mode == Mode::Castles) as usize];
-        match alive.get(self.ply as usize) {
-            Some(a) => cand = cand.intersection(a).difference(&self.dead),
-            None => return,
-        }
-        // A rule that names squares for the king needs it there.
-        if let Some(k) = pos.king(me) {
-            cand = cand.intersection(&sets[usize::from(d.king_ok[k.index()])]);
-        }
-        if cand.is_empty() {
+        let Some(alive) = alive.get(self.ply as usize) else {
+            return;
+        };
+        let one = indexes[1] == 0 && d.always.is_empty();
+        // The usual case, one set: the entries not ruled out by the ply,
+        // the captures or being found already.
+        let live = alive
+            .difference(&self.dead)
+            .difference(&self.settled[me.index()]);
+        if one && !sets[usize::from(indexes[0])].intersects(&live) {
             return;
         }
-        let mut now = TagSet::default();
+        // A rule that names squares for the king needs it there.
+        let king_ok = pos
+            .king(me)
+            .map(|k| &sets[usize::from(d.king_ok[k.index()])]);
         let mut ctx = Ctx {
             pos,
             ply: self.ply,
@@ -288,35 +286,101 @@ impl<'t> Tagger<'t> {
             captured: self.captured,
             has: self.held,
         };
-        let programs = &tax.programs[me.index()..];
-        for i in cand.iter() {
-            if programs[usize::from(i) * 2].holds(&ctx) {
-                now.insert(i);
-                ctx.has[me.index()].insert(i);
+        let mut now = [TagSet::default(); 2];
+        let programs = &tax.programs;
+        if one {
+            // Its list is walked, each entry tested against the sets that
+            // rule it out.
+            for &i in tax.lists[usize::from(indexes[0])].iter() {
+                if live.contains(i)
+                    && king_ok.is_none_or(|k| k.contains(i))
+                    && programs[usize::from(i) * 2 + me.index()].holds(&ctx)
+                {
+                    now[me.index()].insert(i);
+                    ctx.has[me.index()].insert(i);
+                }
+            }
+        } else {
+            let mut cand = d.always;
+            for i in indexes {
+                if i != 0 {
+                    cand = cand.union(&sets[usize::from(i)]);
+                }
+            }
+            cand = cand.intersection(&live);
+            if let Some(k) = king_ok {
+                cand = cand.intersection(k);
+            }
+            for i in cand.iter() {
+                if programs[usize::from(i) * 2 + me.index()].holds(&ctx) {
+                    now[me.index()].insert(i);
+                    ctx.has[me.index()].insert(i);
+                }
             }
         }
-        let mine = ctx.has[me.index()];
-        let before = self.held[me.index()];
-        if mine != before {
-            let new = mine.difference(&before);
-            self.fresh[0] = self.fresh[0].union(&new);
-            self.fresh[1] = self.fresh[1].union(&new);
-            self.renamed = [true; 2];
+        if now[me.index()].is_empty() {
+            // Nothing held (the usual case): nothing new to keep or name.
+            return;
         }
-        self.held[me.index()] = mine;
-        // A name not kept yet is kept now, unless one of its descendants
-        // holds at the same ply.
-        for i in now.difference(&self.kept_set[me.index()]).iter() {
-            let mut below = *tax.subtree(TagId(i));
-            below.remove(i);
-            if below.intersects(&now) {
+        // Names given now: the rules that look at names only and name
+        // them hold (or not) at this ply, for either side; what they give
+        // may in turn be named.
+        let mut new = ctx.has[me.index()].difference(&self.held[me.index()]);
+        while !new.is_empty() {
+            let mut watch = TagSet::default();
+            for t in new.iter() {
+                watch = watch.union(&tax.watchers[usize::from(t)]);
+            }
+            watch = watch.intersection(alive).difference(&self.dead);
+            new = TagSet::default();
+            for side in [me, !me] {
+                ctx.me = side;
+                for i in watch.difference(&self.settled[side.index()]).iter() {
+                    if tax.programs[usize::from(i) * 2 + side.index()].holds(&ctx) {
+                        now[side.index()].insert(i);
+                        if !ctx.has[side.index()].contains(i) {
+                            ctx.has[side.index()].insert(i);
+                            new.insert(i);
+                        }
+                    }
+                }
+            }
+        }
+        self.held = ctx.has;
+        let mut settle = false;
+        for side in [me, !me] {
+            let s = side.index();
+            let now = now[s];
+            if now.is_empty() {
                 continue;
             }
-            self.kept_set[me.index()].insert(i);
-            self.kept[me.index()].push(Found {
-                tag: TagId(i),
-                ply: self.ply,
-            });
+            // A name not kept yet is kept now, unless one of its
+            // descendants holds at the same ply.
+            for i in now.difference(&self.kept_set[s]).iter() {
+                let mut below = *tax.subtree(TagId(i));
+                below.remove(i);
+                if below.intersects(&now) {
+                    continue;
+                }
+                self.kept_set[s].insert(i);
+                self.kept[s].push(Found {
+                    tag: TagId(i),
+                    ply: self.ply,
+                });
+                settle = true;
+            }
+        }
+        if settle {
+            for s in 0..2 {
+                let kept = self.kept_set[s];
+                self.settled[s] = TagSet::default();
+                for i in kept.iter() {
+                    if tax.ancestors(TagId(i)).difference(&kept).is_empty() {
+                        self.settled[s].insert(i);
+                    }
+                }
+            }
+            self.update_done();
         }
     }
 
@@ -378,5 +442,52 @@ impl<'t> Tagger<'t> {
                 })
                 .map(|&i| TagId(i));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays `moves` (USI, from the even start) through a tagger.
+    fn tag(moves: &str) -> GameTags {
+        let tax = Taxonomy::builtin();
+        let mut tagger = Tagger::new(tax);
+        let mut pos = Position::new(Variant::Standard);
+        tagger.begin_even();
+        for usi in moves.split_whitespace() {
+            let mv = Move::from_usi(usi, Variant::Standard).expect("a USI move");
+            let role = pos.moving_role(mv).expect("a piece to move");
+            let captured = pos.captured(mv).map(|p| p.role);
+            pos.play(mv).expect("a legal move");
+            tagger.played(&pos, mv, role, captured);
+        }
+        tagger.finish()
+    }
+
+    /// The ply `id` was found at for `side`, if it was.
+    fn ply(tags: &GameTags, side: usize, id: &str) -> Option<u32> {
+        let tax = Taxonomy::builtin();
+        let s = &tags.sides[side];
+        s.openings
+            .iter()
+            .chain(&s.castles)
+            .find(|f| tax.get(f.tag).id == id)
+            .map(|f| f.ply)
+    }
+
+    #[test]
+    fn a_names_only_rule_holds_when_its_last_name_appears() {
+        // Sente's Mino is complete at ply 17 (4i5h), the last move: the
+        // rule that needs it and the right Fourth File Rook holds there,
+        // even though the game ends before sente moves again.
+        let moves = "4g4f 8c8d 2h4h 4c4d 7g7f 7a6b 8h7g 5a4b 5i6h 4b3b \
+                     6h7h 6a5b 7h8h 9c9d 7i7h 1c1d 4i5h";
+        let tags = tag(moves);
+        assert_eq!(ply(&tags, 0, "right_fourth_left_mino"), Some(17));
+        // The opponent's name counts too (saginomiya: sente's Climbing
+        // Silver at ply 9 against gote's Fourth File Rook from ply 4).
+        let tags = tag("2g2f 3c3d 2f2e 8b4b 3i3h 5a6b 3h2g 6b7b 2g2f");
+        assert_eq!(ply(&tags, 0, "saginomiya"), Some(9));
     }
 }
