@@ -189,6 +189,16 @@ table! { row;
     start_time_precision: Text = row.start_time_precision,
     game_key: Text = &row.game_key.to_string(),
     terminal_text: Text = &row.terminal_text,
+    sente_opening: Text = &row.sente_opening,
+    gote_opening: Text = &row.gote_opening,
+    sente_castle: Text = &row.sente_castle,
+    gote_castle: Text = &row.gote_castle,
+    sente_opening_ply: Text = &row.sente_opening_ply,
+    gote_opening_ply: Text = &row.gote_opening_ply,
+    sente_castle_ply: Text = &row.sente_castle_ply,
+    gote_castle_ply: Text = &row.gote_castle_ply,
+    game_style: Text = &row.game_style,
+    opening_header: Text = &row.opening_header,
 }
 
 /// The record batches as the producing thread sends them.
