@@ -103,7 +103,7 @@ fn measure(args: &[&str], limit_kb: Option<u64>, max: Duration) -> (Option<i32>,
 
 /// The faster of two runs (the machine is shared).
 fn best_time(args: &[&str]) -> Duration {
-    (0..2)
+    (0..3)
         .map(|_| measure(args, None, Duration::from_secs(60)).2)
         .min()
         .unwrap()
@@ -153,7 +153,10 @@ fn csa_without_cut_points_streams_in_bounded_memory_and_linear_time() -> Result<
     let small = dir.path().join("small.csa");
     let large = dir.path().join("large.csa");
     let mut text = b"V2.2\nPI\n+\n".to_vec();
-    text.resize(32 << 20, b'\n');
+    // Four times the input: linear time takes about 4x, quadratic 16x;
+    // the bound (8x) stays clear of both, so load on a shared machine
+    // (the tests run in parallel) does not decide it.
+    text.resize(16 << 20, b'\n');
     std::fs::write(&small, &text).unwrap();
     text.resize(64 << 20, b'\n');
     std::fs::write(&large, &text).unwrap();
@@ -171,8 +174,8 @@ fn csa_without_cut_points_streams_in_bounded_memory_and_linear_time() -> Result<
     let t1 = best_time(&["validate", "-q", small.to_str().unwrap()]);
     let t2 = best_time(&["validate", "-q", large.to_str().unwrap()]);
     assert!(
-        t2.as_secs_f64() < 3.0 * t1.as_secs_f64().max(0.05),
-        "twice the input took {:.2} s against {:.2} s",
+        t2.as_secs_f64() < 8.0 * t1.as_secs_f64().max(0.05),
+        "four times the input took {:.2} s against {:.2} s",
         t2.as_secs_f64(),
         t1.as_secs_f64()
     );
