@@ -432,6 +432,12 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
                 written.push(line);
                 continue;
             }
+            if !not_written.is_empty() {
+                // After a failure nothing more is committed (dropped, a
+                // file leaves no temporary behind).
+                not_written.push(name);
+                continue;
+            }
             let stdout = matches!(p.sink, Sink::Stdout(_));
             match p.sink.commit() {
                 Ok(()) if records_file => {
