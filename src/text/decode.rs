@@ -366,34 +366,55 @@ pub fn detection(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Detecti
 
 /// Valid multi-byte UTF-8 characters and invalid UTF-8 sequences in
 /// `prefix` (a character cut at the end of an incomplete prefix is not
-/// one).
+/// one). Sequences are delimited as [`std::str::from_utf8`] delimits them
+/// (an invalid one is the longest start of a valid sequence, at least a
+/// byte), in one pass over the bytes: Shift_JIS text breaks every few
+/// bytes, where restarting the validator each time would cost more.
 fn utf8_counts(prefix: &[u8], complete: bool) -> (usize, usize) {
-    // In valid UTF-8, each multi-byte character has one lead byte ≥ 0xC0.
-    let leads = |b: &[u8]| b.iter().filter(|&&b| b >= 0xC0).count();
     let (mut multi, mut bad) = (0, 0);
-    let mut rest = prefix;
-    loop {
-        match std::str::from_utf8(rest) {
-            Ok(_) => {
-                multi += leads(rest);
+    let mut i = 0;
+    while i < prefix.len() {
+        let b = prefix[i];
+        if b < 0x80 {
+            i += 1;
+            continue;
+        }
+        // The sequence's length and the range of its second byte.
+        let (len, lo, hi) = match b {
+            0xC2..=0xDF => (2, 0x80, 0xBF),
+            0xE0 => (3, 0xA0, 0xBF),
+            0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+            0xED => (3, 0x80, 0x9F),
+            0xF0 => (4, 0x90, 0xBF),
+            0xF1..=0xF3 => (4, 0x80, 0xBF),
+            0xF4 => (4, 0x80, 0x8F),
+            _ => {
+                bad += 1;
+                i += 1;
+                continue;
+            }
+        };
+        let mut k = 1;
+        while k < len {
+            let Some(&c) = prefix.get(i + k) else {
+                // Cut by the end of the prefix.
+                if complete {
+                    bad += 1;
+                }
+                return (multi, bad);
+            };
+            let (l, h) = if k == 1 { (lo, hi) } else { (0x80, 0xBF) };
+            if !(l..=h).contains(&c) {
                 break;
             }
-            Err(e) => {
-                multi += leads(&rest[..e.valid_up_to()]);
-                match e.error_len() {
-                    Some(n) => {
-                        bad += 1;
-                        rest = &rest[e.valid_up_to() + n..];
-                    }
-                    None => {
-                        if complete {
-                            bad += 1;
-                        }
-                        break;
-                    }
-                }
-            }
+            k += 1;
         }
+        if k == len {
+            multi += 1;
+        } else {
+            bad += 1;
+        }
+        i += k;
     }
     (multi, bad)
 }
@@ -814,6 +835,52 @@ mod tests {
             prop_assert_eq!(
                 detect(&bytes, complete, &opts),
                 detect_reference(&bytes, complete, &opts)
+            );
+        }
+    }
+
+    /// [`utf8_counts`] as the standard validator delimits sequences.
+    fn utf8_counts_reference(prefix: &[u8], complete: bool) -> (usize, usize) {
+        let (mut multi, mut bad) = (0, 0);
+        let mut rest = prefix;
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => return (multi + s.chars().filter(|c| !c.is_ascii()).count(), bad),
+                Err(e) => {
+                    let good = std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap();
+                    multi += good.chars().filter(|c| !c.is_ascii()).count();
+                    match e.error_len() {
+                        Some(n) => {
+                            bad += 1;
+                            rest = &rest[e.valid_up_to() + n..];
+                        }
+                        None => return (multi, bad + usize::from(complete)),
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+        #[test]
+        fn utf8_counts_delimit_as_the_standard_validator(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    any::<u8>(),
+                    0x80u8..0xC0,
+                    proptest::prelude::Just(0xE3u8),
+                    proptest::prelude::Just(0xEDu8),
+                    proptest::prelude::Just(0xF0u8),
+                    proptest::prelude::Just(0xF4u8),
+                ],
+                0..40,
+            ),
+            complete in any::<bool>(),
+        ) {
+            prop_assert_eq!(
+                utf8_counts(&bytes, complete),
+                utf8_counts_reference(&bytes, complete)
             );
         }
     }
