@@ -956,7 +956,7 @@ impl<R: BufRead> CsaReader<R> {
                         *last_line = n;
                         b.finding(&mut out, line_finding(n, &err, encoding));
                         match err {
-                            LineError::Encoding { .. } => {
+                            LineError::Encoding { .. } | LineError::Overridden(_) => {
                                 let text = lines.current_text();
                                 Some(process_line(b, &mut out, n, text, start))
                             }

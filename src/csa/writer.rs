@@ -1,7 +1,7 @@
 //! The CSA writer (V2.2 by default, V3.0 on request).
 
 use super::reader::special_name;
-use crate::emit::{one_line, text_lines, Dropped, Output, WriteError};
+use crate::emit::{extra_breaks, one_line, text_lines, Dropped, Output, WriteError};
 use crate::record::{HeaderKey, Line, MoveTime, Record, TerminalKind, TimeControl};
 use crate::rules::color::Color;
 use crate::rules::moves::Move;
@@ -286,11 +286,16 @@ fn write_time(s: &mut String, t: MoveTime, opts: &WriteOptions, dropped: &mut Dr
     }
 }
 
-/// Each line of each comment as a `'` line. A line that would read back
+/// Each line of each comment as a `'` line ([`text_lines`]: a line
+/// separator other than CR and LF becomes a line break, counted in
+/// `dropped.altered`). A line that would read back
 /// as an encoding declaration (`'CSA encoding=…`) gets a leading space
 /// (counted in `dropped.altered`).
 fn write_comments(s: &mut String, comments: &[String], dropped: &mut Dropped) {
     for c in comments {
+        if extra_breaks(c) {
+            dropped.altered += 1;
+        }
         for part in text_lines(c) {
             s.push('\'');
             if part.starts_with("CSA") && part.contains("encoding=") {

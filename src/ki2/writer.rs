@@ -97,7 +97,7 @@ impl Ki2Writer<'_> {
             if !node.comments.is_empty() || on_line == 6 || i + 1 == line.moves.len() {
                 self.out.push_str(nl);
                 on_line = 0;
-                write_comments(&node.comments, nl, &mut self.out);
+                write_comments(&node.comments, nl, &mut self.out, &mut self.dropped.altered);
             }
             prev = Some(node.mv.to());
         }
@@ -242,7 +242,12 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     let mut dropped = Dropped::default();
     write_head(record, nl, &mut w.out, &mut dropped);
     w.dropped.add(&dropped);
-    write_comments(&record.initial_comments, nl, &mut w.out);
+    write_comments(
+        &record.initial_comments,
+        nl,
+        &mut w.out,
+        &mut w.dropped.altered,
+    );
     let pos = Position::from_setup_unchecked(&record.start.setup);
     let first = record.start.setup.ply.max(1);
     w.line(&record.main, first, pos, None, true)?;

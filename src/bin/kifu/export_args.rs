@@ -80,7 +80,8 @@ fn parse_ending(s: &str) -> Result<String, String> {
 pub struct ExportArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Encoding to assume when a file has no BOM or declaration (utf-8, shift_jis, euc-jp).
+    /// Encoding to assume when a file has no BOM or declaration, or one its bytes contradict
+    /// (utf-8, shift_jis, euc-jp).
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
     /// The layout: hcpe (38-byte records), psv (40-byte records) or hcpe3 (per game).
