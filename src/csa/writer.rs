@@ -221,8 +221,16 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
         write_comments(s, &node.comments, dropped);
         pos.play_unchecked(node.mv);
     }
-    let terminal = crate::emit::main_terminal(record);
-    if !crate::emit::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
+    // floodgate's `'summary:` comment, written again, states the result
+    // itself: no `%` line is added (reading the output gives the same
+    // claim back).
+    let summary = summary_carried(record);
+    let terminal = if summary {
+        None
+    } else {
+        crate::emit::main_terminal(record)
+    };
+    if !summary && !crate::emit::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
         dropped.results += 1;
     }
     if let Some(t) = terminal.as_deref() {
@@ -253,6 +261,24 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
         }
     }
     Ok(())
+}
+
+/// Whether the record's result claim is floodgate's `'summary:` comment
+/// and the record holds that comment (on its last move, or before the
+/// moves), so that the writer writes it again: the main line has no
+/// terminal of its own.
+fn summary_carried(record: &Record) -> bool {
+    let Some(claim) = &record.claim else {
+        return false;
+    };
+    if record.main.terminal.is_some() || !claim.text.starts_with("summary:") {
+        return false;
+    }
+    let comments = match record.main.moves.last() {
+        Some(n) => &n.comments,
+        None => &record.initial_comments,
+    };
+    comments.iter().any(|c| c.trim_end() == claim.text)
 }
 
 fn push_square(s: &mut String, sq: Option<Square>) {

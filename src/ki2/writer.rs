@@ -162,7 +162,11 @@ impl Ki2Writer<'_> {
                 self.dropped.results += 1;
             }
         }
-        if let Some(t) = &line.terminal {
+        // The terminal the line ends with (its own, or for the main line
+        // the one its result line states: floodgate's max_moves is written
+        // `持将棋`, which reads back as an impasse) is counted when the
+        // `まで` line does not give it back.
+        if let Some(t) = derived.as_deref() {
             if !summary
                 .as_ref()
                 .is_some_and(|s| round_trips(s, t, to_move, foul_by))
