@@ -568,18 +568,44 @@ where
     }
 }
 
-/// Every game of a reader, through one visitor.
+/// Every game of a reader, through one visitor, handed to `each` as it
+/// is read until `each` breaks (then `Break`).
+fn each_game<P: PerGame, R: std::io::BufRead>(
+    per_game: &P,
+    meta: &FileMeta,
+    reader: &mut Reader<R>,
+    mut each: impl FnMut(P::Output) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut v = per_game.visitor(meta);
+    while let Some(out) = reader.read_game(&mut v) {
+        each(out)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Every game of a reader, through one visitor; no more once `stop` is
+/// set (the run was stopped: what was read is thrown away).
 fn read_games<P: PerGame, R: std::io::BufRead>(
     per_game: &P,
     meta: &FileMeta,
     reader: &mut Reader<R>,
+    stop: &AtomicBool,
 ) -> Vec<P::Output> {
-    let mut v = per_game.visitor(meta);
     let mut items = Vec::new();
-    while let Some(out) = reader.read_game(&mut v) {
+    let _ = each_game(per_game, meta, reader, |out| {
         items.push(out);
-    }
+        stopping(stop)
+    });
     items
+}
+
+/// `Break` once `stop` is set.
+fn stopping(stop: &AtomicBool) -> ControlFlow<()> {
+    if stop.load(Ordering::Relaxed) {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
 }
 
 struct Batch<T> {
@@ -818,13 +844,14 @@ where
     }
 }
 
-/// Parses an input held whole in memory.
+/// Parses an input held whole in memory (no further than `stop`).
 fn parse_whole<T, F>(
     i: usize,
     input: &Input,
     bytes: Arc<[u8]>,
     opts: &ReadOptions,
     per_game: &F,
+    stop: &AtomicBool,
 ) -> Batch<T>
 where
     F: PerGame<Output = T>,
@@ -832,7 +859,7 @@ where
     let mut items = Vec::new();
     let (meta, _) = read_whole(i, input, bytes, opts, per_game, |_, out| {
         items.push(out);
-        ControlFlow::Continue(())
+        stopping(stop)
     });
     Batch {
         meta,
@@ -1152,10 +1179,10 @@ where
             items: Vec::new(),
             last: true,
         },
-        Ok((prefix, true, _)) => parse_whole(i, input, Arc::from(prefix), opts, per_game),
+        Ok((prefix, true, _)) => parse_whole(i, input, Arc::from(prefix), opts, per_game, stop),
         Ok((prefix, false, rest)) => {
             // The file grew past the threshold since it was listed.
-            stream_here(i, input, prefix, rest, opts, per_game)
+            stream_here(i, input, prefix, rest, opts, per_game, stop)
         }
     }
 }
@@ -1194,9 +1221,9 @@ fn read_input<'scope, T, F>(
         }
         let my = ctx.slot();
         let tx = ctx.tx.clone();
-        let (opts, per_game) = (ctx.opts, ctx.per_game);
+        let (opts, per_game, stop) = (ctx.opts, ctx.per_game, ctx.stop);
         s.spawn(move |_| {
-            let batch = parse_whole(i, input, Arc::from(prefix), opts, per_game);
+            let batch = parse_whole(i, input, Arc::from(prefix), opts, per_game, stop);
             let _ = tx.send((my, vec![batch]));
         });
         return;
@@ -1216,6 +1243,7 @@ fn stream_here<T, F>(
     rest: Stream,
     opts: &ReadOptions,
     per_game: &F,
+    stop: &AtomicBool,
 ) -> Batch<T>
 where
     F: PerGame<Output = T>,
@@ -1236,7 +1264,7 @@ where
                 encoding: Some(reader.encoding()),
                 ..meta_for(i, input)
             });
-            let items = read_games(per_game, &meta, &mut reader);
+            let items = read_games(per_game, &meta, &mut reader, stop);
             Batch {
                 meta,
                 items,
@@ -1271,6 +1299,8 @@ struct Cutter {
     scanned: usize,
     /// Start of the line being scanned.
     line_start: usize,
+    /// One past the last newline seen: the lines before it are complete.
+    end: usize,
     /// The last place found.
     last: Option<usize>,
 }
@@ -1281,43 +1311,68 @@ impl Cutter {
             format,
             scanned: 0,
             line_start: 0,
+            end: 0,
             last: None,
         }
     }
 
-    /// Scans what was appended to `buf` since the last call. Only whole
-    /// lines count (up to the last newline). In CSA, a line that cuts is `/`
-    /// between blanks, so only the (few) `/` bytes are looked at, each
-    /// with its line; every other byte is passed over by `memchr`.
-    fn scan(&mut self, buf: &[u8]) {
-        let Some(j) = memchr::memrchr(b'\n', &buf[self.scanned..]) else {
-            self.scanned = buf.len();
+    /// Scans `buf` (what was appended since the last call, and what an
+    /// earlier call left) for places to cut, until it finds one at or past
+    /// `enough` (the next call goes on from there): `last` is then that
+    /// place, else the last one found. Only whole lines count (up to the
+    /// last newline). In CSA, a line that cuts is `/` between blanks, so
+    /// only the (few) `/` bytes are looked at, each with its line; every
+    /// other byte is passed over by `memchr`.
+    fn scan(&mut self, buf: &[u8], enough: usize) {
+        if let Some(j) = memchr::memrchr(b'\n', &buf[self.scanned..]) {
+            self.end = self.scanned + j + 1;
+        }
+        self.scanned = buf.len();
+        let (from, end) = (self.line_start, self.end);
+        if from >= end || self.last.is_some_and(|l| l >= enough) {
             return;
-        };
-        // One past the last newline: the lines before it are complete.
-        let end = self.scanned + j + 1;
+        }
         match self.format {
-            Format::Usi => self.last = Some(end),
+            Format::Usi => {
+                // After every line: the first line end at or past `enough`.
+                let at = match enough.checked_sub(1).filter(|&e| e < end) {
+                    Some(e) => {
+                        let lo = e.max(from);
+                        lo + memchr::memchr(b'\n', &buf[lo..end]).map_or(end - lo - 1, |q| q) + 1
+                    }
+                    None => end,
+                };
+                self.last = Some(at);
+                self.line_start = at;
+            }
             _ => {
-                let from = self.line_start;
                 for k in memchr::memchr_iter(b'/', &buf[from..end]) {
                     let p = from + k;
                     let ls = memchr::memrchr(b'\n', &buf[from..p]).map_or(from, |q| from + q + 1);
                     let nl = p + 1 + memchr::memchr(b'\n', &buf[p + 1..end]).unwrap_or(0);
                     if csa_blank(&buf[ls..p]) && csa_blank(&buf[p + 1..nl]) {
                         self.last = Some(nl + 1);
+                        if nl + 1 >= enough {
+                            self.line_start = nl + 1;
+                            return;
+                        }
                     }
                 }
+                self.line_start = end;
             }
         }
-        self.line_start = end;
-        self.scanned = buf.len();
+    }
+
+    /// Whether complete lines wait to be scanned.
+    fn pending(&self) -> bool {
+        self.line_start < self.end
     }
 
     /// The buffer was cut at `at`: shift what was scanned.
     fn cut(&mut self, at: usize) {
         self.scanned -= at;
         self.line_start = self.line_start.saturating_sub(at);
+        self.end = self.end.saturating_sub(at);
         self.last = None;
     }
 }
@@ -1379,9 +1434,29 @@ fn read_piece<P: PerGame>(
     opts: &ReadOptions,
     per_game: &P,
     meta: &FileMeta,
+    stop: &AtomicBool,
 ) -> Vec<P::Output> {
+    let mut items = Vec::new();
+    let _ = each_in_piece(p, format, encoding, opts, per_game, meta, |out| {
+        items.push(out);
+        stopping(stop)
+    });
+    items
+}
+
+/// Hands each game of a piece to `each` as it is read, until `each`
+/// breaks (then `Break`).
+fn each_in_piece<P: PerGame>(
+    p: &Piece,
+    format: Format,
+    encoding: Encoding,
+    opts: &ReadOptions,
+    per_game: &P,
+    meta: &FileMeta,
+    each: impl FnMut(P::Output) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     if p.bytes.is_empty() {
-        return Vec::new();
+        return ControlFlow::Continue(());
     }
     let source: read::Source = Box::new(io::Cursor::new(p.bytes.clone()));
     let lines = if p.first {
@@ -1392,8 +1467,13 @@ fn read_piece<P: PerGame>(
         Ok(lines)
     };
     match lines {
-        Ok(lines) => read_games(per_game, meta, &mut Reader::from_lines(format, lines, opts)),
-        Err(_) => Vec::new(),
+        Ok(lines) => each_game(
+            per_game,
+            meta,
+            &mut Reader::from_lines(format, lines, opts),
+            each,
+        ),
+        Err(_) => ControlFlow::Continue(()),
     }
 }
 
@@ -1417,7 +1497,7 @@ fn spawn_piece<'scope, T, F>(
         let items = if stop.is_stopped() {
             Vec::new()
         } else {
-            read_piece(&p, format, encoding, opts, per_game, &meta)
+            read_piece(&p, format, encoding, opts, per_game, &meta, stop)
         };
         let last = p.last;
         let _ = tx.send((my, vec![Batch { meta, items, last }]));
@@ -1563,6 +1643,8 @@ struct Pieces {
     lines_before: u32,
     /// No piece has been cut yet.
     first: bool,
+    /// `buf` holds no game line before this many bytes (a line boundary).
+    no_game: usize,
 }
 
 /// What [`Pieces::next_piece`] found.
@@ -1584,12 +1666,17 @@ impl Pieces {
             eof: false,
             lines_before: 0,
             first: true,
+            no_game: 0,
         }
     }
 
+    /// The next piece: cut at the first place between games past
+    /// [`PIECE`] bytes (the first piece too, however much was read to
+    /// decide that the input is large), so that its games reach the
+    /// output (and a closed one stops the run) after about a piece's work.
     fn next_piece(&mut self) -> io::Result<Cut> {
         loop {
-            self.cutter.scan(&self.buf);
+            self.cutter.scan(&self.buf, PIECE);
             let cut = if self.eof {
                 Some(self.buf.len())
             } else if self.buf.len() < PIECE {
@@ -1597,11 +1684,21 @@ impl Pieces {
             } else {
                 // A cut leaves a game on both sides (as [`whole_cuts`]): a
                 // piece without one would read as an `empty` game.
-                let buf = &self.buf;
-                self.cutter.last.filter(|&c| {
-                    self.format == Format::Usi
-                        || (csa_holds_game(&buf[..c]) && csa_holds_game(&buf[c..]))
-                })
+                match self.cutter.last {
+                    Some(c) if self.format != Format::Usi => {
+                        // What is before the cut is looked at once.
+                        let before = csa_holds_game(&self.buf[self.no_game.min(c)..c]);
+                        if !before {
+                            self.no_game = c;
+                            self.cutter.last = None;
+                            if self.cutter.pending() {
+                                continue; // a later place
+                            }
+                        }
+                        (before && csa_holds_game(&self.buf[c..])).then_some(c)
+                    }
+                    last => last,
+                }
             };
             let Some(cut) = cut else {
                 if self.buf.len() >= MAX_PIECE {
@@ -1621,6 +1718,7 @@ impl Pieces {
             let bytes: Arc<[u8]> = Arc::from(&self.buf[..cut]);
             self.buf.drain(..cut);
             self.cutter.cut(cut);
+            self.no_game = 0;
             let first_line = self.lines_before;
             self.lines_before = self.lines_before.saturating_add(count_lines(&bytes));
             let piece = Piece {
@@ -1799,10 +1897,11 @@ where
         let my = ctx.slot();
         let tx = ctx.tx.clone();
         let meta = meta.clone();
-        let per_game = ctx.per_game;
+        let (per_game, stop) = (ctx.per_game, ctx.stop);
         s.spawn(move |_| {
             let items = chunk
                 .into_iter()
+                .take_while(|_| !stop.load(Ordering::Relaxed))
                 .map(|g| per_game.built(&meta, g))
                 .collect();
             let _ = tx.send((my, vec![Batch { meta, items, last }]));
@@ -1848,11 +1947,15 @@ where
                 Ok(Cut::Piece(p)) => p,
             };
             let meta = piece_meta(&base, &p);
-            for item in read_piece(&p, pf, encoding, opts, per_game, &meta) {
-                if sink(Event::Game(meta.clone(), n, item)).is_break() {
-                    return false;
-                }
+            // Each game goes to the sink as it is read: a sink that stops
+            // (a closed output) stops the reading at once.
+            let read = each_in_piece(&p, pf, encoding, opts, per_game, &meta, |item| {
+                let flow = sink(Event::Game(meta.clone(), n, item));
                 n += 1;
+                flow
+            });
+            if read.is_break() {
+                return false;
             }
             if p.last {
                 return sink(Event::FileDone(meta)).is_continue();
@@ -1890,17 +1993,47 @@ mod tests {
     fn cutter_finds_the_last_slash_line_scanning_once() {
         let mut c = Cutter::new(Format::Csa);
         let mut buf = b"PI\n+\n+7776FU\n/\nPI\n".to_vec();
-        c.scan(&buf);
+        c.scan(&buf, usize::MAX);
         assert_eq!(c.last, Some(15));
         buf.extend_from_slice(b"+\n / \r\nPI");
-        c.scan(&buf);
+        c.scan(&buf, usize::MAX);
         assert_eq!(c.last, Some(25));
         let tail = buf[25..].to_vec();
         c.cut(25);
         buf = tail;
         buf.extend_from_slice(b"\n/\n");
-        c.scan(&buf);
+        c.scan(&buf, usize::MAX);
         assert_eq!(c.last, Some(5));
+    }
+
+    /// With a size to reach, the scan stops at the first place at or past
+    /// it (however much is in the buffer), and goes on from there.
+    #[test]
+    fn cutter_stops_at_the_first_place_past_the_size() {
+        let game = b"PI\n+\n+7776FU\n/\n"; // 15 bytes, a place after each
+        let buf: Vec<u8> = game.repeat(100);
+        let mut c = Cutter::new(Format::Csa);
+        c.scan(&buf, 40);
+        assert_eq!(c.last, Some(45));
+        // Nothing new: the same place.
+        c.scan(&buf, 40);
+        assert_eq!(c.last, Some(45));
+        let tail = buf[45..].to_vec();
+        c.cut(45);
+        c.scan(&tail, 40);
+        assert_eq!(c.last, Some(45));
+        // Without a size, the last place.
+        c.scan(&tail, usize::MAX);
+        assert_eq!(c.last, Some(tail.len()));
+        // USI: every line end is a place.
+        let mut u = Cutter::new(Format::Usi);
+        let usi = b"startpos\n".repeat(100);
+        u.scan(&usi, 40);
+        assert_eq!(u.last, Some(45));
+        u.scan(&usi, 40);
+        assert_eq!(u.last, Some(45), "a place past the size is kept");
+        u.scan(&usi, usize::MAX);
+        assert_eq!(u.last, Some(usi.len()));
     }
 
     /// The cut lines the scan finds are those of a line-by-line reading,
@@ -1925,7 +2058,7 @@ mod tests {
             let mut buf = Vec::new();
             for piece in text.chunks(step) {
                 buf.extend_from_slice(piece);
-                c.scan(&buf);
+                c.scan(&buf, usize::MAX);
             }
             assert_eq!(c.last, want, "step {step}");
         }

@@ -263,27 +263,86 @@ fn names_that_are_not_utf8_stay_apart() {
     assert_ne!(texts[0], texts[1], "each game in its own file");
 }
 
+/// An output folder that is an input folder, or lies inside one, is
+/// refused before anything is read or written (exit 2, with the reason),
+/// however it is named: a second run converted the first run's outputs
+/// again and doubled every file (issue 36). Symbolic links and `..` are
+/// resolved, and a folder that does not exist yet is inside where it
+/// would be made. A folder beside the input folder, or holding an input
+/// file, is fine.
 #[test]
-fn output_folder_inside_the_input_folder_is_not_walked() {
+fn an_output_folder_in_an_input_folder_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::create_dir(d.join("in")).unwrap();
+    std::fs::create_dir_all(d.join("in/sub")).unwrap();
     std::fs::write(d.join("in/a.csa"), GAME).unwrap();
+    std::os::unix::fs::symlink(d.join("in"), d.join("link")).unwrap();
+    let before = tree(&d.join("in"));
+    for (out_dir, how) in [
+        ("in", "is the input folder"),
+        ("in/", "is the input folder"),
+        ("in/./sub/..", "is the input folder"),
+        ("link", "is the input folder"),
+        ("in/out", "lies inside the input folder"),
+        ("in/sub", "lies inside the input folder"),
+        ("link/new/deeper", "lies inside the input folder"),
+        ("in/none/../new", "lies inside the input folder"),
+        ("other/../in/new", "lies inside the input folder"),
+    ] {
+        for force in [false, true] {
+            let mut args = vec!["convert", "in", "--to", "kif", "--out-dir", out_dir];
+            if force {
+                args.push("--force");
+            }
+            let o = kifu().current_dir(d).args(&args).output().unwrap();
+            let e = err(&o);
+            assert_eq!(o.status.code(), Some(2), "{out_dir}: {e}");
+            assert!(
+                e.contains(&format!("--out-dir {out_dir} {how} in")),
+                "{out_dir}: {e}"
+            );
+            assert_eq!(tree(&d.join("in")), before, "{out_dir}: nothing written");
+            assert!(!d.join("in/new").exists() && !d.join("in/out").exists());
+        }
+    }
+    // The input folder reached through a link, the output folder by name.
+    let o = kifu()
+        .current_dir(d)
+        .args(["convert", "link", "--to", "kif", "--out-dir", "in/out"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(
+        err(&o).contains("lies inside the input folder link"),
+        "{}",
+        err(&o)
+    );
+    // Beside it: converted, and a second run changes nothing.
     for _ in 0..2 {
-        let o = run(&[
-            "convert",
-            s(&d.join("in")),
-            "--to",
-            "csa",
-            "--csa-version",
-            "3.0",
-            "--out-dir",
-            s(&d.join("in/out")),
-            "--force",
-        ]);
+        let o = kifu()
+            .current_dir(d)
+            .args([
+                "convert",
+                "in",
+                "--to",
+                "kif",
+                "--out-dir",
+                "in/../out",
+                "--force",
+            ])
+            .output()
+            .unwrap();
         assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     }
-    assert_eq!(tree(&d.join("in")), ["a.csa", "out/a.csa"]);
+    assert_eq!(tree(&d.join("out")), ["a.kif"]);
+    // A folder holding an input file (not an input folder) is fine.
+    let o = kifu()
+        .current_dir(d)
+        .args(["convert", "in/a.csa", "--to", "kif", "--out-dir", "in"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(tree(&d.join("in")), ["a.csa", "a.kif"]);
 }
 
 // ---- Data loss: special files, inputs, stdout ------------------------------

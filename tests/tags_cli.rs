@@ -228,3 +228,123 @@ fn annotate_writes_the_headers_each_format_reads() {
         "{replaced}"
     );
 }
+
+/// A taxonomy file of one's own is bounded (issue 36): more than
+/// `MAX_TAXONOMY_BYTES` is refused without being held, a rule nested
+/// deeper than `MAX_RULE_DEPTH` is an error at its place (it overflowed
+/// the stack: SIGABRT, exit 134), each a usage error (exit 2).
+#[test]
+fn taxonomy_files_and_rules_are_bounded() {
+    let d = tempfile::tempdir().unwrap();
+    let head = "id\tja\ten\tkind\tparent\taliases\trule\n";
+    let max = kifu::tags::MAX_TAXONOMY_BYTES;
+    let depth = kifu::tags::rule::MAX_RULE_DEPTH;
+    let cases = [
+        // Parentheses, negations, both, far past the stack.
+        (
+            "parens.tsv",
+            format!("{}K28{}", "(".repeat(3000), ")".repeat(3000)),
+        ),
+        ("nots.tsv", format!("{}K28", "!".repeat(100_000))),
+        (
+            "mixed.tsv",
+            format!("{}K28{}", "!(".repeat(2000), ")".repeat(2000)),
+        ),
+    ];
+    for (name, rule) in &cases {
+        std::fs::write(
+            d.path().join(name),
+            format!("{head}deep\t深\tDeep\tcastle\t\t\t{rule}\n"),
+        )
+        .unwrap();
+        let o = kifu(d.path(), &["tags", "--list", "--taxonomy", name]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        // Line 2, the rule's column (7th cell) plus the place past the cap.
+        let at = format!(
+            "{name}:2:{}:",
+            1 + "deep\t深\tDeep\tcastle\t\t\t".chars().count() + depth
+        );
+        assert!(err.contains(&at) && err.contains("nested"), "{name}: {err}");
+    }
+    // Nested up to the cap: read.
+    std::fs::write(
+        d.path().join("ok.tsv"),
+        format!(
+            "{head}deep\t深\tDeep\tcastle\t\t\t{}K28{}\n",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        ),
+    )
+    .unwrap();
+    let o = kifu(d.path(), &["tags", "--list", "--taxonomy", "ok.tsv"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    // One byte over the size cap (comment lines): refused, not parsed.
+    let mut big = head.to_string();
+    while big.len() <= max {
+        big.push_str("# a comment line to make the file large\n");
+    }
+    std::fs::write(d.path().join("big.tsv"), &big).unwrap();
+    let o = kifu(d.path(), &["tags", "--list", "--taxonomy", "big.tsv"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("big.tsv") && err.contains("larger than 1 MiB"),
+        "{err}"
+    );
+    // At the cap: read.
+    big.truncate(max - 64);
+    let cut = big.rfind('\n').unwrap() + 1;
+    big.truncate(cut);
+    big.push_str("one\t一\tOne\tcastle\t\t\tK28\n");
+    assert!(big.len() <= max);
+    std::fs::write(d.path().join("full.tsv"), &big).unwrap();
+    let o = kifu(d.path(), &["tags", "--list", "--taxonomy", "full.tsv"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+}
+
+/// An endless taxonomy file (`/dev/zero`) is refused after the size cap,
+/// in bounded memory (it grew to gigabytes): here under a 512 MiB
+/// address-space limit.
+#[test]
+fn an_endless_taxonomy_file_is_refused() {
+    if !Path::new("/dev/zero").exists() {
+        eprintln!("skipped: no /dev/zero");
+        return;
+    }
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 524288 && exec \"$0\" tags --list --taxonomy /dev/zero")
+        .arg(env!("CARGO_BIN_EXE_kifu"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("/dev/zero") && err.contains("larger than"),
+        "{err}"
+    );
+}
+
+/// An unknown name is compared by its first `MAX_NAME_CHARS` characters
+/// only (a 120 KB name took 10–24 s before its usage error), and shown so.
+#[test]
+fn long_unknown_names_are_cut_in_the_usage_error() {
+    let d = games();
+    let max = kifu::tags::MAX_NAME_CHARS;
+    let long = format!("mino{}", "x".repeat(120_000));
+    for flag in ["--opening", "--castle", "--style"] {
+        let o = kifu(d.path(), &["select", "g.usi", flag, &long]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        let shown = format!("is named `mino{}…`", "x".repeat(max - 4));
+        assert!(
+            err.contains(&shown),
+            "{flag}: {}",
+            &err[..err.len().min(300)]
+        );
+    }
+    // The suggestions come from the compared part.
+    let o = kifu(d.path(), &["select", "g.usi", "--castle", "minno"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("near: mino"));
+}

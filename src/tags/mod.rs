@@ -36,7 +36,10 @@ mod taxonomy;
 
 pub use rule::{Rule, RuleError};
 pub use tagger::{Found, GameTags, SideTags, Tagger};
-pub use taxonomy::{Entry, Kind, TagId, TagSet, Taxonomy, TaxonomyError, COLUMNS, MAX_ENTRIES};
+pub use taxonomy::{
+    Entry, Kind, LoadError, TagId, TagSet, Taxonomy, TaxonomyError, COLUMNS, MAX_ENTRIES,
+    MAX_NAME_CHARS, MAX_TAXONOMY_BYTES,
+};
 
 use crate::read::{Finding, Flow, MoveEvent, Visitor};
 use crate::record::{HeaderKey, Location, MoveTime, Record, ResultClaim, Start, TerminalKind};

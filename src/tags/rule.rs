@@ -154,9 +154,17 @@ impl fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
+/// How deep `!` and `(…)` may nest in a rule, together (`!(A | !(B))`
+/// is three levels): a rule nested deeper is refused, so that parsing,
+/// compiling and checking it (each a walk of its terms) stay within a
+/// bounded stack. The built-in rules nest at most three levels.
+pub const MAX_RULE_DEPTH: usize = 32;
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
+    /// The `!` and `(` open around the term being read.
+    depth: usize,
 }
 
 fn err<T>(offset: usize, message: impl Into<String>) -> Result<T, RuleError> {
@@ -189,13 +197,30 @@ impl Parser<'_> {
         }
     }
 
+    /// Enters a `!` or `(` at the current position: an error past
+    /// [`MAX_RULE_DEPTH`].
+    fn enter(&mut self) -> Result<(), RuleError> {
+        if self.depth >= MAX_RULE_DEPTH {
+            return err(
+                self.pos,
+                format!("`!` and `(` nested more than {MAX_RULE_DEPTH} levels"),
+            );
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
     fn term(&mut self) -> Result<Term, RuleError> {
         match self.peek() {
             Some(b'!') => {
+                self.enter()?;
                 self.pos += 1;
-                Ok(Term::Not(Box::new(self.term()?)))
+                let t = Term::Not(Box::new(self.term()?));
+                self.depth -= 1;
+                Ok(t)
             }
             Some(b'(') => {
+                self.enter()?;
                 let open = self.pos;
                 self.pos += 1;
                 let mut alts = vec![self.conj()?];
@@ -215,6 +240,7 @@ impl Parser<'_> {
                 if alts.iter().any(Vec::is_empty) {
                     return err(open, "an empty alternative in `(…)`");
                 }
+                self.depth -= 1;
                 Ok(Term::Any(alts))
             }
             _ => {
@@ -235,7 +261,11 @@ impl Parser<'_> {
 impl Rule {
     /// Parses a rule (see the [module docs](self) and docs/tags.md).
     pub fn parse(text: &str) -> Result<Rule, RuleError> {
-        let mut p = Parser { text, pos: 0 };
+        let mut p = Parser {
+            text,
+            pos: 0,
+            depth: 0,
+        };
         let terms = p.conj()?;
         match p.peek() {
             None => Ok(Rule { terms }),
@@ -1254,6 +1284,31 @@ mod tests {
             let e = Rule::parse(text).unwrap_err();
             assert_eq!(e.offset, offset, "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        // Up to the cap, `!` and `(` nest; one more is an error at the
+        // `!` or `(` that goes past it, however deep the text goes.
+        let parens = |n: usize| format!("{}K28{}", "(".repeat(n), ")".repeat(n));
+        let nots = |n: usize| format!("{}K28", "!".repeat(n));
+        let mixed = |n: usize| format!("{}K28{}", "!(".repeat(n / 2), ")".repeat(n / 2));
+        for f in [&parens as &dyn Fn(usize) -> String, &nots, &mixed] {
+            assert!(
+                Rule::parse(&f(MAX_RULE_DEPTH)).is_ok(),
+                "{}",
+                f(MAX_RULE_DEPTH)
+            );
+            let e = Rule::parse(&f(MAX_RULE_DEPTH + 2)).unwrap_err();
+            assert_eq!(e.offset, MAX_RULE_DEPTH, "{e}");
+            assert!(e.message.contains("nested"), "{e}");
+            // Far deeper than a stack could take unbounded.
+            let e = Rule::parse(&f(200_000)).unwrap_err();
+            assert_eq!(e.offset, MAX_RULE_DEPTH, "{e}");
+        }
+        // Siblings do not add up.
+        let wide = vec!["!(K28 | !S38)"; 1000].join(" ");
+        assert!(Rule::parse(&wide).is_ok());
     }
 
     #[test]

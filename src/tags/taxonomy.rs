@@ -204,6 +204,44 @@ impl fmt::Display for TaxonomyError {
 
 impl std::error::Error for TaxonomyError {}
 
+/// The most characters of a name [`Taxonomy::lookup`] compares with the
+/// entries' names to suggest near ones (and shows in its error): an
+/// unknown name of 100,000 characters costs what one of this many does.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// The largest taxonomy file [`Taxonomy::read`] takes, in bytes (1 MiB;
+/// the built-in one is about 17 KB): a file is read whole, so a larger
+/// one (or an endless stream such as `/dev/zero`) is refused after this
+/// many bytes instead of held.
+pub const MAX_TAXONOMY_BYTES: usize = 1 << 20;
+
+/// Why [`Taxonomy::read`] gave no taxonomy.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The file could not be read (or is not UTF-8).
+    Io(std::io::Error),
+    /// The file holds more than [`MAX_TAXONOMY_BYTES`].
+    TooLarge,
+    /// The text is not a valid taxonomy.
+    Parse(TaxonomyError),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Io(e) => e.fmt(f),
+            LoadError::TooLarge => write!(
+                f,
+                "larger than {} MiB (a taxonomy file is read whole; the built-in one is about 17 KB)",
+                MAX_TAXONOMY_BYTES >> 20
+            ),
+            LoadError::Parse(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
 /// The columns a taxonomy file has, in its header line (any order; `peer`
 /// may be left out).
 pub const COLUMNS: [&str; 8] = [
@@ -298,6 +336,26 @@ impl Taxonomy {
             Taxonomy::parse(include_str!("taxonomy.tsv"))
                 .unwrap_or_else(|e| panic!("src/tags/taxonomy.tsv:{e}"))
         })
+    }
+
+    /// Reads a taxonomy file of at most [`MAX_TAXONOMY_BYTES`] (never more
+    /// is taken from `r`) and parses it ([`Taxonomy::parse`]).
+    pub fn read(r: impl std::io::Read) -> Result<Taxonomy, LoadError> {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        r.take(MAX_TAXONOMY_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(LoadError::Io)?;
+        if bytes.len() > MAX_TAXONOMY_BYTES {
+            return Err(LoadError::TooLarge);
+        }
+        let text = String::from_utf8(bytes).map_err(|_| {
+            LoadError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            ))
+        })?;
+        Taxonomy::parse(&text).map_err(LoadError::Parse)
     }
 
     /// Parses a taxonomy (TSV with a header line; `#` starts a comment
@@ -686,7 +744,12 @@ impl Taxonomy {
         if let Some(id) = self.find(kind, name) {
             return Ok(id);
         }
-        let n: Vec<char> = fold_name(name).chars().collect();
+        // Only the start of a long name is compared (edit distances cost
+        // the product of the lengths): a name that long names nothing.
+        let n: Vec<char> = fold_name(capped(name, MAX_NAME_CHARS))
+            .chars()
+            .take(MAX_NAME_CHARS)
+            .collect();
         let mut near: Vec<(usize, &str)> = self
             .entries
             .iter()
@@ -714,7 +777,9 @@ impl Taxonomy {
         } else {
             format!("near: {}", names.join(", "))
         };
-        Err(format!("no {kind} is named `{name}` ({hint})"))
+        let shown = capped(name, MAX_NAME_CHARS);
+        let more = if shown.len() < name.len() { "…" } else { "" };
+        Err(format!("no {kind} is named `{shown}{more}` ({hint})"))
     }
 
     /// The entry and its descendants.
@@ -731,6 +796,11 @@ impl Taxonomy {
     pub fn ancestors(&self, id: TagId) -> &TagSet {
         &self.ancestors[usize::from(id.0)]
     }
+}
+
+/// The first `max` characters of `s`.
+fn capped(s: &str, max: usize) -> &str {
+    s.char_indices().nth(max).map_or(s, |(i, _)| &s[..i])
 }
 
 /// The number of one-character insertions, deletions and substitutions

@@ -430,7 +430,7 @@ pub struct ConvertArgs {
     /// Write everything to this file (one game, or a multi-game stream where the target allows it; `-`: standard output).
     #[arg(short = 'o', long, conflicts_with = "out_dir")]
     pub output: Option<std::path::PathBuf>,
-    /// Write one file per input into this folder, mirroring the input tree.
+    /// Write one file per input into this folder, mirroring the input tree (not an input folder nor inside one).
     #[arg(long)]
     pub out_dir: Option<std::path::PathBuf>,
     /// Output encoding: utf-8 or shift_jis (default: shift_jis for kif/ki2, utf-8 otherwise).

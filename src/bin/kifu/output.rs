@@ -201,36 +201,65 @@ fn claim_keys(dest: &Destination) -> Vec<ClaimKey> {
     keys
 }
 
-/// An absolute form of `p` for comparing paths that do not exist yet: the
-/// longest existing ancestor resolved, the rest taken as written (`.`
+/// An absolute form of `p` for comparing paths that do not exist yet:
+/// resolved component by component as far as it exists (symbolic links
+/// followed, `..` the real parent), the rest taken as written (`.`
 /// removed, `..` applied).
 pub fn normalize(p: &Path) -> PathBuf {
     let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let mut tail = Vec::new();
-    let mut head = abs.as_path();
-    let base = loop {
-        if let Ok(c) = head.canonicalize() {
-            break c;
-        }
-        match (head.parent(), head.file_name()) {
-            (Some(parent), Some(name)) => {
-                tail.push(name.to_os_string());
-                head = parent;
-            }
-            _ => break head.to_path_buf(),
-        }
-    };
-    let mut out = base;
-    for name in tail.into_iter().rev() {
-        match Path::new(&name).components().next() {
-            Some(Component::CurDir) => {}
-            Some(Component::ParentDir) => {
+    let mut out = PathBuf::new();
+    // `out` exists (and is resolved) so far.
+    let mut exists = true;
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
                 out.pop();
+                // Back above the part that does not exist: resolved again.
+                exists = exists || out.exists();
             }
-            _ => out.push(name),
+            c => {
+                out.push(c);
+                if exists {
+                    match out.canonicalize() {
+                        Ok(r) => out = r,
+                        Err(_) => exists = false,
+                    }
+                }
+            }
         }
     }
     out
+}
+
+/// Why an output folder cannot be `dir` when `inputs` (the command's
+/// paths) are read: it is one of the input folders or lies inside one
+/// (compared once symbolic links and `..` are resolved, whether or not
+/// it exists yet), so that the next run would read the outputs as inputs.
+pub fn out_dir_in_input(dir: &Path, inputs: &[String]) -> Option<String> {
+    let out = normalize(dir);
+    for arg in inputs.iter().filter(|a| *a != "-") {
+        let path = Path::new(arg);
+        if !path.is_dir() {
+            continue;
+        }
+        let Ok(folder) = path.canonicalize() else {
+            continue;
+        };
+        if out.starts_with(&folder) {
+            let how = if out == folder {
+                "is the input folder"
+            } else {
+                "lies inside the input folder"
+            };
+            return Some(format!(
+                "--out-dir {} {how} {}: the next run would read the outputs as inputs (choose a folder outside it)",
+                dir.display(),
+                path.display()
+            ));
+        }
+    }
+    None
 }
 
 /// Temporary files not yet renamed or removed, for [`remove_temporaries`];

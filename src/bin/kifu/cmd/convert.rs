@@ -78,6 +78,15 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     if !matches!(encoding, Encoding::Utf8 | Encoding::ShiftJis) {
         return usage("output encoding must be utf-8 or shift_jis");
     }
+    // An output folder the next run would read again is refused before
+    // anything is read or written.
+    if let Some(why) = a
+        .out_dir
+        .as_deref()
+        .and_then(|d| crate::output::out_dir_in_input(d, &a.input.paths))
+    {
+        return usage(&out::visible(&why));
+    }
     let exclude: Vec<PathBuf> = a.out_dir.iter().cloned().collect();
     let inputs = common::discover(&a.input, &exclude);
     let readable = inputs.iter().filter(|i| i.issue.is_none()).count();

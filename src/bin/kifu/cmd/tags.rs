@@ -22,17 +22,17 @@ pub fn run(a: TagsArgs) -> std::io::Result<u8> {
         None => Taxonomy::builtin(),
         Some(path) => {
             let shown = out::visible(&path.to_string_lossy()).into_owned();
-            let text = match std::fs::read_to_string(path) {
+            let read = std::fs::File::open(path)
+                .map_err(kifu::tags::LoadError::Io)
+                .and_then(Taxonomy::read);
+            owned = match read {
                 Ok(t) => t,
-                Err(e) => {
-                    out::err(&format!("kifu tags: cannot read {shown}: {e}"));
+                Err(kifu::tags::LoadError::Parse(e)) => {
+                    out::err(&format!("{shown}:{e}"));
                     return Ok(out::FAILURE);
                 }
-            };
-            owned = match Taxonomy::parse(&text) {
-                Ok(t) => t,
                 Err(e) => {
-                    out::err(&format!("{shown}:{e}"));
+                    out::err(&format!("kifu tags: cannot read {shown}: {e}"));
                     return Ok(out::FAILURE);
                 }
             };

@@ -154,9 +154,15 @@ fn caret_span(text: &str, column: u32) -> (String, std::ops::Range<usize>) {
 /// from (never by reading it again): inputs read whole and the pieces of
 /// large CSA and SFEN/USI files keep them; for other streamed inputs
 /// (standard input over 8 MiB, large KIF files) no line is shown.
+///
+/// The current input's lines are decoded once, on its first finding, and
+/// kept compactly ([`ShownLines`]): at most [`MAX_SHOWN`] characters of
+/// each, in one string, with a place every [`MARK_EVERY`] lines, so a
+/// file of millions of one-character lines costs about its size, not a
+/// `String` per line.
 #[derive(Default)]
 pub struct SourceLines {
-    current: Option<(Arc<SourceBytes>, Vec<String>)>,
+    current: Option<(Arc<SourceBytes>, ShownLines)>,
 }
 
 impl SourceLines {
@@ -168,46 +174,88 @@ impl SourceLines {
             .as_ref()
             .is_some_and(|c| Arc::ptr_eq(&c.0, src))
         {
-            self.current = Some((src.clone(), split(src, meta)));
+            // The previous input's lines are let go first.
+            self.current = None;
+            self.current = Some((src.clone(), ShownLines::split(src, meta)));
         }
         let (src, lines) = self.current.as_ref()?;
         let i = n.checked_sub(src.first_line)?.checked_sub(1)?;
-        let text = lines.get(i as usize)?;
-        Some(text.chars().take(MAX_SHOWN).collect())
+        lines.get(i as usize).map(str::to_string)
     }
 }
 
-fn split(src: &SourceBytes, meta: &FileMeta) -> Vec<String> {
-    let mut out = Vec::new();
-    // A piece after the first of a large input continues the first's
-    // encoding (no BOM or declaration to find), as it was read.
-    let mut reader = match meta.encoding {
-        Some(e) if src.first_line > 0 => {
-            kifu::read::LineReader::continuing(&src.bytes[..], e, true)
+/// Lines between two places kept by [`ShownLines`]: finding a line reads
+/// at most this many shown lines (each at most [`MAX_SHOWN`] characters).
+const MARK_EVERY: usize = 64;
+
+/// The first [`MAX_SHOWN`] characters of every line of one input, one
+/// after the other with a `\n` after each, and where every
+/// [`MARK_EVERY`]-th line starts.
+#[derive(Default)]
+struct ShownLines {
+    text: String,
+    marks: Vec<usize>,
+    count: usize,
+}
+
+impl ShownLines {
+    fn push(&mut self, line: &str) {
+        if self.count.is_multiple_of(MARK_EVERY) {
+            self.marks.push(self.text.len());
         }
-        encoding => {
-            let opts = DecodeOptions {
-                encoding,
-                lossy: true,
-            };
-            let Ok(reader) = kifu::read::LineReader::new(&src.bytes[..], &opts) else {
-                return out;
-            };
-            reader
+        self.count += 1;
+        // A line never holds a line feed (the reader splits there); were
+        // one there, it would end the line early: shown as a space.
+        for c in line.chars().take(MAX_SHOWN) {
+            self.text.push(if c == '\n' { ' ' } else { c });
         }
-    };
-    while let Some(Ok(line)) = reader.next_line() {
-        match line {
-            Ok((_, t)) => out.push(t.to_string()),
-            Err(_) => out.push(reader.current_text().to_string()),
-        }
+        self.text.push('\n');
     }
-    out
+
+    /// Line `i` (0-based), its first [`MAX_SHOWN`] characters.
+    fn get(&self, i: usize) -> Option<&str> {
+        if i >= self.count {
+            return None;
+        }
+        let mut rest = &self.text[*self.marks.get(i / MARK_EVERY)?..];
+        for _ in 0..i % MARK_EVERY {
+            rest = &rest[rest.find('\n')? + 1..];
+        }
+        rest.split('\n').next()
+    }
+
+    fn split(src: &SourceBytes, meta: &FileMeta) -> ShownLines {
+        let mut out = ShownLines::default();
+        // A piece after the first of a large input continues the first's
+        // encoding (no BOM or declaration to find), as it was read.
+        let mut reader = match meta.encoding {
+            Some(e) if src.first_line > 0 => {
+                kifu::read::LineReader::continuing(&src.bytes[..], e, true)
+            }
+            encoding => {
+                let opts = DecodeOptions {
+                    encoding,
+                    lossy: true,
+                };
+                let Ok(reader) = kifu::read::LineReader::new(&src.bytes[..], &opts) else {
+                    return out;
+                };
+                reader
+            }
+        };
+        while let Some(Ok(line)) = reader.next_line() {
+            match line {
+                Ok((_, t)) => out.push(t),
+                Err(_) => out.push(reader.current_text()),
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::caret_span;
+    use super::{caret_span, ShownLines, MARK_EVERY, MAX_SHOWN};
 
     #[test]
     fn spans_count_escapes() {
@@ -215,5 +263,28 @@ mod tests {
         assert_eq!(caret_span("a\x1bc", 3), ("a\\ec".to_string(), 3..4));
         assert_eq!(caret_span("ab", 9), ("ab".to_string(), 2..2));
         assert_eq!(caret_span("５五", 2), ("５五".to_string(), 3..6));
+    }
+
+    #[test]
+    fn shown_lines_are_the_lines_cut_to_what_is_shown() {
+        let mut lines = ShownLines::default();
+        let long = "長".repeat(MAX_SHOWN + 5);
+        let want: Vec<String> = (0..3 * MARK_EVERY + 5)
+            .map(|i| match i % 4 {
+                0 => String::new(),
+                1 => long.clone(),
+                _ => format!("line {i}"),
+            })
+            .collect();
+        for w in &want {
+            lines.push(w);
+        }
+        for (i, w) in want.iter().enumerate() {
+            let cut: String = w.chars().take(MAX_SHOWN).collect();
+            assert_eq!(lines.get(i), Some(cut.as_str()), "line {i}");
+        }
+        assert_eq!(lines.get(want.len()), None);
+        assert_eq!(lines.marks.len(), want.len().div_ceil(MARK_EVERY));
+        assert_eq!(ShownLines::default().get(0), None);
     }
 }
