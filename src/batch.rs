@@ -589,7 +589,7 @@ fn read_games<P: PerGame, R: std::io::BufRead>(
     per_game: &P,
     meta: &FileMeta,
     reader: &mut Reader<R>,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Vec<P::Output> {
     let mut items = Vec::new();
     let _ = each_game(per_game, meta, reader, |out| {
@@ -600,8 +600,8 @@ fn read_games<P: PerGame, R: std::io::BufRead>(
 }
 
 /// `Break` once `stop` is set.
-fn stopping(stop: &AtomicBool) -> ControlFlow<()> {
-    if stop.load(Ordering::Relaxed) {
+fn stopping(stop: &Stop) -> ControlFlow<()> {
+    if stop.is_stopped() {
         ControlFlow::Break(())
     } else {
         ControlFlow::Continue(())
@@ -851,7 +851,7 @@ fn parse_whole<T, F>(
     bytes: Arc<[u8]>,
     opts: &ReadOptions,
     per_game: &F,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Batch<T>
 where
     F: PerGame<Output = T>,
@@ -1243,7 +1243,7 @@ fn stream_here<T, F>(
     rest: Stream,
     opts: &ReadOptions,
     per_game: &F,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Batch<T>
 where
     F: PerGame<Output = T>,
@@ -1434,7 +1434,7 @@ fn read_piece<P: PerGame>(
     opts: &ReadOptions,
     per_game: &P,
     meta: &FileMeta,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Vec<P::Output> {
     let mut items = Vec::new();
     let _ = each_in_piece(p, format, encoding, opts, per_game, meta, |out| {
@@ -1901,7 +1901,7 @@ where
         s.spawn(move |_| {
             let items = chunk
                 .into_iter()
-                .take_while(|_| !stop.load(Ordering::Relaxed))
+                .take_while(|_| !stop.is_stopped())
                 .map(|g| per_game.built(&meta, g))
                 .collect();
             let _ = tx.send((my, vec![Batch { meta, items, last }]));
