@@ -35,11 +35,6 @@ fn handle_signals() {
         });
 }
 
-/// An exit code from a command that returns it as `i32`.
-fn code(c: i32) -> u8 {
-    u8::try_from(c).unwrap_or(out::FAILURE)
-}
-
 /// The arguments, or the exit after a usage error (or `--help`). An
 /// argument holding a control character (a file name with a line break,
 /// an escape sequence) is shown made visible, as every message shows
@@ -77,9 +72,9 @@ fn main() -> ExitCode {
         args::Command::Convert(a) => cmd::convert::run(a, color),
         args::Command::Board(mut a) => {
             a.color = color;
-            Ok(code(cmd::board::run(a)))
+            cmd::board::run(a)
         }
-        args::Command::Html(a) => Ok(code(cmd::html::run(a, color))),
+        args::Command::Html(a) => cmd::html::run(a, color),
         args::Command::Completions(a) => cmd::shell::completions(a),
         args::Command::Man(a) => cmd::shell::man(a),
         args::Command::Select(a) => cmd::select::run(a),

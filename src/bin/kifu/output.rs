@@ -140,6 +140,61 @@ impl Destination {
     }
 }
 
+/// Why an output cannot be claimed ([`Plan::claim`]); shown, the message
+/// `kifu` always gave.
+#[derive(Debug)]
+pub enum ClaimError {
+    /// Another output of this run is already that file.
+    Twice {
+        /// The output, as shown.
+        dest: String,
+        /// Whom it was claimed for first.
+        earlier: String,
+        /// Whom it was claimed for again.
+        owner: String,
+    },
+    /// The output cannot be written: it exists (without `--force`), is an
+    /// input, is a folder or device, or the system refused to look at it.
+    Refused {
+        /// The output, as shown.
+        dest: String,
+        /// Why.
+        error: io::Error,
+    },
+}
+
+impl ClaimError {
+    fn refused(dest: &Destination, error: io::Error) -> ClaimError {
+        ClaimError::Refused {
+            dest: dest.display(),
+            error,
+        }
+    }
+}
+
+impl std::fmt::Display for ClaimError {
+    /// The rule's own message (which names the path), or `path: error[io]:
+    /// …` for what the system said.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClaimError::Twice {
+                dest,
+                earlier,
+                owner,
+            } => write!(
+                f,
+                "{dest} would be written twice: for {earlier} and for {owner}"
+            ),
+            ClaimError::Refused { dest, error } if error.raw_os_error().is_some() => {
+                write!(f, "{dest}: error[io]: {error}")
+            }
+            ClaimError::Refused { error, .. } => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for ClaimError {}
+
 /// What makes two outputs the same file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum ClaimKey {
@@ -158,14 +213,15 @@ impl Claims {
     /// Records that `dest` is written on behalf of `owner` (an input or an
     /// option name). Fails, naming the earlier owner, if another output of
     /// this run is already that file.
-    pub fn claim(&mut self, dest: &Destination, owner: &str) -> Result<(), String> {
+    pub fn claim(&mut self, dest: &Destination, owner: &str) -> Result<(), ClaimError> {
         let keys = claim_keys(dest);
         for k in &keys {
             if let Some(earlier) = self.keys.get(k) {
-                return Err(format!(
-                    "{} would be written twice: for {earlier} and for {owner}",
-                    dest.display()
-                ));
+                return Err(ClaimError::Twice {
+                    dest: dest.display(),
+                    earlier: earlier.clone(),
+                    owner: owner.to_string(),
+                });
             }
         }
         for k in keys {
@@ -621,17 +677,6 @@ fn inspect(dest: &Destination, force: bool, inputs: &InputSet) -> io::Result<Tar
     }
 }
 
-/// The message for an output refused when planned: the rule's own message
-/// (which names the path), or `path: error[io]: …` for what the system
-/// said (a file where a folder should be, a folder that cannot be read).
-fn refusal(dest: &Destination, e: &io::Error) -> String {
-    if e.raw_os_error().is_some() {
-        format!("{}: error[io]: {e}", dest.display())
-    } else {
-        e.to_string()
-    }
-}
-
 /// Why what `ft` describes (not a regular file, FIFO or character device)
 /// is never written.
 fn refuse_kind(path: &Path, ft: std::fs::FileType) -> io::Error {
@@ -725,11 +770,11 @@ impl Plan {
     /// Claims `dest` for `owner` (an input or an option name) and checks
     /// now that it can be written, creating nothing. The message says why
     /// not.
-    pub fn claim(&mut self, dest: &Destination, owner: &str) -> Result<(), String> {
+    pub fn claim(&mut self, dest: &Destination, owner: &str) -> Result<(), ClaimError> {
         self.claims.claim(dest, owner)?;
         inspect(dest, self.force, &self.inputs)
             .map(drop)
-            .map_err(|e| refusal(dest, &e))
+            .map_err(|e| ClaimError::refused(dest, e))
     }
 
     /// Opens an output claimed with [`Plan::claim`].
@@ -754,7 +799,7 @@ impl Plan {
         let mut check = |p: PathBuf| {
             let dest = Destination::Path(p);
             if let Err(e) = inspect(&dest, self.force, &self.inputs) {
-                errors.push(refusal(&dest, &e));
+                errors.push(ClaimError::refused(&dest, e).to_string());
             }
         };
         // The stems of split inputs, by output folder.
@@ -804,7 +849,7 @@ impl Plan {
     /// Claims `path` as a file appended to (see [`Appended`]), checked now
     /// as [`Plan::claim`] does, except that an existing regular file is
     /// added to, without `--force`.
-    pub fn claim_append(&mut self, path: &Path, owner: &str) -> Result<Appended, String> {
+    pub fn claim_append(&mut self, path: &Path, owner: &str) -> Result<Appended, ClaimError> {
         let dest = Destination::Path(path.to_path_buf());
         self.claims.claim(&dest, owner)?;
         let refusal = match std::fs::metadata(path) {
@@ -825,7 +870,7 @@ impl Plan {
             None => Ok(Appended {
                 path: path.to_path_buf(),
             }),
-            Some(e) => Err(self::refusal(&dest, &e)),
+            Some(e) => Err(ClaimError::refused(&dest, e)),
         }
     }
 

@@ -26,7 +26,13 @@ fn say(msg: &str) {
     out::err(&format!("kifu board: {msg}"));
 }
 
-pub fn run(a: BoardArgs) -> i32 {
+/// Draws the position(s) `a` asks for; the exit code (2 for a usage or
+/// output error, 1 for a record that cannot be replayed that far).
+pub fn run(a: BoardArgs) -> std::io::Result<u8> {
+    Ok(draw(a))
+}
+
+fn draw(a: BoardArgs) -> u8 {
     let format = a.to.unwrap_or_else(|| default_format(&a));
     // `-o -` is standard output, as with no -o.
     let dest = a
@@ -38,13 +44,13 @@ pub fn run(a: BoardArgs) -> i32 {
             Ok(s) => s,
             Err(e) => {
                 say(&format!("--sfen: {e}"));
-                return 2;
+                return out::FAILURE;
             }
         };
         let mut plan = Plan::new(&[], a.force);
         if let Err(e) = plan.claim(&dest, "-o") {
-            say(&e);
-            return 2;
+            say(&e.to_string());
+            return out::FAILURE;
         }
         let pos = Position::from_setup_unchecked(&setup);
         let opts = Options {
@@ -57,7 +63,7 @@ pub fn run(a: BoardArgs) -> i32 {
     }
     let Some(input) = a.input.as_deref() else {
         say("give an INPUT or --sfen");
-        return 2;
+        return out::FAILURE;
     };
     let inputs = batch::discover(&[input.to_string()], &[], a.from, &[]).inputs;
     // The output is planned before the record is read (the pictures of
@@ -65,8 +71,8 @@ pub fn run(a: BoardArgs) -> i32 {
     let mut plan = Plan::new(&inputs, a.force);
     if !a.every_ply {
         if let Err(e) = plan.claim(&dest, "-o") {
-            say(&e);
-            return 2;
+            say(&e.to_string());
+            return out::FAILURE;
         }
     }
     let loaded = match load(&a, input, &inputs) {
@@ -85,7 +91,7 @@ pub fn run(a: BoardArgs) -> i32 {
             "{}: game {} has {len} moves; --ply {target} is past its end",
             loaded.meta.display, a.game
         ));
-        return 2;
+        return out::FAILURE;
     }
     // Positions before each move up to the target, checked move by move.
     let mut positions = Vec::with_capacity(target as usize + 1);
@@ -101,7 +107,7 @@ pub fn run(a: BoardArgs) -> i32 {
     }
     if illegal {
         report_invalid(&loaded);
-        return 1;
+        return out::PROBLEMS;
     }
     if a.every_ply {
         return every_ply(&a, format, &loaded, &positions, &mut plan);
@@ -127,7 +133,7 @@ fn default_format(a: &BoardArgs) -> BoardFormat {
 }
 
 /// Reads game `--game` of `input`, found as `inputs`.
-fn load(a: &BoardArgs, input: &str, inputs: &[Input]) -> Result<Loaded, i32> {
+fn load(a: &BoardArgs, input: &str, inputs: &[Input]) -> Result<Loaded, u8> {
     let mut unreadable = false;
     for i in inputs {
         if let Some(batch::Issue::Error(msg) | batch::Issue::Skipped(msg)) = &i.issue {
@@ -136,13 +142,13 @@ fn load(a: &BoardArgs, input: &str, inputs: &[Input]) -> Result<Loaded, i32> {
         }
     }
     if unreadable {
-        return Err(2);
+        return Err(out::FAILURE);
     }
     let [inp] = inputs else {
         say(&format!(
             "{input}: expected one record file (or - for standard input)"
         ));
-        return Err(2);
+        return Err(out::FAILURE);
     };
     let source: kifu::read::Source = match &inp.path {
         None => Box::new(BufReader::new(std::io::stdin())),
@@ -150,7 +156,7 @@ fn load(a: &BoardArgs, input: &str, inputs: &[Input]) -> Result<Loaded, i32> {
             Ok(f) => Box::new(BufReader::with_capacity(1 << 20, f)),
             Err(e) => {
                 out::err(&format!("{}: error[io]: {e}", inp.display));
-                return Err(2);
+                return Err(out::FAILURE);
             }
         },
     };
@@ -164,7 +170,7 @@ fn load(a: &BoardArgs, input: &str, inputs: &[Input]) -> Result<Loaded, i32> {
         Ok(x) => x,
         Err(e) => {
             out::err(&format!("{}: error[io]: {e}", inp.display));
-            return Err(2);
+            return Err(out::FAILURE);
         }
     };
     let wanted = a.game as usize - 1;
@@ -184,7 +190,7 @@ fn load(a: &BoardArgs, input: &str, inputs: &[Input]) -> Result<Loaded, i32> {
             if count == 1 { "" } else { "s" },
             a.game
         ));
-        return Err(2);
+        return Err(out::FAILURE);
     };
     let meta = FileMeta {
         input: 0,
@@ -274,14 +280,14 @@ fn render(format: BoardFormat, pos: &Position, opts: &Options) -> String {
 
 /// Writes `bytes` to `dest`, an output claimed in `plan`, atomically
 /// where it is a file; returns the exit code on failure.
-fn write_file(plan: &Plan, dest: &Destination, bytes: &[u8]) -> Result<(), i32> {
+fn write_file(plan: &Plan, dest: &Destination, bytes: &[u8]) -> Result<(), u8> {
     let result = plan.open(dest).and_then(|mut f| {
         f.write_all(bytes)?;
         f.commit()
     });
     result.map_err(|e| {
         out::err(&format!("{}: error[io]: {e}", dest.display()));
-        2
+        out::FAILURE
     })
 }
 
@@ -292,12 +298,12 @@ fn emit(
     mut opts: Options,
     plan: &Plan,
     dest: &Destination,
-) -> i32 {
+) -> u8 {
     if let Destination::Path(_) = dest {
         opts.color = a.color == ColorArg::Always;
         let text = render(format, pos, &opts);
         return match write_file(plan, dest, text.as_bytes()) {
-            Ok(()) => 0,
+            Ok(()) => out::OK,
             Err(code) => code,
         };
     }
@@ -311,12 +317,12 @@ fn emit(
     let mut out = anstream::AutoStream::new(std::io::stdout().lock(), choice);
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
-            return 0;
+            return out::OK;
         }
         say(&format!("cannot write output: {e}"));
-        return 2;
+        return out::FAILURE;
     }
-    0
+    out::OK
 }
 
 /// One picture per position into --out-dir, all planned (and refused, if
@@ -328,7 +334,7 @@ fn every_ply(
     l: &Loaded,
     positions: &[Position],
     plan: &mut Plan,
-) -> i32 {
+) -> u8 {
     let dir = a.out_dir.as_ref().expect("clap requires --out-dir");
     let dests: Vec<Destination> = (0..positions.len())
         .map(|k| {
@@ -340,6 +346,7 @@ fn every_ply(
     let refused: Vec<String> = dests
         .iter()
         .filter_map(|d| plan.claim(d, &l.meta.display).err())
+        .map(|e| e.to_string())
         .collect();
     if let Some(first) = refused.first() {
         say(first);
@@ -348,7 +355,7 @@ fn every_ply(
             refused.len(),
             dests.len()
         ));
-        return 2;
+        return out::FAILURE;
     }
     let bar = progress_bar(positions.len() as u64);
     for (k, (pos, dest)) in positions.iter().zip(&dests).enumerate() {
@@ -362,7 +369,7 @@ fn every_ply(
         bar.inc(1);
     }
     bar.finish_and_clear();
-    0
+    out::OK
 }
 
 /// A bar over the pictures, on standard error only when it is a terminal.

@@ -1,13 +1,205 @@
-//! Pieces the subcommands share: input discovery, options, workers,
-//! source lines, how findings and unread inputs are printed.
+//! Pieces the subcommands share: the skeleton of a reading command
+//! ([`Job`]), input discovery, options, workers, source lines, how
+//! findings and unread inputs are printed.
+//!
+//! Every reading command is the same steps, written here once:
+//! inputs ([`Job::new`]) → plan and claims ([`Job::claim`], typed
+//! [`StartError`]s said by [`Job::refuse`]) → nothing found?
+//! ([`Job::nothing_found`]) → reporter, progress, workers → the games
+//! ([`Job::drive`] hands each event to a [`Consumer`]) → summary → one
+//! exit code ([`exit_code`]).
 
 use crate::args::InputArgs;
-use crate::batch::{self, FileMeta, Input, Issue, Workers};
+use crate::batch::{self, Event, FileMeta, Input, Issue, PerGame, Workers};
 use crate::out;
+use crate::output::{Appended, ClaimError, Destination, Plan, Sink};
+use crate::progress::Progress;
 use kifu::read::Finding;
 use kifu::read::{DecodeOptions, ReadOptions};
 use kifu::validate::GameReport;
+use std::io;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Why a reading command does not start (exit 2, nothing read or
+/// written), said as `kifu COMMAND: …`.
+#[derive(Debug)]
+pub enum StartError {
+    /// Flags that cannot go together, or a value that cannot be.
+    Usage(String),
+    /// An output refused when planned.
+    Claim(ClaimError),
+    /// An output that could not be opened.
+    Open(io::Error),
+    /// Files of an output folder refused by the naming rule, one message
+    /// each (see [`Plan::out_dir`]).
+    OutDir(Vec<String>),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Usage(m) => f.write_str(m),
+            StartError::Claim(e) => write!(f, "{e}"),
+            StartError::Open(e) => write!(f, "{e}"),
+            StartError::OutDir(errors) => f.write_str(&errors.join("\n")),
+        }
+    }
+}
+
+impl From<ClaimError> for StartError {
+    fn from(e: ClaimError) -> StartError {
+        StartError::Claim(e)
+    }
+}
+
+impl From<io::Error> for StartError {
+    fn from(e: io::Error) -> StartError {
+        StartError::Open(e)
+    }
+}
+
+/// A usage error (see [`StartError::Usage`]).
+pub fn usage<T>(msg: impl Into<String>) -> Result<T, StartError> {
+    Err(StartError::Usage(msg.into()))
+}
+
+/// One run of a reading command: its inputs and the plan of its outputs.
+pub struct Job<'a> {
+    /// The subcommand's name, for messages.
+    pub command: &'static str,
+    /// The input flags.
+    pub input: &'a InputArgs,
+    /// Every input found, in order (those not read carry an issue).
+    pub inputs: Vec<Input>,
+    /// Every output of the run, claimed before the first game is read.
+    pub plan: Plan,
+}
+
+impl<'a> Job<'a> {
+    /// Finds the inputs (leaving out the folders in `exclude`) and starts
+    /// the plan of outputs (`force`: existing files may be replaced).
+    pub fn new(
+        command: &'static str,
+        input: &'a InputArgs,
+        exclude: &[PathBuf],
+        force: bool,
+    ) -> Job<'a> {
+        let inputs = discover(input, exclude);
+        let plan = Plan::new(&inputs, force);
+        Job {
+            command,
+            input,
+            inputs,
+            plan,
+        }
+    }
+
+    /// The inputs that are read.
+    pub fn readable(&self) -> usize {
+        self.inputs.iter().filter(|i| i.issue.is_none()).count()
+    }
+
+    /// Claims GitHub's job summary in the GitHub style.
+    pub fn job_summary(
+        &mut self,
+        style: crate::args::OutputFormat,
+    ) -> Result<Option<Appended>, StartError> {
+        Ok(crate::report::job_summary(style, &mut self.plan)?)
+    }
+
+    /// Claims `dest` for `owner` (see [`Plan::claim`]).
+    pub fn claim(&mut self, dest: &Destination, owner: &str) -> Result<(), StartError> {
+        Ok(self.plan.claim(dest, owner)?)
+    }
+
+    /// Opens an output claimed with [`Job::claim`].
+    pub fn open(&self, dest: &Destination) -> Result<Sink, StartError> {
+        Ok(self.plan.open(dest)?)
+    }
+
+    /// With no readable input: the message and exit code (see
+    /// [`nothing_found`]).
+    pub fn nothing_found(&self) -> Option<u8> {
+        nothing_found(self.input, self.command, &self.inputs)
+    }
+
+    /// Says why the command does not start; the exit code (2).
+    pub fn refuse(&self, e: &StartError) -> u8 {
+        let cmd = self.command;
+        match e {
+            StartError::OutDir(errors) => {
+                for e in errors {
+                    out::err(&format!("kifu {cmd}: {e}"));
+                }
+                out::err(&format!(
+                    "kifu {cmd}: nothing written (see the naming rule in docs/convert.md)"
+                ));
+            }
+            e => out::err(&format!("kifu {cmd}: {e}")),
+        }
+        out::FAILURE
+    }
+
+    /// Reads every input through `per_game` on `workers`, handing each
+    /// event to `c` in input order, the progress counted here. Stops when
+    /// `c` says so.
+    pub fn drive<P, C>(
+        &self,
+        workers: &Workers,
+        read: &ReadOptions,
+        per_game: P,
+        progress: &mut Progress,
+        c: &mut C,
+    ) where
+        P: PerGame,
+        P::Output: Send,
+        C: Consumer<P::Output>,
+    {
+        batch::run(&self.inputs, workers, read, per_game, |ev| match ev {
+            Event::Game(meta, index, out) => {
+                progress.game();
+                c.game(&meta, index, out, progress)
+            }
+            Event::FileDone(meta) => {
+                if meta.error.is_none() && meta.skipped.is_none() {
+                    progress.file();
+                }
+                c.file_done(&meta, progress)
+            }
+        });
+        progress.finish();
+    }
+}
+
+/// What a reading command does with the games, in input order (see
+/// [`Job::drive`]).
+pub trait Consumer<T> {
+    /// Game `index` (0-based in its file) of `meta`, as the workers made it.
+    fn game(
+        &mut self,
+        meta: &Arc<FileMeta>,
+        index: usize,
+        out: T,
+        progress: &Progress,
+    ) -> ControlFlow<()>;
+
+    /// An input is done (all its games), or was not read.
+    fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()>;
+}
+
+/// The one exit code of a reading command: 2 when something could not be
+/// read or written (`failed`), else 1 when records have problems, else 0.
+pub fn exit_code(failed: bool, problems: bool) -> u8 {
+    if failed {
+        out::FAILURE
+    } else if problems {
+        out::PROBLEMS
+    } else {
+        out::OK
+    }
+}
 
 /// Expands paths into inputs (unreadable paths and skipped entries are
 /// inputs with an `issue`, in their places), leaving out the folders in

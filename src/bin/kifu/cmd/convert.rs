@@ -1,8 +1,8 @@
 //! `kifu convert`.
 
 use crate::args::{ColorArg, ConvertArgs, CsaVersionArg, PsnTimesArg};
-use crate::batch::{self, Event, FileMeta};
-use crate::cmd::common;
+use crate::batch::{self, FileMeta};
+use crate::cmd::common::{self, usage, Consumer, Job, StartError};
 use crate::out::{self, Out};
 use crate::output::{Destination, OutDirPlan, Plan, Sink, Split};
 use crate::progress::Progress;
@@ -15,6 +15,7 @@ use kifu::write::Dropped;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a worker hands back for one game.
 struct GameOut {
@@ -61,18 +62,13 @@ struct State<'a> {
     stop: bool,
     /// Findings and notes, in the `--diagnostics` style.
     rep: Reporter,
+    /// The games the filters keep.
+    keep: crate::cmd::select::Keep,
 }
 
-fn usage(msg: &str) -> std::io::Result<u8> {
-    out::err(&format!("kifu convert: {msg}"));
-    Ok(out::FAILURE)
-}
-
-pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
-    let strictness = match a.strict.strictness() {
-        Ok(s) => s,
-        Err(e) => return usage(&e),
-    };
+/// The output encoding and whether each game is a file of its own,
+/// from flags checked before anything is read.
+fn check(a: &ConvertArgs, job: &Job) -> Result<(Encoding, bool), StartError> {
     let target = a.to;
     let encoding = a.encoding.unwrap_or(target.default_encoding());
     if !matches!(encoding, Encoding::Utf8 | Encoding::ShiftJis) {
@@ -85,14 +81,11 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
         .as_deref()
         .and_then(|d| crate::output::out_dir_in_input(d, &a.input.paths))
     {
-        return usage(&out::visible(&why));
+        return usage(out::visible(&why).into_owned());
     }
-    let exclude: Vec<PathBuf> = a.out_dir.iter().cloned().collect();
-    let inputs = common::discover(&a.input, &exclude);
-    let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
     let single_game_target = !target.multi_game();
-    if a.out_dir.is_none() && single_game_target && readable > 1 {
-        return usage(&format!(
+    if a.out_dir.is_none() && single_game_target && job.readable() > 1 {
+        return usage(format!(
             "{} holds one game per file; with several inputs use --out-dir",
             target.name()
         ));
@@ -101,7 +94,7 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
         true
     } else if a.no_split {
         if single_game_target {
-            return usage(&format!(
+            return usage(format!(
                 "{} holds one game per file; --no-split is not possible",
                 target.name()
             ));
@@ -110,9 +103,64 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     } else {
         single_game_target
     };
-    if let Some(code) = common::nothing_found(&a.input, "convert", &inputs) {
+    Ok((encoding, split))
+}
+
+/// The outputs of a run: GitHub's job summary, then the names in
+/// `--out-dir` or the one output (`-o`, else standard output), opened.
+type Planned = (
+    Option<crate::output::Appended>,
+    Option<OutDirPlan>,
+    Option<Single>,
+);
+
+/// Plans every output before the first game is read.
+fn plan(a: &ConvertArgs, job: &mut Job, split: bool) -> Result<Planned, StartError> {
+    let summary = job.job_summary(a.diagnostics.style())?;
+    let Some(dir) = &a.out_dir else {
+        let dest = a
+            .output
+            .as_ref()
+            .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
+        job.claim(&dest, "-o")?;
+        let single = match &dest {
+            Destination::Stdout => Single::Stdout(Out::new()),
+            Destination::Path(_) => Single::File(job.open(&dest)?),
+        };
+        return Ok((summary, None, Some(single)));
+    };
+    // --no-split is a way out of a name clash only where the target
+    // can hold several games.
+    let split = match (split, !a.to.multi_game()) {
+        (false, _) => Split::Never,
+        (true, false) => Split::Optional,
+        (true, true) => Split::Always,
+    };
+    let names = job
+        .plan
+        .out_dir(dir, &a.input.paths, &job.inputs, a.to.name(), split)
+        .map_err(StartError::OutDir)?;
+    Ok((summary, Some(names), None))
+}
+
+pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
+    let exclude: Vec<PathBuf> = a.out_dir.iter().cloned().collect();
+    let mut job = Job::new("convert", &a.input, &exclude, a.force);
+    let strictness = match a.strict.strictness() {
+        Ok(s) => s,
+        Err(e) => return Ok(job.refuse(&StartError::Usage(e))),
+    };
+    let (encoding, split) = match check(&a, &job) {
+        Ok(c) => c,
+        Err(e) => return Ok(job.refuse(&e)),
+    };
+    if let Some(code) = job.nothing_found() {
         return Ok(code);
     }
+    let (summary, names, single) = match plan(&a, &mut job, split) {
+        Ok(p) => p,
+        Err(e) => return Ok(job.refuse(&e)),
+    };
     let opts = ConvertOptions {
         encoding: Some(encoding),
         csa_version: match a.csa_version {
@@ -126,49 +174,7 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
         },
         legal_candidates_only: a.legal_candidates_only,
     };
-    // Every output is planned before the first game is read.
-    let mut plan = Plan::new(&inputs, a.force);
-    let summary = match report::job_summary(a.diagnostics.style(), &mut plan) {
-        Ok(s) => s,
-        Err(e) => return usage(&e),
-    };
-    let mut names = None;
-    let mut single = None;
-    if let Some(dir) = &a.out_dir {
-        // --no-split is a way out of a name clash only where the target
-        // can hold several games.
-        let split = match (split, single_game_target) {
-            (false, _) => Split::Never,
-            (true, false) => Split::Optional,
-            (true, true) => Split::Always,
-        };
-        match plan.out_dir(dir, &a.input.paths, &inputs, target.name(), split) {
-            Ok(p) => names = Some(p),
-            Err(errors) => {
-                for e in &errors {
-                    out::err(&format!("kifu convert: {e}"));
-                }
-                out::err("kifu convert: nothing written (see the naming rule in docs/convert.md)");
-                return Ok(out::FAILURE);
-            }
-        }
-    } else {
-        let dest = a
-            .output
-            .as_ref()
-            .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
-        if let Err(e) = plan.claim(&dest, "-o") {
-            return usage(&e);
-        }
-        match &dest {
-            Destination::Stdout => single = Some(Single::Stdout(Out::new())),
-            Destination::Path(_) => match plan.open(&dest) {
-                Ok(s) => single = Some(Single::File(s)),
-                Err(e) => return usage(&e.to_string()),
-            },
-        }
-    }
-    let mut progress = Progress::new(readable as u64, true);
+    let mut progress = Progress::new(job.readable() as u64, true);
     let style = a.diagnostics.style();
     let rep = Reporter::new(
         Settings {
@@ -186,10 +192,12 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     );
     let mut st = State {
         a: &a,
-        target,
+        target: a.to,
         encoding,
         split,
-        plan,
+        // The plan goes on here: the files of --out-dir are claimed as
+        // they are opened.
+        plan: std::mem::replace(&mut job.plan, Plan::new(&[], false)),
         single,
         single_games: 0,
         names,
@@ -202,109 +210,112 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
         io_errors: 0,
         stop: false,
         rep,
+        keep: crate::cmd::select::Keep::new(a.filter.dedupe),
     };
-    let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.input_encoding);
     let workers = common::workers(&a.input, |n| st.rep.tool_warning(n, &progress));
     let filter = a.filter.filter(Some(&a.moves));
-    let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
-    let strict = a.refuse_errors;
-    batch::run(
-        &inputs,
-        &workers,
-        &read_opts,
-        batch::EachGame(|_meta: &FileMeta, game| {
-            let mut sel = Selector::new(&filter, Validator::new(vopts)).drain_rejected(true);
-            let selected = kifu::read::visit_game(&game, &mut sel);
-            let (mut report, verdict) = (selected.output, selected.verdict);
-            strictness.apply_report(&mut report);
-            let text =
-                if verdict.matched && kifu::convert::writes_with(&report, strict, &strictness) {
-                    let mut game = game;
-                    if a.annotate {
-                        let tax = kifu::tags::Taxonomy::builtin();
-                        kifu::tags::annotate(&mut game.record, tax, a.annotate_overwrite);
-                    }
-                    target
-                        .write_one(&game.record, &opts)
-                        .map(|o| Some((o.text, o.dropped)))
-                        .map_err(|e| e.to_string())
-                } else {
-                    Ok(None)
-                };
-            GameOut {
-                report,
-                text,
-                matched: verdict.matched,
-                read_error: verdict.read_error,
+    let (strict, target) = (a.refuse_errors, a.to);
+    let per_game = batch::EachGame(|_meta: &FileMeta, game| {
+        let mut sel =
+            Selector::new(&filter, Validator::new(ValidateOptions::default())).drain_rejected(true);
+        let selected = kifu::read::visit_game(&game, &mut sel);
+        let (mut report, verdict) = (selected.output, selected.verdict);
+        strictness.apply_report(&mut report);
+        let text = if verdict.matched && kifu::convert::writes_with(&report, strict, &strictness) {
+            let mut game = game;
+            if a.annotate {
+                let tax = kifu::tags::Taxonomy::builtin();
+                kifu::tags::annotate(&mut game.record, tax, a.annotate_overwrite);
             }
-        }),
-        |ev| {
-            match ev {
-                Event::Game(meta, index, mut g) => {
-                    g.report.index = index;
-                    progress.game();
-                    // Games the filters leave out are not converted; one
-                    // that failed to read is still reported.
-                    if keep.keep(g.matched, g.report.game_key) || g.read_error {
-                        st.game(&meta, g, &progress);
-                    }
-                }
-                Event::FileDone(meta) => {
-                    if meta.error.is_none() && meta.skipped.is_none() {
-                        progress.file();
-                    }
-                    st.file_done(&meta, &progress);
-                }
-            }
-            if st.stop {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        },
-    );
-    progress.finish();
-    match st.single.take() {
-        Some(Single::Stdout(o)) => o.finish()?,
-        Some(Single::File(f)) => {
-            let name = f.display();
-            if st.stop {
-                drop(f); // an output failed: nothing half-written appears
-            } else if st.single_games == 0 && !a.input.allow_empty {
-                st.rep.note(
-                    None,
-                    None,
-                    None,
-                    &format!("kifu convert: {name}: nothing to write; not created"),
-                    &progress,
-                );
-            } else if let Err(e) = f.commit() {
-                st.rep.note(
-                    Some(&name),
-                    Some(Severity::Error),
-                    Some(Rule::Io),
-                    &e.to_string(),
-                    &progress,
-                );
-                st.io_errors += 1;
-            }
-        }
-        None => {}
-    }
-    let (counts, _) = st.rep.finish(false, &progress);
-    Ok(
-        if st.io_errors > 0 || counts.unreadable > 0 || counts.output_failed {
-            out::FAILURE
-        } else if st.failed_inputs > 0 || counts.denied_skips > 0 {
-            out::PROBLEMS
+            target
+                .write_one(&game.record, &opts)
+                .map(|o| Some((o.text, o.dropped)))
+                .map_err(|e| e.to_string())
         } else {
-            out::OK
-        },
-    )
+            Ok(None)
+        };
+        GameOut {
+            report,
+            text,
+            matched: verdict.matched,
+            read_error: verdict.read_error,
+        }
+    });
+    job.drive(&workers, &read_opts, per_game, &mut progress, &mut st);
+    st.finish(&progress)
+}
+
+impl Consumer<GameOut> for State<'_> {
+    fn game(
+        &mut self,
+        meta: &Arc<FileMeta>,
+        index: usize,
+        mut g: GameOut,
+        progress: &Progress,
+    ) -> ControlFlow<()> {
+        g.report.index = index;
+        // Games the filters leave out are not converted; one that failed
+        // to read is still reported.
+        if self.keep.keep(g.matched, g.report.game_key) || g.read_error {
+            State::game(self, meta, g, progress);
+        }
+        self.flow()
+    }
+
+    fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()> {
+        State::file_done(self, meta, progress);
+        self.flow()
+    }
 }
 
 impl State<'_> {
+    /// Stop once an output failed.
+    fn flow(&self) -> ControlFlow<()> {
+        if self.stop {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// The one output committed (not after a failure, nor empty); the
+    /// exit code.
+    fn finish(mut self, progress: &Progress) -> std::io::Result<u8> {
+        match self.single.take() {
+            Some(Single::Stdout(o)) => o.finish()?,
+            Some(Single::File(f)) => {
+                let name = f.display();
+                if self.stop {
+                    drop(f); // an output failed: nothing half-written appears
+                } else if self.single_games == 0 && !self.a.input.allow_empty {
+                    self.rep.note(
+                        None,
+                        None,
+                        None,
+                        &format!("kifu convert: {name}: nothing to write; not created"),
+                        progress,
+                    );
+                } else if let Err(e) = f.commit() {
+                    self.rep.note(
+                        Some(&name),
+                        Some(Severity::Error),
+                        Some(Rule::Io),
+                        &e.to_string(),
+                        progress,
+                    );
+                    self.io_errors += 1;
+                }
+            }
+            None => {}
+        }
+        let (counts, _) = self.rep.finish(false, progress);
+        Ok(common::exit_code(
+            self.io_errors > 0 || counts.unreadable > 0 || counts.output_failed,
+            self.failed_inputs > 0 || counts.denied_skips > 0,
+        ))
+    }
+
     fn encode(&self, text: &str) -> Result<Vec<u8>, String> {
         match encode_output(text, self.encoding) {
             Ok(b) => Ok(b),

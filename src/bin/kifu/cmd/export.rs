@@ -1,12 +1,11 @@
 //! `kifu export`: training data (`.hcpe`, `.psv`, `.hcpe3`) from records.
 
 use crate::args::ColorArg;
-use crate::batch::{self, Event, FileMeta};
-use crate::cmd::common;
+use crate::batch::FileMeta;
+use crate::cmd::common::{self, usage, Consumer, Job, StartError};
 use crate::cmd::select::{Keep, Selecting};
 use crate::export_args::{DedupeArg, ExportArgs, Preset, SplitPart};
-use crate::out;
-use crate::output::{Destination, Plan, Sink};
+use crate::output::{Destination, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason, HCPE3_MAX_MOVES};
@@ -16,14 +15,10 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// How much an output gathers before it writes.
 const BUFFER: usize = 1 << 20;
-
-fn usage(msg: &str) -> io::Result<u8> {
-    out::err(&format!("kifu export: {msg}"));
-    Ok(out::FAILURE)
-}
 
 /// One output file: the main one (`-o`) or a `--split` part.
 struct Part {
@@ -128,11 +123,8 @@ fn options(a: &ExportArgs, game_key: bool) -> ExportOptions {
     o
 }
 
-pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
-    let strictness = match a.strict.strictness() {
-        Ok(s) => s,
-        Err(e) => return usage(&e),
-    };
+/// The flags that cannot go together, checked before anything is read.
+fn check(a: &ExportArgs) -> Result<(), StartError> {
     if a.filter.invalid {
         return usage("--invalid: only games without an error are exported");
     }
@@ -141,64 +133,91 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
     }
     let total: f64 = a.split.iter().map(|p| p.fraction).sum();
     if total > 1.0 + 1e-9 {
-        return usage(&format!(
+        return usage(format!(
             "--split: the fractions add up to {total}, more than 1"
         ));
     }
     let mut names = HashSet::new();
     if let Some(p) = a.split.iter().find(|p| !names.insert(p.name.as_str())) {
-        return usage(&format!("--split: the part `{}` is named twice", p.name));
+        return usage(format!("--split: the part `{}` is named twice", p.name));
     }
-    let main = Destination::parse(a.output.as_os_str());
-    if !a.split.is_empty() && main == Destination::Stdout {
+    if !a.split.is_empty() && Destination::parse(a.output.as_os_str()) == Destination::Stdout {
         return usage("--split writes one file per part: name the main one with -o FILE");
     }
-    let inputs = common::discover(&a.input, &[]);
-    // Every output is planned before the first game is read.
-    let mut plan = Plan::new(&inputs, a.force);
-    let style = a.diagnostics.style();
-    let job_summary = match report::job_summary(style, &mut plan) {
-        Ok(s) => s,
-        Err(e) => return usage(&e),
-    };
-    let mut dests = vec![(None, main.clone())];
+    Ok(())
+}
+
+/// The outputs of a run, as planned: the records (`-o`), then each
+/// `--split` part (with its name), and the index.
+struct Planned {
+    summary: Option<crate::output::Appended>,
+    records: Vec<(Option<String>, Destination)>,
+    index: Option<Destination>,
+}
+
+/// Claims every output before the first game is read.
+fn plan(
+    a: &ExportArgs,
+    job: &mut Job,
+    style: crate::args::OutputFormat,
+) -> Result<Planned, StartError> {
+    let summary = job.job_summary(style)?;
+    let mut records = vec![(None, Destination::parse(a.output.as_os_str()))];
     for p in &a.split {
-        dests.push((
+        records.push((
             Some(p.name.clone()),
             Destination::Path(part_path(&a.output, &p.name)),
         ));
     }
-    for (name, d) in &dests {
+    for (name, d) in &records {
         let owner = match name {
             None => "the records (-o)".to_string(),
             Some(n) => format!("the part `{n}` (--split)"),
         };
-        if let Err(e) = plan.claim(d, &owner) {
-            return usage(&e);
-        }
+        job.claim(d, &owner)?;
     }
-    let index_dest = a.index.as_ref().map(|p| Destination::parse(p.as_os_str()));
-    if let Some(d) = &index_dest {
-        if let Err(e) = plan.claim(d, "the index (--index)") {
-            return usage(&e);
-        }
+    let index = a.index.as_ref().map(|p| Destination::parse(p.as_os_str()));
+    if let Some(d) = &index {
+        job.claim(d, "the index (--index)")?;
     }
-    if let Some(code) = common::nothing_found(&a.input, "export", &inputs) {
+    Ok(Planned {
+        summary,
+        records,
+        index,
+    })
+}
+
+/// Opens the planned outputs: the records files, and the index.
+fn open(job: &Job, planned: Planned) -> Result<(Vec<Part>, Option<Part>), StartError> {
+    let mut parts = Vec::new();
+    for (name, d) in planned.records {
+        parts.push(Part::new(name, job.open(&d)?));
+    }
+    let index = match &planned.index {
+        None => None,
+        Some(d) => Some(Part::new(None, job.open(d)?)),
+    };
+    Ok((parts, index))
+}
+
+pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
+    let mut job = Job::new("export", &a.input, &[], a.force);
+    let strictness = match a.strict.strictness() {
+        Ok(s) => s,
+        Err(e) => return Ok(job.refuse(&StartError::Usage(e))),
+    };
+    let style = a.diagnostics.style();
+    let mut planned = match check(&a).and_then(|()| plan(&a, &mut job, style)) {
+        Ok(p) => p,
+        Err(e) => return Ok(job.refuse(&e)),
+    };
+    if let Some(code) = job.nothing_found() {
         return Ok(code);
     }
-    let mut parts = Vec::new();
-    for (name, d) in dests {
-        match plan.open(&d) {
-            Ok(s) => parts.push(Part::new(name, s)),
-            Err(e) => return usage(&e.to_string()),
-        }
-    }
-    let mut index = match &index_dest {
-        None => None,
-        Some(d) => match plan.open(d) {
-            Ok(s) => Some(Part::new(None, s)),
-            Err(e) => return usage(&e.to_string()),
-        },
+    let summary = planned.summary.take();
+    let (parts, index) = match open(&job, planned) {
+        Ok(o) => o,
+        Err(e) => return Ok(job.refuse(&e)),
     };
     let dedupe_games = a.dedupe_what == Some(DedupeArg::Game) || a.filter.dedupe;
     let opts = options(&a, index.is_some() || !a.split.is_empty() || dedupe_games);
@@ -207,9 +226,8 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
     filter.min_plies = None;
     filter.valid = None;
     let read_opts = common::read_options(&a.input, a.encoding);
-    let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
-    let mut progress = Progress::new(readable as u64, true);
-    let mut rep = Reporter::new(
+    let mut progress = Progress::new(job.readable() as u64, true);
+    let rep = Reporter::new(
         Settings {
             command: "export",
             style,
@@ -218,283 +236,367 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
             quiet: false,
             errors_only: false,
             every_game: false,
-            summary: job_summary,
+            summary,
         },
         Dest::Stderr,
         &progress,
     );
-    let workers = common::workers(&a.input, |n| rep.tool_warning(n, &progress));
-    let mut keep = Keep::new(dedupe_games);
-    let mut seen: Option<HashSet<u128>> =
-        (a.dedupe_what == Some(DedupeArg::Position)).then(HashSet::new);
-    let mut skipped: BTreeMap<&'static str, u64> = BTreeMap::new();
-    let mut invalid = 0u64;
-    // Games written as several `.hcpe3` games (over 65,535 moves).
-    let mut split_games = 0u64;
-    let size = a.to.record_size();
+    let mut w = Writing {
+        a: &a,
+        parts,
+        index,
+        rep,
+        keep: Keep::new(dedupe_games),
+        seen: (a.dedupe_what == Some(DedupeArg::Position)).then(HashSet::new),
+        skipped: BTreeMap::new(),
+        invalid: 0,
+        split_games: 0,
+        line: Vec::new(),
+    };
+    let workers = common::workers(&a.input, |n| w.rep.tool_warning(n, &progress));
     let per_game = Selecting {
         filter: &filter,
         drain: true,
         inner: |_: &FileMeta| Exporter::new(opts.clone()),
     };
-    let mut line = Vec::new();
-    batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
-        match ev {
-            Event::Game(meta, index_in_file, sel) => {
-                progress.game();
-                let Selected { output, verdict } = sel;
-                let hcpe3_games = output.hcpe3_games();
-                let GameExport {
-                    mut report,
-                    skipped: why,
-                    records,
-                    bytes,
-                } = output;
-                report.index = index_in_file;
-                let kept_by_filter = keep.keep(verdict.matched, report.game_key);
-                if verdict.matched || verdict.read_error {
-                    rep.game(&meta, &mut report, &progress);
-                }
-                if !report.ok {
-                    invalid += 1;
-                }
-                let mut reason: Option<&'static str> = if !verdict.matched {
-                    Some("filter")
-                } else if !kept_by_filter {
-                    Some("duplicate")
-                } else if !report.ok {
-                    Some(SkipReason::Invalid.name())
-                } else {
-                    why.map(SkipReason::name)
-                };
-                if reason.is_none() && why.is_some() {
-                    reason = why.map(SkipReason::name);
-                }
-                // A game the layouts cannot hold is a finding of its own.
-                let unwritable = match why {
-                    Some(SkipReason::Variant) => Some(format!(
-                        "{} has no {} layout",
-                        verdict.info.variant.name(),
-                        a.to
-                    )),
-                    Some(SkipReason::Unencodable(u)) => Some(u.to_string()),
-                    _ => None,
-                };
-                if let (Some(what), true) = (unwritable, verdict.matched && report.ok) {
-                    rep.note(
-                        Some(&meta.display),
-                        Some(Severity::Warning),
-                        None,
-                        &format!("game {}: {what}; not written", index_in_file + 1),
-                        &progress,
-                    );
-                }
-                // A game longer than a `.hcpe3` header counts is written as
-                // several `.hcpe3` games: said once per game, and counted.
-                if a.to == Layout::Hcpe3 && why.is_none() && hcpe3_games > 1 {
-                    rep.note(
-                        Some(&meta.display),
-                        Some(Severity::Warning),
-                        None,
-                        &format!(
-                            "game {}: {records} moves, more than an hcpe3 header counts \
-                             ({HCPE3_MAX_MOVES}); written as {hcpe3_games} consecutive hcpe3 games",
-                            index_in_file + 1
-                        ),
-                        &progress,
-                    );
-                }
-                // Records that survive --dedupe position.
-                let mut kept_bytes = bytes;
-                let mut kept_records = u64::from(records);
-                if reason.is_none() {
-                    if let (Some(seen), Some(size)) = (seen.as_mut(), size) {
-                        let before = kept_bytes.len();
-                        let mut out = Vec::with_capacity(before);
-                        for rec in kept_bytes.chunks_exact(size) {
-                            if seen.insert(xxhash_rust::xxh3::xxh3_128(&rec[..32])) {
-                                out.extend_from_slice(rec);
-                            }
-                        }
-                        kept_records = (out.len() / size) as u64;
-                        kept_bytes = out;
-                        if kept_records == 0 {
-                            reason = Some("duplicate");
-                        }
-                    }
-                }
-                let part = reason
-                    .is_none()
-                    .then(|| choose(&a.split, a.seed, report.game_key).map_or(0, |i| i + 1));
-                let (first, offset) = match part {
-                    Some(i) => {
-                        let p = &mut parts[i];
-                        let at = (p.records, p.bytes);
-                        p.write(&kept_bytes, kept_records);
-                        if a.to == Layout::Hcpe3 && hcpe3_games > 1 {
-                            split_games += 1;
-                        }
-                        (Some(at.0), Some(at.1))
-                    }
-                    None => {
-                        *skipped.entry(reason.unwrap_or("other")).or_default() += 1;
-                        (None, None)
-                    }
-                };
-                if let Some(ix) = index.as_mut() {
-                    let v = serde_json::json!({
-                        "path": meta.display,
-                        "game": index_in_file,
-                        "game_key": report.game_key.to_string(),
-                        "status": if part.is_some() { "kept" } else { "skipped" },
-                        "reason": reason,
-                        "file": part.map(|i| parts[i].sink.display()),
-                        "split": part.and_then(|i| parts[i].name.clone()),
-                        "first_record": first,
-                        "records": if part.is_some() { kept_records } else { 0 },
-                        "offset": offset,
-                        "result": report.result.outcome.name(),
-                        "plies": report.plies,
-                    });
-                    line.clear();
-                    let _ = serde_json::to_writer(&mut line, &v);
-                    line.push(b'\n');
-                    ix.buf.extend_from_slice(&line);
-                    if ix.buf.len() >= BUFFER {
-                        ix.drain();
-                    }
-                }
-                if parts.iter().any(|p| p.failed.is_some())
-                    || index.as_ref().is_some_and(|p| p.failed.is_some())
-                {
-                    return ControlFlow::Break(());
+    job.drive(&workers, &read_opts, per_game, &mut progress, &mut w);
+    w.finish(&progress)
+}
+
+/// The export under way: the outputs, and what the summary counts.
+struct Writing<'a> {
+    a: &'a ExportArgs,
+    /// The records file (`-o`), then the `--split` parts.
+    parts: Vec<Part>,
+    index: Option<Part>,
+    rep: Reporter,
+    keep: Keep,
+    /// The positions written, under `--dedupe position`.
+    seen: Option<HashSet<u128>>,
+    skipped: BTreeMap<&'static str, u64>,
+    invalid: u64,
+    /// Games written as several `.hcpe3` games (over 65,535 moves).
+    split_games: u64,
+    /// The index line being written.
+    line: Vec<u8>,
+}
+
+impl Consumer<Selected<GameExport>> for Writing<'_> {
+    fn game(
+        &mut self,
+        meta: &Arc<FileMeta>,
+        index_in_file: usize,
+        sel: Selected<GameExport>,
+        progress: &Progress,
+    ) -> ControlFlow<()> {
+        let Selected { output, verdict } = sel;
+        let hcpe3_games = output.hcpe3_games();
+        let GameExport {
+            mut report,
+            skipped: why,
+            records,
+            bytes,
+        } = output;
+        report.index = index_in_file;
+        let kept_by_filter = self.keep.keep(verdict.matched, report.game_key);
+        if verdict.matched || verdict.read_error {
+            self.rep.game(meta, &mut report, progress);
+        }
+        if !report.ok {
+            self.invalid += 1;
+        }
+        let mut reason: Option<&'static str> = if !verdict.matched {
+            Some("filter")
+        } else if !kept_by_filter {
+            Some("duplicate")
+        } else if !report.ok {
+            Some(SkipReason::Invalid.name())
+        } else {
+            why.map(SkipReason::name)
+        };
+        if reason.is_none() && why.is_some() {
+            reason = why.map(SkipReason::name);
+        }
+        let ok = verdict.matched && report.ok;
+        self.warn_unwritable(meta, index_in_file, why, ok, &verdict.info, progress);
+        // A game longer than a `.hcpe3` header counts is written as
+        // several `.hcpe3` games: said once per game, and counted.
+        if self.a.to == Layout::Hcpe3 && why.is_none() && hcpe3_games > 1 {
+            self.rep.note(
+                Some(&meta.display),
+                Some(Severity::Warning),
+                None,
+                &format!(
+                    "game {}: {records} moves, more than an hcpe3 header counts \
+                     ({HCPE3_MAX_MOVES}); written as {hcpe3_games} consecutive hcpe3 games",
+                    index_in_file + 1
+                ),
+                progress,
+            );
+        }
+        // Records that survive --dedupe position.
+        let (mut kept_bytes, mut kept_records) = (bytes, u64::from(records));
+        if reason.is_none() {
+            if let Some((b, n)) = self.dedupe_positions(&kept_bytes) {
+                (kept_bytes, kept_records) = (b, n);
+                if n == 0 {
+                    reason = Some("duplicate");
                 }
             }
-            Event::FileDone(meta) => {
-                if meta.error.is_none() && meta.skipped.is_none() {
-                    progress.file();
+        }
+        let part = reason
+            .is_none()
+            .then(|| choose(&self.a.split, self.a.seed, report.game_key).map_or(0, |i| i + 1));
+        let (first, offset) = match part {
+            Some(i) => {
+                let p = &mut self.parts[i];
+                let at = (p.records, p.bytes);
+                p.write(&kept_bytes, kept_records);
+                if self.a.to == Layout::Hcpe3 && hcpe3_games > 1 {
+                    self.split_games += 1;
                 }
-                rep.file_done(&meta, &progress);
+                (Some(at.0), Some(at.1))
             }
+            None => {
+                *self.skipped.entry(reason.unwrap_or("other")).or_default() += 1;
+                (None, None)
+            }
+        };
+        if self.index.is_some() {
+            let v = serde_json::json!({
+                "path": meta.display,
+                "game": index_in_file,
+                "game_key": report.game_key.to_string(),
+                "status": if part.is_some() { "kept" } else { "skipped" },
+                "reason": reason,
+                "file": part.map(|i| self.parts[i].sink.display()),
+                "split": part.and_then(|i| self.parts[i].name.clone()),
+                "first_record": first,
+                "records": if part.is_some() { kept_records } else { 0 },
+                "offset": offset,
+                "result": report.result.outcome.name(),
+                "plies": report.plies,
+            });
+            self.index_line(&v);
+        }
+        if self.parts.iter().any(|p| p.failed.is_some())
+            || self.index.as_ref().is_some_and(|p| p.failed.is_some())
+        {
+            return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
-    });
-    progress.finish();
-    // Write what is gathered; the first failure ends the run with nothing
-    // committed. Standard output that fails is the command's own failure,
-    // as for `convert` and `stats`: a reader that went away (`| head`)
-    // ends the run quietly with code 0, any other failure is said once
-    // (exit 2).
-    let mut io_errors = 0u64;
-    let mut failed = false;
-    for p in parts.iter_mut().chain(index.as_mut()) {
-        p.drain();
-        if let Some(e) = p.failed.take() {
-            if matches!(p.sink, Sink::Stdout(_)) {
-                let _ = rep.finish(false, &progress);
-                return Err(e);
-            }
-            rep.note(
-                Some(&p.sink.display()),
-                Some(Severity::Error),
-                Some(Rule::Io),
-                &e.to_string(),
-                &progress,
+    }
+
+    fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()> {
+        self.rep.file_done(meta, progress);
+        ControlFlow::Continue(())
+    }
+}
+
+impl Writing<'_> {
+    /// A game the layouts cannot hold is a finding of its own.
+    fn warn_unwritable(
+        &mut self,
+        meta: &FileMeta,
+        index_in_file: usize,
+        why: Option<SkipReason>,
+        ok: bool,
+        info: &kifu::select::GameInfo,
+        progress: &Progress,
+    ) {
+        let unwritable = match why {
+            Some(SkipReason::Variant) => Some(format!(
+                "{} has no {} layout",
+                info.variant.name(),
+                self.a.to
+            )),
+            Some(SkipReason::Unencodable(u)) => Some(u.to_string()),
+            _ => None,
+        };
+        if let (Some(what), true) = (unwritable, ok) {
+            self.rep.note(
+                Some(&meta.display),
+                Some(Severity::Warning),
+                None,
+                &format!("game {}: {what}; not written", index_in_file + 1),
+                progress,
             );
-            failed = true;
         }
     }
-    // What was committed, for the summary: only outputs that are in place.
-    let mut written = Vec::new();
-    let mut kept = 0u64;
-    let mut not_written = Vec::new();
-    if failed {
-        io_errors += 1;
-    } else {
-        // A records file with no game is not created (as `convert -o`);
-        // the index is, whatever it lists.
-        let outputs = parts
+
+    /// The records of a game less those whose position was written
+    /// before, and how many are left (`None` without `--dedupe position`).
+    fn dedupe_positions(&mut self, bytes: &[u8]) -> Option<(Vec<u8>, u64)> {
+        let (Some(seen), Some(size)) = (self.seen.as_mut(), self.a.to.record_size()) else {
+            return None;
+        };
+        let mut out = Vec::with_capacity(bytes.len());
+        for rec in bytes.chunks_exact(size) {
+            if seen.insert(xxhash_rust::xxh3::xxh3_128(&rec[..32])) {
+                out.extend_from_slice(rec);
+            }
+        }
+        let n = (out.len() / size) as u64;
+        Some((out, n))
+    }
+
+    /// Adds one line to the index.
+    fn index_line(&mut self, v: &serde_json::Value) {
+        let Some(ix) = self.index.as_mut() else {
+            return;
+        };
+        self.line.clear();
+        let _ = serde_json::to_writer(&mut self.line, v);
+        self.line.push(b'\n');
+        ix.buf.extend_from_slice(&self.line);
+        if ix.buf.len() >= BUFFER {
+            ix.drain();
+        }
+    }
+
+    /// Writes what is gathered and commits the outputs; the first failure
+    /// ends the run with nothing committed. Standard output that fails is
+    /// the command's own failure, as for `convert` and `stats`: a reader
+    /// that went away (`| head`) ends the run quietly with code 0, any
+    /// other failure is said once (exit 2).
+    fn finish(mut self, progress: &Progress) -> io::Result<u8> {
+        let mut failed = false;
+        for p in self.parts.iter_mut().chain(self.index.as_mut()) {
+            p.drain();
+            if let Some(e) = p.failed.take() {
+                if matches!(p.sink, Sink::Stdout(_)) {
+                    let _ = self.rep.finish(false, progress);
+                    return Err(e);
+                }
+                self.rep.note(
+                    Some(&p.sink.display()),
+                    Some(Severity::Error),
+                    Some(Rule::Io),
+                    &e.to_string(),
+                    progress,
+                );
+                failed = true;
+            }
+        }
+        let (text, io_failed) = if failed {
+            (
+                "kifu export: an output failed; nothing committed".to_string(),
+                true,
+            )
+        } else {
+            let c = match self.commit(progress) {
+                Ok(c) => c,
+                Err(e) => {
+                    let _ = self.rep.finish(false, progress);
+                    return Err(e);
+                }
+            };
+            (self.summary(&c), c.io_errors > 0)
+        };
+        self.rep.note(None, None, None, &text, progress);
+        let (counts, _) = self.rep.finish(false, progress);
+        Ok(common::exit_code(
+            io_failed || counts.unreadable > 0 || counts.output_failed,
+            self.invalid > 0 || counts.denied_skips > 0,
+        ))
+    }
+
+    /// Commits the outputs in turn (after a failure, nothing more): what
+    /// is in place, for the summary; the error of standard output. A records file with no game is not
+    /// created (as `convert -o`); the index is, whatever it lists.
+    fn commit(&mut self, progress: &Progress) -> io::Result<Committed> {
+        let mut c = Committed::default();
+        let allow_empty = self.a.input.allow_empty;
+        let outputs = std::mem::take(&mut self.parts)
             .into_iter()
-            .map(|p| (p.games == 0 && !a.input.allow_empty, true, p))
-            .chain(index.map(|p| (false, false, p)));
+            .map(|p| (p.games == 0 && !allow_empty, true, p))
+            .chain(self.index.take().map(|p| (false, false, p)));
         for (empty, records_file, p) in outputs {
             let name = p.sink.display();
             let line = format!("{} games ({} records) in {name}", p.games, p.records);
             let games = p.games;
             if empty {
-                rep.note(
+                self.rep.note(
                     None,
                     None,
                     None,
                     &format!("kifu export: {name}: nothing to write; not created"),
-                    &progress,
+                    progress,
                 );
-                written.push(line);
+                c.written.push(line);
                 continue;
             }
-            if !not_written.is_empty() {
+            if !c.not_written.is_empty() {
                 // After a failure nothing more is committed (dropped, a
                 // file leaves no temporary behind).
-                not_written.push(name);
+                c.not_written.push(name);
                 continue;
             }
             let stdout = matches!(p.sink, Sink::Stdout(_));
             match p.sink.commit() {
                 Ok(()) if records_file => {
-                    written.push(line);
-                    kept += games;
+                    c.written.push(line);
+                    c.kept += games;
                 }
                 Ok(()) => {}
-                Err(e) if stdout => {
-                    let _ = rep.finish(false, &progress);
-                    return Err(e);
-                }
+                Err(e) if stdout => return Err(e),
                 Err(e) => {
-                    rep.note(
+                    self.rep.note(
                         Some(&name),
                         Some(Severity::Error),
                         Some(Rule::Io),
                         &e.to_string(),
-                        &progress,
+                        progress,
                     );
-                    io_errors += 1;
-                    not_written.push(name);
+                    c.io_errors += 1;
+                    c.not_written.push(name);
                 }
             }
         }
+        Ok(c)
     }
-    let text = if failed {
-        "kifu export: an output failed; nothing committed".to_string()
-    } else {
-        let mut text = if written.is_empty() {
+
+    /// The summary line.
+    fn summary(&self, c: &Committed) -> String {
+        let mut text = if c.written.is_empty() {
             "kifu export: nothing written".to_string()
         } else {
-            format!("kifu export: {kept} games written: {}", written.join(", "))
+            format!(
+                "kifu export: {} games written: {}",
+                c.kept,
+                c.written.join(", ")
+            )
         };
-        if !not_written.is_empty() {
-            text.push_str(&format!("; not written: {}", not_written.join(", ")));
+        if !c.not_written.is_empty() {
+            text.push_str(&format!("; not written: {}", c.not_written.join(", ")));
         }
-        if split_games > 0 {
+        if self.split_games > 0 {
             text.push_str(&format!(
-                "; {split_games} split into hcpe3 games of at most {HCPE3_MAX_MOVES} moves"
+                "; {} split into hcpe3 games of at most {HCPE3_MAX_MOVES} moves",
+                self.split_games
             ));
         }
-        let skipped_total: u64 = skipped.values().sum();
+        let skipped_total: u64 = self.skipped.values().sum();
         if skipped_total > 0 {
-            let why: Vec<String> = skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let why: Vec<String> = self
+                .skipped
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect();
             text.push_str(&format!("; {skipped_total} skipped ({})", why.join(", ")));
         }
         text
-    };
-    rep.note(None, None, None, &text, &progress);
-    let (counts, _) = rep.finish(false, &progress);
-    Ok(
-        if io_errors > 0 || counts.unreadable > 0 || counts.output_failed {
-            out::FAILURE
-        } else if invalid > 0 || counts.denied_skips > 0 {
-            out::PROBLEMS
-        } else {
-            out::OK
-        },
-    )
+    }
+}
+
+/// What [`Writing::commit`] put in place.
+#[derive(Default)]
+struct Committed {
+    /// `N games (M records) in FILE`, each records file.
+    written: Vec<String>,
+    /// Games in the records files committed.
+    kept: u64,
+    /// Outputs not committed.
+    not_written: Vec<String>,
+    io_errors: u64,
 }

@@ -1,8 +1,8 @@
 //! `kifu html`: one self-contained replay page per game.
 
 use crate::args::{ColorArg, HtmlArgs, OutputFormat};
-use crate::batch::{self, Event, FileMeta};
-use crate::cmd::common;
+use crate::batch::{self, FileMeta};
+use crate::cmd::common::{self, Consumer, Job, StartError};
 use crate::out;
 use crate::output::{Destination, OutDirPlan, Plan, Split};
 use crate::progress::Progress;
@@ -13,6 +13,7 @@ use kifu::validate::{validate, GameReport, ValidateOptions};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// What a worker hands back for one game.
 struct PageOut {
@@ -40,57 +41,57 @@ struct State {
     input_failed: bool,
     /// An output failed: the run stops.
     stop: bool,
+    /// Standard output was closed by its reader (`| head`): the run stops
+    /// quietly, with code 0.
+    closed: bool,
     /// Findings and notes, in the `--diagnostics` style.
     rep: Reporter,
 }
 
-pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
-    let strictness = match a.strict.strictness() {
-        Ok(s) => s,
-        Err(e) => {
-            out::err(&format!("kifu html: {e}"));
-            return 2;
+/// Plans every page before the first game is read: by the naming rule
+/// of `convert --out-dir` (each game of a file of several is a numbered
+/// page), or the one -o. GitHub's job summary, and the names.
+fn plan(
+    a: &HtmlArgs,
+    job: &mut Job,
+    dest: &Destination,
+) -> Result<(Option<crate::output::Appended>, Option<OutDirPlan>), StartError> {
+    let summary = job.job_summary(a.diagnostics.style())?;
+    let names = match &a.out_dir {
+        Some(dir) => Some(
+            job.plan
+                .out_dir(dir, &a.input.paths, &job.inputs, "html", Split::Always)
+                .map_err(StartError::OutDir)?,
+        ),
+        None => {
+            job.claim(dest, "-o")?;
+            None
         }
     };
+    Ok((summary, names))
+}
+
+pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
     let exclude: Vec<PathBuf> = a.out_dir.iter().cloned().collect();
-    let inputs = common::discover(&a.input, &exclude);
-    // Every page is planned before the first game is read: by the naming
-    // rule of `convert --out-dir` (each game of a file of several is a
-    // numbered page), or the one -o.
-    let mut plan = Plan::new(&inputs, a.force);
-    let summary = match report::job_summary(a.diagnostics.style(), &mut plan) {
+    let mut job = Job::new("html", &a.input, &exclude, a.force);
+    let strictness = match a.strict.strictness() {
         Ok(s) => s,
-        Err(e) => {
-            out::err(&format!("kifu html: {e}"));
-            return 2;
-        }
+        Err(e) => return Ok(job.refuse(&StartError::Usage(e))),
     };
     let dest = a
         .output
         .as_ref()
         .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
-    let mut names = None;
-    if let Some(dir) = &a.out_dir {
-        match plan.out_dir(dir, &a.input.paths, &inputs, "html", Split::Always) {
-            Ok(n) => names = Some(n),
-            Err(errors) => {
-                for e in &errors {
-                    out::err(&format!("kifu html: {e}"));
-                }
-                out::err("kifu html: nothing written (see the naming rule in docs/convert.md)");
-                return 2;
-            }
-        }
-    } else if let Err(e) = plan.claim(&dest, "-o") {
-        out::err(&format!("kifu html: {e}"));
-        return 2;
-    }
+    let (summary, names) = match plan(&a, &mut job, &dest) {
+        Ok(p) => p,
+        Err(e) => return Ok(job.refuse(&e)),
+    };
     let opts = HtmlOptions {
         notation: common::notation_of(a.notation),
         coords: common::coords_of(a.coords),
         flip: a.flip,
     };
-    let mut progress = Progress::new(inputs.len() as u64, true);
+    let mut progress = Progress::new(job.readable() as u64, true);
     let style = a.diagnostics.style();
     let rep = Reporter::new(
         Settings {
@@ -107,7 +108,8 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
         &progress,
     );
     let mut st = State {
-        plan,
+        // The plan goes on here: the pages are claimed as they are opened.
+        plan: std::mem::replace(&mut job.plan, Plan::new(&[], false)),
         names,
         dest,
         single_written: 0,
@@ -117,59 +119,66 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> i32 {
         io_errors: 0,
         input_failed: false,
         stop: false,
+        closed: false,
         rep,
     };
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.encoding);
     let workers = common::workers(&a.input, |n| st.rep.tool_warning(n, &progress));
-    batch::run(
-        &inputs,
-        &workers,
-        &read_opts,
-        batch::EachGame(|_meta: &FileMeta, game| {
-            let mut report = validate(&game, &vopts);
-            strictness.apply_report(&mut report);
-            let page = if report.ok {
-                html(&game.record, &opts)
-                    .map(Some)
-                    .map_err(|e| e.to_string())
-            } else {
-                Ok(None)
-            };
-            PageOut { report, page }
-        }),
-        |ev| {
-            match ev {
-                Event::Game(meta, index, mut g) => {
-                    g.report.index = index;
-                    progress.game();
-                    st.game(&meta, g, &progress);
-                }
-                Event::FileDone(meta) => {
-                    progress.file();
-                    st.rep.file_done(&meta, &progress);
-                    st.file_done(&meta, &progress);
-                }
-            }
-            if st.stop {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        },
-    );
-    progress.finish();
+    let per_game = batch::EachGame(|_meta: &FileMeta, game| {
+        let mut report = validate(&game, &vopts);
+        strictness.apply_report(&mut report);
+        let page = if report.ok {
+            html(&game.record, &opts)
+                .map(Some)
+                .map_err(|e| e.to_string())
+        } else {
+            Ok(None)
+        };
+        PageOut { report, page }
+    });
+    job.drive(&workers, &read_opts, per_game, &mut progress, &mut st);
+    if st.closed {
+        // The reader of standard output went away: nothing more is said.
+        return Ok(out::OK);
+    }
     let (counts, _) = st.rep.finish(false, &progress);
-    if st.io_errors > 0 || counts.unreadable > 0 || counts.output_failed {
-        2
-    } else if st.failed_inputs > 0 || counts.denied_skips > 0 {
-        1
-    } else {
-        0
+    Ok(common::exit_code(
+        st.io_errors > 0 || counts.unreadable > 0 || counts.output_failed,
+        st.failed_inputs > 0 || counts.denied_skips > 0,
+    ))
+}
+
+impl Consumer<PageOut> for State {
+    fn game(
+        &mut self,
+        meta: &Arc<FileMeta>,
+        index: usize,
+        mut g: PageOut,
+        progress: &Progress,
+    ) -> ControlFlow<()> {
+        g.report.index = index;
+        State::game(self, meta, g, progress);
+        self.flow()
+    }
+
+    fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()> {
+        self.rep.file_done(meta, progress);
+        State::file_done(self, meta, progress);
+        self.flow()
     }
 }
 
 impl State {
+    /// Stop once an output failed.
+    fn flow(&self) -> ControlFlow<()> {
+        if self.stop {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
     fn fail(&mut self, meta: &FileMeta, progress: &Progress, msg: &str) {
         self.rep.note(
             Some(&meta.display),
@@ -226,7 +235,10 @@ impl State {
         });
         match result {
             Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                self.stop = true;
+            }
             Err(e) => {
                 let name = self.dest.display();
                 self.output_error(&name, &e, progress);

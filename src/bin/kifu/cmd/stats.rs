@@ -1,19 +1,21 @@
 //! `kifu stats`.
 
 use crate::args::{ColorArg, ImpasseArg, OutputFormat, StatsArgs};
-use crate::batch::{self, Event, FileMeta};
-use crate::cmd::common;
+use crate::batch::{self, FileMeta};
+use crate::cmd::common::{self, Consumer, Job, StartError};
 use crate::out;
-use crate::output::{Destination, Plan, Sink};
+use crate::output::{Destination, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::rules::ImpasseRule;
+use kifu::select::Selected;
 use kifu::stats::{
     GameRow, GameStats, MoveRow, Source, StatsCollector, StatsOptions, Summary, TagRow,
 };
 use kifu::validate::ValidateOptions;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// A row of a CSV table, written without serde (the same bytes).
 trait Row {
@@ -120,44 +122,61 @@ impl Table {
     }
 }
 
-fn fail(msg: &str) -> u8 {
-    out::err(&format!("kifu stats: {msg}"));
-    out::FAILURE
+/// The tables of a run, as planned: games (`-o`, else standard output),
+/// moves (`--moves`), names (`--tags`).
+struct Planned {
+    summary: Option<crate::output::Appended>,
+    games: Destination,
+    moves: Option<Destination>,
+    tags: Option<Destination>,
+}
+
+/// Claims every table before the first game is read.
+fn plan(a: &StatsArgs, job: &mut Job, style: OutputFormat) -> Result<Planned, StartError> {
+    let dest = |p: &std::path::PathBuf| Destination::parse(p.as_os_str());
+    let planned = Planned {
+        summary: None,
+        games: a.output.as_ref().map_or(Destination::Stdout, dest),
+        moves: a.moves.as_ref().map(dest),
+        tags: a.tags.as_ref().map(dest),
+    };
+    let summary = job.job_summary(style)?;
+    job.claim(&planned.games, "the games table")?;
+    if let Some(d) = &planned.moves {
+        job.claim(d, "the moves table (--moves)")?;
+    }
+    if let Some(d) = &planned.tags {
+        job.claim(d, "the names table (--tags)")?;
+    }
+    Ok(Planned { summary, ..planned })
+}
+
+/// Opens the planned tables.
+fn open(job: &Job, p: &Planned) -> Result<[Option<Table>; 3], StartError> {
+    let games = Table::new::<GameRow>(job.open(&p.games)?);
+    let moves = match &p.moves {
+        None => None,
+        Some(d) => Some(Table::new::<MoveRow>(job.open(d)?)),
+    };
+    let tags = match &p.tags {
+        None => None,
+        Some(d) => Some(Table::new::<TagRow>(job.open(d)?)),
+    };
+    Ok([Some(games), moves, tags])
 }
 
 pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
+    let mut job = Job::new("stats", &a.input, &[], a.force);
     let strictness = match a.strict.strictness() {
         Ok(s) => s,
-        Err(e) => return Ok(fail(&e)),
+        Err(e) => return Ok(job.refuse(&StartError::Usage(e))),
     };
-    let inputs = common::discover(&a.input, &[]);
-    let games_dest = a
-        .output
-        .as_ref()
-        .map_or(Destination::Stdout, |p| Destination::parse(p.as_os_str()));
-    let moves_dest = a.moves.as_ref().map(|p| Destination::parse(p.as_os_str()));
-    let tags_dest = a.tags.as_ref().map(|p| Destination::parse(p.as_os_str()));
-    // Both tables are planned before the first game is read.
-    let mut plan = Plan::new(&inputs, a.force);
     let style = a.diagnostics.map_or(OutputFormat::Human, |d| d.style());
-    let job_summary = match report::job_summary(style, &mut plan) {
-        Ok(s) => s,
-        Err(e) => return Ok(fail(&e)),
+    let mut planned = match plan(&a, &mut job, style) {
+        Ok(p) => p,
+        Err(e) => return Ok(job.refuse(&e)),
     };
-    if let Err(e) = plan.claim(&games_dest, "the games table") {
-        return Ok(fail(&e));
-    }
-    if let Some(d) = &moves_dest {
-        if let Err(e) = plan.claim(d, "the moves table (--moves)") {
-            return Ok(fail(&e));
-        }
-    }
-    if let Some(d) = &tags_dest {
-        if let Err(e) = plan.claim(d, "the names table (--tags)") {
-            return Ok(fail(&e));
-        }
-    }
-    if let Some(code) = common::nothing_found(&a.input, "stats", &inputs) {
+    if let Some(code) = job.nothing_found() {
         return Ok(code);
     }
     let opts = StatsOptions {
@@ -173,29 +192,12 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         }),
     };
     let read_opts = common::read_options(&a.input, a.encoding);
-    let mut games_out = match plan.open(&games_dest) {
-        Ok(s) => Table::new::<GameRow>(s),
-        Err(e) => return Ok(fail(&e.to_string())),
+    let [games, moves, tags] = match open(&job, &planned) {
+        Ok(t) => t,
+        Err(e) => return Ok(job.refuse(&e)),
     };
-    let mut moves_out = match &moves_dest {
-        None => None,
-        Some(d) => match plan.open(d).map(Table::new::<MoveRow>) {
-            Ok(s) => Some(s),
-            Err(e) => return Ok(fail(&e.to_string())),
-        },
-    };
-    let mut tags_out = match &tags_dest {
-        None => None,
-        Some(d) => match plan.open(d).map(Table::new::<TagRow>) {
-            Ok(s) => Some(s),
-            Err(e) => return Ok(fail(&e.to_string())),
-        },
-    };
-    let taxonomy = kifu::tags::Taxonomy::builtin();
-    let mut summary = Summary::default();
-    let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
-    let mut progress = Progress::new(readable as u64, true);
-    let mut rep = Reporter::new(
+    let mut progress = Progress::new(job.readable() as u64, true);
+    let rep = Reporter::new(
         Settings {
             command: "stats",
             style,
@@ -204,15 +206,23 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
             quiet: a.diagnostics.is_none(),
             errors_only: false,
             every_game: false,
-            summary: job_summary,
+            summary: planned.summary.take(),
         },
         Dest::Stderr,
         &progress,
     );
-    let diagnostics = a.diagnostics.is_some();
-    let workers = common::workers(&a.input, |n| rep.tool_warning(n, &progress));
+    let mut w = Tabulating {
+        a: &a,
+        games: games.expect("the games table is always written"),
+        moves,
+        tags,
+        rep,
+        keep: crate::cmd::select::Keep::new(a.filter.dedupe),
+        summary: Summary::default(),
+        taxonomy: kifu::tags::Taxonomy::builtin(),
+    };
+    let workers = common::workers(&a.input, |n| w.rep.tool_warning(n, &progress));
     let filter = a.filter.filter(None);
-    let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
     let collecting = Collecting {
         opts,
         vopts,
@@ -223,98 +233,125 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         drain: false,
         inner: |meta: &FileMeta| batch::PerGame::visitor(&collecting, meta),
     };
-    batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
-        match ev {
-            Event::Game(meta, index, selected) => {
-                progress.game();
-                let GameStats {
-                    mut row,
-                    mut moves,
-                    mut report,
-                } = selected.output;
-                // A game that failed to read keeps its row (valid=false),
-                // whatever the filters say.
-                if !keep.keep(selected.verdict.matched, row.game_key)
-                    && !selected.verdict.read_error
-                {
-                    return ControlFlow::Continue(());
-                }
-                row.game = index;
-                // The findings, for --diagnostics (the tables do not change).
-                if diagnostics {
-                    report.index = index;
-                    rep.game(&meta, &mut report, &progress);
-                }
-                if a.summary {
-                    summary.add(&row);
-                }
-                if !games_out.write(&row) {
+    job.drive(&workers, &read_opts, per_game, &mut progress, &mut w);
+    w.finish(style, &progress)
+}
+
+/// The tables being written, and the summary gathered.
+struct Tabulating<'a> {
+    a: &'a StatsArgs,
+    games: Table,
+    moves: Option<Table>,
+    tags: Option<Table>,
+    rep: Reporter,
+    keep: crate::cmd::select::Keep,
+    summary: Summary,
+    taxonomy: &'static kifu::tags::Taxonomy,
+}
+
+impl Consumer<Selected<GameStats>> for Tabulating<'_> {
+    fn game(
+        &mut self,
+        meta: &Arc<FileMeta>,
+        index: usize,
+        selected: Selected<GameStats>,
+        progress: &Progress,
+    ) -> ControlFlow<()> {
+        let GameStats {
+            mut row,
+            mut moves,
+            mut report,
+        } = selected.output;
+        // A game that failed to read keeps its row (valid=false),
+        // whatever the filters say.
+        if !self.keep.keep(selected.verdict.matched, row.game_key) && !selected.verdict.read_error {
+            return ControlFlow::Continue(());
+        }
+        row.game = index;
+        // The findings, for --diagnostics (the tables do not change).
+        if self.a.diagnostics.is_some() {
+            report.index = index;
+            self.rep.game(meta, &mut report, progress);
+        }
+        if self.a.summary {
+            self.summary.add(&row);
+        }
+        if !self.games.write(&row) {
+            return ControlFlow::Break(());
+        }
+        if let Some(m) = self.moves.as_mut() {
+            for r in &mut moves {
+                r.game = index;
+                if !m.write(r) {
                     return ControlFlow::Break(());
                 }
-                if let Some(m) = moves_out.as_mut() {
-                    for r in &mut moves {
-                        r.game = index;
-                        if !m.write(r) {
-                            return ControlFlow::Break(());
-                        }
-                    }
-                }
-                if let Some(t) = tags_out.as_mut() {
-                    for r in TagRow::from_game(&row, taxonomy) {
-                        if !t.write(&r) {
-                            return ControlFlow::Break(());
-                        }
-                    }
-                }
             }
-            Event::FileDone(meta) => {
-                if meta.error.is_none() && meta.skipped.is_none() {
-                    progress.file();
+        }
+        if let Some(t) = self.tags.as_mut() {
+            for r in TagRow::from_game(&row, self.taxonomy) {
+                if !t.write(&r) {
+                    return ControlFlow::Break(());
                 }
-                rep.file_done(&meta, &progress);
             }
         }
         ControlFlow::Continue(())
-    });
-    progress.finish();
-    // In a machine style, standard error holds that document alone: the
-    // summary is one note in it.
-    let summary_in_report = a.summary && style != OutputFormat::Human;
-    if summary_in_report {
-        rep.note(None, None, None, summary.render().trim_end(), &progress);
     }
-    let (counts, _) = rep.finish(false, &progress);
-    // The first output that failed ends the run: nothing is committed.
-    for t in std::iter::once(&mut games_out)
-        .chain(moves_out.as_mut())
-        .chain(tags_out.as_mut())
-    {
-        if let Some(e) = t.failed.take() {
-            if t.is_stdout() {
-                return Err(e);
+
+    fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()> {
+        self.rep.file_done(meta, progress);
+        ControlFlow::Continue(())
+    }
+}
+
+impl Tabulating<'_> {
+    /// The summary, then the tables committed; the first output that
+    /// failed ends the run with nothing committed.
+    fn finish(mut self, style: OutputFormat, progress: &Progress) -> io::Result<u8> {
+        // In a machine style, standard error holds that document alone: the
+        // summary is one note in it.
+        let summary_in_report = self.a.summary && style != OutputFormat::Human;
+        if summary_in_report {
+            self.rep
+                .note(None, None, None, self.summary.render().trim_end(), progress);
+        }
+        let (counts, _) = self.rep.finish(false, progress);
+        let fail = |msg: String| {
+            out::err(&format!("kifu stats: {msg}"));
+            Ok(out::FAILURE)
+        };
+        for t in std::iter::once(&mut self.games)
+            .chain(self.moves.as_mut())
+            .chain(self.tags.as_mut())
+        {
+            if let Some(e) = t.failed.take() {
+                if t.is_stdout() {
+                    return Err(e);
+                }
+                return fail(format!("cannot write {}: {e}", t.name()));
             }
-            return Ok(fail(&format!("cannot write {}: {e}", t.name())));
         }
-    }
-    for t in std::iter::once(games_out).chain(moves_out).chain(tags_out) {
-        let (stdout, name) = (t.is_stdout(), t.name());
-        if let Err(e) = t.finish() {
-            if stdout {
-                return Err(e);
+        for t in std::iter::once(self.games)
+            .chain(self.moves)
+            .chain(self.tags)
+        {
+            let (stdout, name) = (t.is_stdout(), t.name());
+            if let Err(e) = t.finish() {
+                if stdout {
+                    return Err(e);
+                }
+                return fail(format!("cannot write {name}: {e}"));
             }
-            return Ok(fail(&format!("cannot write {name}: {e}")));
         }
-    }
-    if a.summary && !summary_in_report {
-        for line in summary.render().lines() {
-            out::err(line);
+        if self.a.summary && !summary_in_report {
+            for line in self.summary.render().lines() {
+                out::err(line);
+            }
         }
+        Ok(common::exit_code(
+            counts.unreadable > 0 || counts.output_failed,
+            false,
+        ))
     }
-    Ok(if counts.unreadable > 0 || counts.output_failed {
-        out::FAILURE
-    } else {
-        out::OK
-    })
 }
 
 /// Collects the rows of every game as it is read (each move played once).

@@ -1,26 +1,24 @@
 //! `kifu validate`.
 
 use crate::args::{ColorArg, ImpasseArg, OutputFormat, ValidateArgs};
-use crate::batch::{self, Event, FileMeta};
-use crate::cmd::common;
-use crate::out::{self, Out};
-use crate::output::Plan;
+use crate::batch::FileMeta;
+use crate::cmd::common::{self, Consumer, Job, StartError};
+use crate::out::Out;
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::rules::ImpasseRule;
-use kifu::validate::{ValidateOptions, Validator};
+use kifu::select::Selected;
+use kifu::validate::{GameReport, ValidateOptions, Validator};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
+    let mut job = Job::new("validate", &a.input, &[], false);
     let strictness = match a.strict.strictness() {
         Ok(s) => s,
-        Err(e) => {
-            out::err(&format!("kifu validate: {e}"));
-            return Ok(out::FAILURE);
-        }
+        Err(e) => return Ok(job.refuse(&StartError::Usage(e))),
     };
-    let inputs = common::discover(&a.input, &[]);
-    if let Some(code) = common::nothing_found(&a.input, "validate", &inputs) {
+    if let Some(code) = job.nothing_found() {
         return Ok(code);
     }
     let opts = ValidateOptions {
@@ -31,18 +29,13 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
         }),
     };
     // Its one file, GitHub's job summary, is planned as every output is.
-    let mut plan = Plan::new(&inputs, false);
-    let summary = match report::job_summary(a.format, &mut plan) {
+    let summary = match job.job_summary(a.format) {
         Ok(s) => s,
-        Err(e) => {
-            out::err(&format!("kifu validate: {e}"));
-            return Ok(out::FAILURE);
-        }
+        Err(e) => return Ok(job.refuse(&e)),
     };
     let read_opts = common::read_options(&a.input, a.encoding);
-    let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
-    let mut progress = Progress::new(readable as u64, a.format == OutputFormat::Human);
-    let mut reporter = Reporter::new(
+    let mut progress = Progress::new(job.readable() as u64, a.format == OutputFormat::Human);
+    let reporter = Reporter::new(
         Settings {
             command: "validate",
             style: a.format,
@@ -56,11 +49,15 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
         Dest::Stdout(Out::new()),
         &progress,
     );
-    let workers = common::workers(&a.input, |n| reporter.tool_warning(n, &progress));
+    let mut r = Reporting {
+        reporter,
+        keep: crate::cmd::select::Keep::new(a.filter.dedupe),
+        flush: a.format != OutputFormat::Json,
+    };
+    let workers = common::workers(&a.input, |n| r.reporter.tool_warning(n, &progress));
     let json = a.format == OutputFormat::Json;
     let game_key = json || a.filter.dedupe;
     let filter = a.filter.filter(Some(&a.moves));
-    let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
     // Every game is played whole (drain: false), so that the games a filter
     // leaves out but that failed to read are reported as without filters.
     let per_game = crate::cmd::select::Selecting {
@@ -74,41 +71,58 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
                 .with_game_key(game_key)
         },
     };
-    batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
-        match ev {
-            Event::Game(meta, index, selected) => {
-                let mut report = selected.output;
-                report.index = index;
-                // The filters narrow what is reported; a game that failed
-                // to read is reported all the same.
-                if !keep.keep(selected.verdict.matched, report.game_key)
-                    && !selected.verdict.read_error
-                {
-                    progress.game();
-                    reporter.counts.left_out += 1;
-                    return ControlFlow::Continue(());
-                }
-                progress.game();
-                reporter.game(&meta, &mut report, &progress);
-            }
-            Event::FileDone(meta) => {
-                if meta.error.is_none() && meta.skipped.is_none() {
-                    progress.file();
-                }
-                reporter.file_done(&meta, &progress);
-                if a.format != OutputFormat::Json {
-                    reporter.flush();
-                }
-            }
-        }
-        if reporter.ok() {
+    job.drive(&workers, &read_opts, per_game, &mut progress, &mut r);
+    let (counts, written) = r.reporter.finish(true, &progress);
+    written?;
+    Ok(counts.exit_code())
+}
+
+/// The report under way.
+struct Reporting {
+    reporter: Reporter,
+    keep: crate::cmd::select::Keep,
+    /// Write the report out after each input (not the JSON document).
+    flush: bool,
+}
+
+impl Reporting {
+    /// Stop once standard output failed.
+    fn flow(&self) -> ControlFlow<()> {
+        if self.reporter.ok() {
             ControlFlow::Continue(())
         } else {
             ControlFlow::Break(())
         }
-    });
-    progress.finish();
-    let (counts, written) = reporter.finish(true, &progress);
-    written?;
-    Ok(counts.exit_code())
+    }
+}
+
+impl Consumer<Selected<GameReport>> for Reporting {
+    fn game(
+        &mut self,
+        meta: &Arc<FileMeta>,
+        index: usize,
+        selected: Selected<GameReport>,
+        progress: &Progress,
+    ) -> ControlFlow<()> {
+        let mut report = selected.output;
+        report.index = index;
+        // The filters narrow what is reported; a game that failed
+        // to read is reported all the same.
+        if !self.keep.keep(selected.verdict.matched, report.game_key)
+            && !selected.verdict.read_error
+        {
+            self.reporter.counts.left_out += 1;
+            return ControlFlow::Continue(());
+        }
+        self.reporter.game(meta, &mut report, progress);
+        self.flow()
+    }
+
+    fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()> {
+        self.reporter.file_done(meta, progress);
+        if self.flush {
+            self.reporter.flush();
+        }
+        self.flow()
+    }
 }

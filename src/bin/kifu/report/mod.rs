@@ -139,7 +139,7 @@ pub struct Settings {
 pub fn job_summary(
     style: OutputFormat,
     plan: &mut crate::output::Plan,
-) -> Result<Option<crate::output::Appended>, String> {
+) -> Result<Option<crate::output::Appended>, crate::output::ClaimError> {
     match std::env::var_os("GITHUB_STEP_SUMMARY") {
         Some(path) if style == OutputFormat::Github && !path.is_empty() => plan
             .claim_append(std::path::Path::new(&path), "GITHUB_STEP_SUMMARY")
