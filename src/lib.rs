@@ -79,6 +79,7 @@
 //! assert!(pos.check(m).is_ok());
 //! ```
 
+#![warn(unnameable_types)]
 #![warn(missing_docs)]
 
 #[doc = include_str!("../docs/reading.md")]

@@ -18,7 +18,7 @@
 //! fails, with what was found on the failing example.
 
 use kifu::read::{read_all, Format, ReadOptions, Reader};
-use kifu::tags::{tag_record, Collector, Found, Kind, Rule, Tagged, Taxonomy};
+use kifu::tags::{tag_record, Collector, Found, Kind, Pattern, Tagged, Taxonomy};
 use kifu::{Color, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -145,7 +145,7 @@ fn parents_exist_share_the_kind_and_make_no_cycle() {
 #[test]
 fn rules_parse_and_the_file_compiles() {
     for r in &rows(TAXONOMY) {
-        if let Err(e) = Rule::parse(&r.rule) {
+        if let Err(e) = Pattern::parse(&r.rule) {
             panic!("line {}: `{}`: {e}: {}", r.line, r.id, r.rule);
         }
     }
@@ -390,7 +390,7 @@ fn turn(mv: &str) -> String {
 /// an exact ply.
 fn one_sided(tax: &Taxonomy, id: &str) -> bool {
     let text = &tax.get(tax.by_id(id).expect("an entry")).rule;
-    let rule = Rule::parse(text).expect("a rule");
+    let rule = Pattern::parse(text).expect("a rule");
     text.contains("side=")
         || text.contains("ply=")
         || rule.references().into_iter().any(|r| one_sided(tax, r))

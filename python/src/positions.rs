@@ -139,7 +139,7 @@ impl Filters<'_> {
             }
             let mut ids = Vec::new();
             for w in &words {
-                ids.extend(parse_ending(w).map_err(PyValueError::new_err)?);
+                ids.extend(parse_ending(w).map_err(|e| PyValueError::new_err(e.to_string()))?);
             }
             o.endings = ids;
         }

@@ -32,7 +32,7 @@ pub struct ExportOptions {
     /// How games are judged.
     pub validate: ValidateOptions,
     /// The end reasons kept (ids of [`crate::validate::REASONS`]; see
-    /// [`parse_ending`]); empty: every decided game.
+    /// [`parse_ending`](super::parse_ending)); empty: every decided game.
     pub endings: Vec<&'static str>,
     /// Keep games of at least this many main-line plies.
     pub min_plies: Option<u32>,
@@ -88,44 +88,6 @@ impl ExportOptions {
             ..ExportOptions::new(layout)
         }
     }
-}
-
-/// The end reasons one `--endings` word names: a reason id (`resign`,
-/// `declaration`, …, as in [`crate::validate::REASONS`]) or a CSA special
-/// (`%TORYO`, `%KACHI`, `%SENNICHITE` — repetition and perpetual check —,
-/// `%JISHOGI`, …).
-///
-/// ```
-/// use kifu::export::parse_ending;
-///
-/// assert_eq!(parse_ending("%TORYO"), Ok(vec!["resign"]));
-/// assert_eq!(parse_ending("declaration"), Ok(vec!["declaration"]));
-/// assert_eq!(parse_ending("%SENNICHITE"), Ok(vec!["repetition", "perpetual-check"]));
-/// assert!(parse_ending("%NOPE").is_err());
-/// ```
-pub fn parse_ending(word: &str) -> Result<Vec<&'static str>, String> {
-    let w = word.trim();
-    if let Some(special) = w.strip_prefix('%') {
-        let kind = crate::csa::kind_from_special(&special.to_ascii_uppercase());
-        return match kind {
-            TerminalKind::Other(_) => Err(format!(
-                "unknown CSA special `{w}` (expected %TORYO, %KACHI, %SENNICHITE, %JISHOGI, …)"
-            )),
-            TerminalKind::Repetition => Ok(vec!["repetition", "perpetual-check"]),
-            k => Ok(vec![k.reason_id()]),
-        };
-    }
-    let id = w.to_ascii_lowercase().replace('_', "-");
-    crate::validate::REASONS
-        .iter()
-        .find(|r| **r == id)
-        .map(|r| vec![*r])
-        .ok_or_else(|| {
-            format!(
-                "unknown ending `{w}` (expected a CSA special such as %TORYO, or one of {})",
-                crate::validate::REASONS.join(", ")
-            )
-        })
 }
 
 /// Why a game wrote nothing.
@@ -894,13 +856,5 @@ mod tests {
         assert_eq!(g.skipped, None);
         assert_eq!(g.records, 4);
         assert_eq!(g.bytes[36], 1, "gote (上手) resigned: sente (下手) won");
-    }
-
-    #[test]
-    fn endings_parse() {
-        assert_eq!(parse_ending("%KACHI").unwrap(), ["declaration"]);
-        assert_eq!(parse_ending("%jishogi").unwrap(), ["impasse"]);
-        assert_eq!(parse_ending("time_up").unwrap(), ["time-up"]);
-        assert!(parse_ending("toryo").is_err());
     }
 }

@@ -29,11 +29,13 @@
 //! assert_eq!(game.bytes[36], 1);
 //! ```
 
+mod ending;
 mod exporter;
 mod layout;
 mod pack;
 
-pub use exporter::{export, parse_ending, ExportOptions, Exporter, GameExport, SkipReason, Totals};
+pub use ending::{parse_ending, EndingError, EndingErrorKind};
+pub use exporter::{export, ExportOptions, Exporter, GameExport, SkipReason, Totals};
 pub use layout::{
     Field, Layout, HCPE3_CANDIDATE_FIELDS, HCPE3_CANDIDATE_SIZE, HCPE3_DECLARATION,
     HCPE3_HEADER_FIELDS, HCPE3_HEADER_SIZE, HCPE3_IMPASSE, HCPE3_MAX_MOVES, HCPE3_MOVE_FIELDS,

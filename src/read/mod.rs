@@ -8,6 +8,9 @@
 pub(crate) use crate::text::resolve;
 pub use crate::text::{decode, lines, visitor};
 
+/// The parts of a [`RawMove`], as the formats write them.
+pub use crate::text::notation::csa::CsaMove;
+pub use crate::text::notation::moves::{Dest, MoveText, Origin};
 pub use crate::text::sink::{
     MAX_GAME_FINDINGS, MAX_GAME_TEXT_BYTES, MAX_GAME_VARIATIONS, TEXT_ENTRY_COST,
 };

@@ -34,10 +34,10 @@ pub mod rule;
 mod tagger;
 mod taxonomy;
 
-pub use rule::{Rule, RuleError};
+pub use rule::{Pattern, PatternError, PatternErrorKind};
 pub use tagger::{Found, GameTags, SideTags, Tagger};
 pub use taxonomy::{
-    Entry, Kind, LoadError, TagId, TagSet, Taxonomy, TaxonomyError, COLUMNS, MAX_ENTRIES,
+    Entry, Kind, LoadError, TagId, TagIter, TagSet, Taxonomy, TaxonomyError, COLUMNS, MAX_ENTRIES,
     MAX_NAME_CHARS, MAX_TAXONOMY_BYTES,
 };
 

@@ -4,7 +4,7 @@
 //! board (`28` is 2八 for sente and 8二 for gote); upper-case pieces are
 //! the side's own, lower-case ones the opponent's.
 //!
-//! A rule is parsed once ([`Rule::parse`]) and compiled for each side into
+//! A rule is parsed once ([`Pattern::parse`]) and compiled for each side into
 //! bitboard masks ([`Compiled`]), so checking it on a position is a few
 //! mask tests.
 
@@ -131,7 +131,7 @@ pub enum Term {
 
 /// A rule as written: terms that must all hold.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Rule {
+pub struct Pattern {
     /// The terms.
     pub terms: Vec<Term>,
 }
@@ -139,20 +139,38 @@ pub struct Rule {
 /// Why a rule does not parse: the character offset in the rule and what
 /// was expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RuleError {
+pub struct PatternError {
     /// 0-based offset of the offending character in the rule text.
     pub offset: usize,
     /// What is wrong.
     pub message: String,
+    kind: PatternErrorKind,
 }
 
-impl fmt::Display for RuleError {
+/// The cases of a [`PatternError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PatternErrorKind {
+    /// Text that does not follow the rule language.
+    Syntax,
+    /// `!` and `(` nested deeper than [`MAX_RULE_DEPTH`].
+    TooDeep,
+}
+
+impl PatternError {
+    /// Which case this is.
+    pub fn kind(&self) -> PatternErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for PatternError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} (at character {})", self.message, self.offset + 1)
     }
 }
 
-impl std::error::Error for RuleError {}
+impl std::error::Error for PatternError {}
 
 /// How deep `!` and `(…)` may nest in a rule, together (`!(A | !(B))`
 /// is three levels): a rule nested deeper is refused, so that parsing,
@@ -167,8 +185,9 @@ struct Parser<'a> {
     depth: usize,
 }
 
-fn err<T>(offset: usize, message: impl Into<String>) -> Result<T, RuleError> {
-    Err(RuleError {
+fn err<T>(offset: usize, message: impl Into<String>) -> Result<T, PatternError> {
+    Err(PatternError {
+        kind: PatternErrorKind::Syntax,
         offset,
         message: message.into(),
     })
@@ -186,7 +205,7 @@ impl Parser<'_> {
     }
 
     /// Terms up to the end, a `|` or a `)`.
-    fn conj(&mut self) -> Result<Vec<Term>, RuleError> {
+    fn conj(&mut self) -> Result<Vec<Term>, PatternError> {
         let mut terms = Vec::new();
         loop {
             self.skip_space();
@@ -199,18 +218,19 @@ impl Parser<'_> {
 
     /// Enters a `!` or `(` at the current position: an error past
     /// [`MAX_RULE_DEPTH`].
-    fn enter(&mut self) -> Result<(), RuleError> {
+    fn enter(&mut self) -> Result<(), PatternError> {
         if self.depth >= MAX_RULE_DEPTH {
-            return err(
-                self.pos,
-                format!("`!` and `(` nested more than {MAX_RULE_DEPTH} levels"),
-            );
+            return Err(PatternError {
+                offset: self.pos,
+                message: format!("`!` and `(` nested more than {MAX_RULE_DEPTH} levels"),
+                kind: PatternErrorKind::TooDeep,
+            });
         }
         self.depth += 1;
         Ok(())
     }
 
-    fn term(&mut self) -> Result<Term, RuleError> {
+    fn term(&mut self) -> Result<Term, PatternError> {
         match self.peek() {
             Some(b'!') => {
                 self.enter()?;
@@ -258,9 +278,9 @@ impl Parser<'_> {
     }
 }
 
-impl Rule {
+impl Pattern {
     /// Parses a rule (see the [module docs](self) and docs/tags.md).
-    pub fn parse(text: &str) -> Result<Rule, RuleError> {
+    pub fn parse(text: &str) -> Result<Pattern, PatternError> {
         let mut p = Parser {
             text,
             pos: 0,
@@ -268,7 +288,7 @@ impl Rule {
         };
         let terms = p.conj()?;
         match p.peek() {
-            None => Ok(Rule { terms }),
+            None => Ok(Pattern { terms }),
             Some(_) => err(p.pos, "unexpected `|` or `)` outside `(…)`"),
         }
     }
@@ -334,8 +354,8 @@ fn letter(c: u8, promoted: bool) -> Option<(Who, Role)> {
 }
 
 /// A set of pieces: `K`, `+B`, `[GS]`, `[G+S]` (one side only).
-fn pieces(b: &[u8], at: usize) -> Result<(Who, Roles, usize), RuleError> {
-    let one = |i: usize| -> Result<(Who, Role, usize), RuleError> {
+fn pieces(b: &[u8], at: usize) -> Result<(Who, Roles, usize), PatternError> {
+    let one = |i: usize| -> Result<(Who, Role, usize), PatternError> {
         let promoted = b.get(i) == Some(&b'+');
         let j = i + promoted as usize;
         match b.get(j).and_then(|&c| letter(c, promoted)) {
@@ -374,7 +394,7 @@ fn pieces(b: &[u8], at: usize) -> Result<(Who, Roles, usize), RuleError> {
 
 /// Roles written as upper-case letters (`PB`), for `moved=` and
 /// `captured<=`; `-` is the empty set.
-fn role_letters(s: &str, at: usize) -> Result<Roles, RuleError> {
+fn role_letters(s: &str, at: usize) -> Result<Roles, PatternError> {
     if s == "-" {
         return Ok(Roles::default());
     }
@@ -398,7 +418,7 @@ fn role_letters(s: &str, at: usize) -> Result<Roles, RuleError> {
 
 /// One digit position of a square pattern: a digit, `*` or a class
 /// `[5-9]`/`[159]`; the digits it allows as a mask of bits 1..=9.
-fn digit_class(b: &[u8], i: usize, at: usize) -> Result<(u16, usize), RuleError> {
+fn digit_class(b: &[u8], i: usize, at: usize) -> Result<(u16, usize), PatternError> {
     match b.get(i) {
         Some(c @ b'1'..=b'9') => Ok((1 << (c - b'0'), i + 1)),
         Some(b'*') => Ok((0b11_1111_1110, i + 1)),
@@ -441,7 +461,7 @@ fn digit_class(b: &[u8], i: usize, at: usize) -> Result<(u16, usize), RuleError>
 
 /// Squares: a comma-separated list of patterns (`28`, `[5-9]8`, `*9`), as
 /// sente sees the board.
-fn squares(b: &[u8], at: usize) -> Result<Bitboard, RuleError> {
+fn squares(b: &[u8], at: usize) -> Result<Bitboard, PatternError> {
     let mut set = Bitboard::EMPTY;
     let mut i = 0;
     loop {
@@ -464,13 +484,13 @@ fn squares(b: &[u8], at: usize) -> Result<Bitboard, RuleError> {
     }
 }
 
-fn number(s: &str, at: usize) -> Result<u32, RuleError> {
+fn number(s: &str, at: usize) -> Result<u32, PatternError> {
     s.parse()
         .or_else(|_| err(at, format!("expected a number, found `{s}`")))
 }
 
 /// One word of a rule.
-fn word(w: &str, at: usize) -> Result<Term, RuleError> {
+fn word(w: &str, at: usize) -> Result<Term, PatternError> {
     let b = w.as_bytes();
     if let Some(rest) = w.strip_prefix("ply") {
         let at = at + 3;
@@ -1106,7 +1126,7 @@ fn turned(pos: &Position) -> Position {
 /// Compiles `rule` for both sides; `resolve` gives the index of an id
 /// named by `has=`/`opp=` (or `None`).
 pub(crate) fn compile(
-    rule: &Rule,
+    rule: &Pattern,
     resolve: &dyn Fn(&str) -> Option<u16>,
 ) -> Result<Compiled, String> {
     fn one(t: &Term, me: Color, resolve: &dyn Fn(&str) -> Option<u16>) -> Result<Cond, String> {
@@ -1217,8 +1237,8 @@ mod tests {
 
     #[test]
     fn words_parse() {
-        let r =
-            Rule::parse("K28,18 2[GS]38,47,58 !g58 .27,37 ply<=30 hand=2p captured<=PB").unwrap();
+        let r = Pattern::parse("K28,18 2[GS]38,47,58 !g58 .27,37 ply<=30 hand=2p captured<=PB")
+            .unwrap();
         assert_eq!(r.terms.len(), 7);
         match &r.terms[0] {
             Term::Pieces {
@@ -1253,7 +1273,7 @@ mod tests {
                 at_least: 2
             }
         );
-        let r = Rule::parse("R[5-9]8 (S37 | N37 P36) +B*[1-3]").unwrap();
+        let r = Pattern::parse("R[5-9]8 (S37 | N37 P36) +B*[1-3]").unwrap();
         match &r.terms[0] {
             Term::Pieces { squares, .. } => assert_eq!(squares.count(), 5),
             t => panic!("{t:?}"),
@@ -1281,8 +1301,9 @@ mod tests {
             ("[Gs]38", 2),
             ("line=7g7f,9z", 10),
         ] {
-            let e = Rule::parse(text).unwrap_err();
+            let e = Pattern::parse(text).unwrap_err();
             assert_eq!(e.offset, offset, "{text}: {e}");
+            assert_eq!(e.kind(), PatternErrorKind::Syntax);
         }
     }
 
@@ -1295,25 +1316,26 @@ mod tests {
         let mixed = |n: usize| format!("{}K28{}", "!(".repeat(n / 2), ")".repeat(n / 2));
         for f in [&parens as &dyn Fn(usize) -> String, &nots, &mixed] {
             assert!(
-                Rule::parse(&f(MAX_RULE_DEPTH)).is_ok(),
+                Pattern::parse(&f(MAX_RULE_DEPTH)).is_ok(),
                 "{}",
                 f(MAX_RULE_DEPTH)
             );
-            let e = Rule::parse(&f(MAX_RULE_DEPTH + 2)).unwrap_err();
+            let e = Pattern::parse(&f(MAX_RULE_DEPTH + 2)).unwrap_err();
             assert_eq!(e.offset, MAX_RULE_DEPTH, "{e}");
             assert!(e.message.contains("nested"), "{e}");
+            assert_eq!(e.kind(), PatternErrorKind::TooDeep);
             // Far deeper than a stack could take unbounded.
-            let e = Rule::parse(&f(200_000)).unwrap_err();
+            let e = Pattern::parse(&f(200_000)).unwrap_err();
             assert_eq!(e.offset, MAX_RULE_DEPTH, "{e}");
         }
         // Siblings do not add up.
         let wide = vec!["!(K28 | !S38)"; 1000].join(" ");
-        assert!(Rule::parse(&wide).is_ok());
+        assert!(Pattern::parse(&wide).is_ok());
     }
 
     #[test]
     fn gote_sees_the_board_turned() {
-        let r = Rule::parse("K28 s38").unwrap();
+        let r = Pattern::parse("K28 s38").unwrap();
         let c = compile(&r, &|_| None).unwrap();
         match (&c.sides[0][0], &c.sides[1][0], &c.sides[1][1]) {
             (
@@ -1343,7 +1365,7 @@ mod tests {
 
     #[test]
     fn a_line_must_be_legal() {
-        let r = Rule::parse("line=7g7f,3c3d,7f7e,8b8h").unwrap();
+        let r = Pattern::parse("line=7g7f,3c3d,7f7e,8b8h").unwrap();
         assert!(compile(&r, &|_| None).unwrap_err().contains("move 4"));
     }
 }

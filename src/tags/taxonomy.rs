@@ -1,7 +1,7 @@
 //! The taxonomy: a TSV file of named openings, castles and game styles,
 //! each with its parent and its rule (docs/tags.md).
 
-use super::rule::{compile, Compiled, Key, Rule};
+use super::rule::{compile, Compiled, Key, Pattern};
 use serde::Serialize;
 use std::fmt;
 
@@ -478,7 +478,7 @@ impl Taxonomy {
             };
             // The rule's column in the line, for errors.
             let rule_col = raw_column(raw.iter().find(|r| r.0 == n).map(|r| &r.1), at[7]);
-            let parsed = Rule::parse(rule).map_err(|e| {
+            let parsed = Pattern::parse(rule).map_err(|e| {
                 bad(
                     n,
                     rule_col + rule[..e.offset.min(rule.len())].chars().count(),

@@ -68,7 +68,9 @@ fn parse_encoding(s: &str) -> Result<Encoding, String> {
 
 /// `--endings`: one word, checked.
 fn parse_ending(s: &str) -> Result<String, String> {
-    kifu::export::parse_ending(s).map(|_| s.to_string())
+    kifu::export::parse_ending(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 #[derive(Args, Debug)]
