@@ -1,7 +1,6 @@
 //! Kinds of pieces (roles) and pieces (a role with a colour).
 
 use crate::rules::color::Color;
-use crate::rules::variant::Variant;
 use std::fmt;
 
 /// The kind of a piece, promoted kinds included. Doubutsu shogi maps its
@@ -164,72 +163,6 @@ impl Role {
         }
     }
 
-    /// The SFEN/USI letters (upper case, with `+` for promoted roles) in the
-    /// given variant. Doubutsu uses L G E C H.
-    pub const fn sfen(self, variant: Variant) -> &'static str {
-        if let Variant::Doubutsu = variant {
-            match self {
-                Role::King => return "L",
-                Role::Giraffe => return "G",
-                Role::Elephant => return "E",
-                Role::Pawn => return "C",
-                Role::ProPawn => return "H",
-                _ => {}
-            }
-        }
-        match self {
-            Role::Pawn => "P",
-            Role::Lance => "L",
-            Role::Knight => "N",
-            Role::Silver => "S",
-            Role::Gold => "G",
-            Role::Bishop => "B",
-            Role::Rook => "R",
-            Role::King => "K",
-            Role::ProPawn => "+P",
-            Role::ProLance => "+L",
-            Role::ProKnight => "+N",
-            Role::ProSilver => "+S",
-            Role::Horse => "+B",
-            Role::Dragon => "+R",
-            Role::Giraffe => "G",
-            Role::Elephant => "E",
-        }
-    }
-
-    /// Parses one SFEN letter (case-insensitive) with an optional promotion
-    /// flag in the given variant. Doubutsu accepts both our letters
-    /// (L G E C H) and lishogi's (K R B P, `+P`).
-    pub const fn from_sfen_char(c: char, promoted: bool, variant: Variant) -> Option<Role> {
-        let c = c.to_ascii_uppercase();
-        if let Variant::Doubutsu = variant {
-            return match (c, promoted) {
-                ('L' | 'K', false) => Some(Role::King),
-                ('G' | 'R', false) => Some(Role::Giraffe),
-                ('E' | 'B', false) => Some(Role::Elephant),
-                ('C' | 'P', false) => Some(Role::Pawn),
-                ('H', false) | ('C' | 'P', true) => Some(Role::ProPawn),
-                _ => None,
-            };
-        }
-        let base = match c {
-            'P' => Role::Pawn,
-            'L' => Role::Lance,
-            'N' => Role::Knight,
-            'S' => Role::Silver,
-            'G' => Role::Gold,
-            'B' => Role::Bishop,
-            'R' => Role::Rook,
-            'K' => Role::King,
-            _ => return None,
-        };
-        if promoted {
-            base.promoted()
-        } else {
-            Some(base)
-        }
-    }
-
     /// The CSA two-letter code (`FU`, `UM`, …). Doubutsu pieces use the codes
     /// of the pieces they are mapped onto; giraffe and elephant have none in
     /// the standard and are written `KR` (kirin) and `ZO` (zou).
@@ -275,75 +208,6 @@ impl Role {
             b"ZO" => Role::Elephant,
             _ => return None,
         })
-    }
-
-    /// The Japanese name as KIF writes it in moves (`歩`, `成銀`, `龍`, …).
-    pub const fn kanji(self, variant: Variant) -> &'static str {
-        if let Variant::Doubutsu = variant {
-            match self {
-                Role::King => return "ライオン",
-                Role::Giraffe => return "きりん",
-                Role::Elephant => return "ぞう",
-                Role::Pawn => return "ひよこ",
-                Role::ProPawn => return "にわとり",
-                _ => {}
-            }
-        }
-        match self {
-            Role::Pawn => "歩",
-            Role::Lance => "香",
-            Role::Knight => "桂",
-            Role::Silver => "銀",
-            Role::Gold => "金",
-            Role::Bishop => "角",
-            Role::Rook => "飛",
-            Role::King => "玉",
-            Role::ProPawn => "と",
-            Role::ProLance => "成香",
-            Role::ProKnight => "成桂",
-            Role::ProSilver => "成銀",
-            Role::Horse => "馬",
-            Role::Dragon => "龍",
-            Role::Giraffe => "きりん",
-            Role::Elephant => "ぞう",
-        }
-    }
-
-    /// One character for a board diagram (BOD) cell.
-    pub const fn board_char(self, variant: Variant) -> char {
-        if let Variant::Doubutsu = variant {
-            match self {
-                Role::King => return 'ラ',
-                Role::Giraffe => return 'き',
-                Role::Elephant => return 'ぞ',
-                Role::Pawn => return 'ひ',
-                Role::ProPawn => return 'に',
-                _ => {}
-            }
-        }
-        match self {
-            Role::Pawn => '歩',
-            Role::Lance => '香',
-            Role::Knight => '桂',
-            Role::Silver => '銀',
-            Role::Gold => '金',
-            Role::Bishop => '角',
-            Role::Rook => '飛',
-            Role::King => '玉',
-            Role::ProPawn => 'と',
-            Role::ProLance => '杏',
-            Role::ProKnight => '圭',
-            Role::ProSilver => '全',
-            Role::Horse => '馬',
-            Role::Dragon => '龍',
-            Role::Giraffe => 'き',
-            Role::Elephant => 'ぞ',
-        }
-    }
-
-    /// The western letter(s) of international notation (`P`, `+S`, …).
-    pub const fn western(self, variant: Variant) -> &'static str {
-        self.sfen(variant)
     }
 
     /// Lower-case English name.
@@ -403,14 +267,5 @@ impl Piece {
     #[inline]
     pub const fn new(color: Color, role: Role) -> Piece {
         Piece { color, role }
-    }
-
-    /// SFEN text: upper case for Black, lower case for White, `+` prefix.
-    pub fn sfen(self, variant: Variant) -> String {
-        let s = self.role.sfen(variant);
-        match self.color {
-            Color::Black => s.to_string(),
-            Color::White => s.to_ascii_lowercase(),
-        }
     }
 }

@@ -17,6 +17,7 @@ pub(crate) mod resolve;
 pub(crate) mod sink;
 pub(crate) mod syntax;
 pub mod visitor;
+mod written;
 
 pub use builder::RecordBuilder;
 pub use decode::{DecodeOptions, Encoding};

@@ -4,7 +4,7 @@
 //! needs positions (record building, validation, statistics) goes through
 //! here, so a condition gets the same finding whatever the format.
 
-use super::visitor::WrittenText;
+use super::written::WrittenText;
 use super::{Finding, Rule};
 use crate::record::Location;
 use crate::rules::color::Color;
@@ -443,12 +443,6 @@ impl LineCursor {
     /// The moves of the main line so far (legal or not, as played).
     pub fn main_moves(&self) -> &[Move] {
         self.lines.first().map_or(&[], |l| &l.moves)
-    }
-
-    /// Nesting depth (0 = main line).
-    #[allow(dead_code)]
-    pub fn depth(&self) -> usize {
-        self.lines.len() - 1
     }
 
     /// Checks that a move may be added to the current line and resolves it.

@@ -74,13 +74,6 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
         self.begun
     }
 
-    /// Whether the visitor skips the rest of the game: a reader may stop
-    /// parsing and look only for the game's end.
-    #[allow(dead_code)]
-    pub fn skipping(&self) -> bool {
-        self.skip
-    }
-
     /// Begins the game if it has not begun.
     #[inline]
     pub fn begin(&mut self) {
@@ -209,7 +202,6 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
         }
     }
 
-    #[allow(dead_code)]
     pub fn claim(&mut self, claim: &ResultClaim) {
         if self.live() {
             let r = self.v.claim(claim);
@@ -217,7 +209,6 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
         }
     }
 
-    #[allow(dead_code)]
     pub fn begin_variation(&mut self, ply: u32, at: Location) {
         self.begin();
         if self.skip {
@@ -247,7 +238,6 @@ impl<'v, V: Visitor + ?Sized> Sink<'v, V> {
         self.reopen();
     }
 
-    #[allow(dead_code)]
     pub fn end_variation(&mut self) {
         if self.skip {
             return;

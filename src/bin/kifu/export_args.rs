@@ -1,6 +1,6 @@
 //! The arguments of `kifu export`.
 
-use crate::args::{DiagnosticsFormat, InputArgs, StrictArgs};
+use crate::common_args::{DiagnosticsFormat, InputArgs, StrictArgs};
 use crate::filter_args::{FilterArgs, MovesArg};
 use clap::{Args, ValueEnum};
 use kifu::export::Layout;

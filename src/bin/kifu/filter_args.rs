@@ -1,7 +1,7 @@
 //! The game filter flags (one set for select, convert, stats and validate)
 //! and the arguments of `kifu select`.
 
-use crate::args::InputArgs;
+use crate::common_args::InputArgs;
 use clap::{Args, ValueEnum};
 use kifu::read::Encoding;
 use kifu::record::Outcome;

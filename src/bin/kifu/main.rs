@@ -2,6 +2,7 @@
 
 mod args;
 mod cmd;
+mod common_args;
 mod export_args;
 mod filter_args;
 mod out;
