@@ -37,8 +37,8 @@ mod taxonomy;
 pub use rule::{Pattern, PatternError, PatternErrorKind};
 pub use tagger::{Found, GameTags, SideTags, Tagger};
 pub use taxonomy::{
-    Entry, Kind, LoadError, TagId, TagIter, TagSet, Taxonomy, TaxonomyError, COLUMNS, MAX_ENTRIES,
-    MAX_NAME_CHARS, MAX_TAXONOMY_BYTES,
+    Entry, Kind, LoadError, TagId, TagIter, TagSet, Taxonomy, TaxonomyError, TaxonomyErrorKind,
+    COLUMNS, MAX_ENTRIES, MAX_NAME_CHARS, MAX_TAXONOMY_BYTES,
 };
 
 use crate::read::{Finding, Flow, MoveEvent, Visitor};

@@ -1,7 +1,7 @@
 //! The taxonomy: a TSV file of named openings, castles and game styles,
 //! each with its parent and its rule (docs/tags.md).
 
-use super::rule::{compile, Compiled, Key, Pattern};
+use super::rule::{compile as compile_rule, Compiled, Key, Pattern};
 use serde::Serialize;
 use std::fmt;
 
@@ -194,6 +194,43 @@ pub struct TaxonomyError {
     pub column: usize,
     /// What is wrong.
     pub message: String,
+    kind: TaxonomyErrorKind,
+}
+
+/// The cases of a [`TaxonomyError`], by the step of [`Taxonomy::parse`]
+/// that found it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TaxonomyErrorKind {
+    /// The table: no header, a missing column, a row of too many cells,
+    /// too many entries.
+    Table,
+    /// An entry: a bad or duplicate id, an unknown kind, a missing name.
+    Entry,
+    /// A parent that is no entry above, or of another kind.
+    Link,
+    /// A rule that does not parse or compile (see [`PatternError`]).
+    ///
+    /// [`PatternError`]: super::PatternError
+    Pattern,
+    /// A name that already names another entry of the kind.
+    Name,
+}
+
+impl TaxonomyError {
+    fn new(kind: TaxonomyErrorKind, line: usize, column: usize, message: String) -> TaxonomyError {
+        TaxonomyError {
+            line,
+            column,
+            message,
+            kind,
+        }
+    }
+
+    /// Which case this is.
+    pub fn kind(&self) -> TaxonomyErrorKind {
+        self.kind
+    }
 }
 
 impl fmt::Display for TaxonomyError {
@@ -359,340 +396,18 @@ impl Taxonomy {
     }
 
     /// Parses a taxonomy (TSV with a header line; `#` starts a comment
-    /// line), checks ids and parents and compiles every rule.
+    /// line), checks ids and parents and compiles every rule: row → entry
+    /// (with its link to its parent and its compiled rule) → names →
+    /// the tables of [`Taxonomy`].
     pub fn parse(text: &str) -> Result<Taxonomy, TaxonomyError> {
-        let bad = |line: usize, column: usize, message: String| TaxonomyError {
-            line,
-            column,
-            message,
-        };
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
-            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
-        let Some((hline, header)) = lines.next() else {
-            return Err(bad(
-                1,
-                1,
-                "no header line (id, ja, en, kind, parent, aliases, rule)".into(),
-            ));
-        };
-        let names: Vec<&str> = header.split('\t').map(str::trim).collect();
-        let col = |name: &str| names.iter().position(|n| *n == name);
-        let mut at = [0usize; COLUMNS.len()];
-        for (i, c) in COLUMNS.iter().enumerate() {
-            match col(c) {
-                Some(p) => at[i] = p,
-                None if *c == "peer" => at[i] = usize::MAX,
-                None => {
-                    return Err(bad(hline, 1, format!("the header has no column `{c}`")));
-                }
-            }
+        let (rule_at, rows) = rows(text)?;
+        let mut entries: Vec<Entry> = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let e = entry(row, rule_at, &entries)?;
+            entries.push(e);
         }
-        let mut raw = Vec::new();
-        for (n, l) in lines {
-            let cells: Vec<&str> = l.split('\t').collect();
-            let cell = |i: usize| cells.get(at[i]).map_or("", |s| s.trim());
-            if cells.len() > names.len() {
-                return Err(bad(
-                    n,
-                    1,
-                    format!("{} cells, the header has {}", cells.len(), names.len()),
-                ));
-            }
-            raw.push((n, cells.clone(), [0, 1, 2, 3, 4, 5, 6, 7].map(cell)));
-        }
-        if raw.len() > MAX_ENTRIES {
-            return Err(bad(
-                raw[MAX_ENTRIES].0,
-                1,
-                format!("more than {MAX_ENTRIES} entries"),
-            ));
-        }
-        let list = |s: &str| -> Vec<String> {
-            s.split(',')
-                .map(str::trim)
-                .filter(|a| !a.is_empty())
-                .map(str::to_string)
-                .collect()
-        };
-        let mut entries: Vec<Entry> = Vec::with_capacity(raw.len());
-        for (n, _, [id, ja, en, kind, parent, aliases, peer, rule]) in &raw {
-            let n = *n;
-            if id.is_empty()
-                || !id
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-            {
-                return Err(bad(
-                    n,
-                    1,
-                    format!("bad id `{id}` (lower case letters, digits and `_`)"),
-                ));
-            }
-            if let Some(e) = entries.iter().find(|e| e.id == *id) {
-                return Err(bad(
-                    n,
-                    1,
-                    format!("duplicate id `{id}` (first on line {})", e.line),
-                ));
-            }
-            let kind = match Kind::ALL.iter().find(|k| k.name() == *kind) {
-                Some(k) => *k,
-                None => {
-                    return Err(bad(
-                        n,
-                        1,
-                        format!("`{id}`: unknown kind `{kind}` (opening, castle or style)"),
-                    ));
-                }
-            };
-            if ja.is_empty() || en.is_empty() {
-                return Err(bad(
-                    n,
-                    1,
-                    format!("`{id}` needs a Japanese and an English name"),
-                ));
-            }
-            let parent = if parent.is_empty() {
-                None
-            } else {
-                match entries.iter().position(|e| e.id == *parent) {
-                    Some(p) if entries[p].kind == kind => Some(TagId(p as u16)),
-                    Some(_) => {
-                        return Err(bad(
-                            n,
-                            1,
-                            format!("`{id}`: parent `{parent}` is of another kind"),
-                        ));
-                    }
-                    None => {
-                        return Err(bad(
-                            n,
-                            1,
-                            format!("`{id}`: parent `{parent}` is not an entry above this one"),
-                        ));
-                    }
-                }
-            };
-            // The rule's column in the line, for errors.
-            let rule_col = raw_column(raw.iter().find(|r| r.0 == n).map(|r| &r.1), at[7]);
-            let parsed = Pattern::parse(rule).map_err(|e| {
-                bad(
-                    n,
-                    rule_col + rule[..e.offset.min(rule.len())].chars().count(),
-                    format!("`{id}`: {}", e.message),
-                )
-            })?;
-            if kind == Kind::Style && !parsed.only_tags() {
-                return Err(bad(
-                    n,
-                    rule_col,
-                    format!("`{id}`: a style's rule may only use has=, opp=, ply, ! and (…)"),
-                ));
-            }
-            let resolve = |name: &str| {
-                entries
-                    .iter()
-                    .position(|e| e.id == name && e.kind != Kind::Style)
-                    .map(|i| i as u16)
-            };
-            let compiled =
-                compile(&parsed, &resolve).map_err(|m| bad(n, rule_col, format!("`{id}`: {m}")))?;
-            let depth = parent.map_or(0, |p| entries[usize::from(p.0)].depth + 1);
-            entries.push(Entry {
-                id: id.to_string(),
-                ja: ja.to_string(),
-                en: en.to_string(),
-                kind,
-                parent,
-                aliases: list(aliases),
-                peer: list(peer),
-                rule: rule.to_string(),
-                line: n,
-                depth,
-                compiled,
-            });
-        }
-        // Names used for lookup must not name two entries.
-        let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-        for (i, e) in entries.iter().enumerate() {
-            let mut names: Vec<String> = [&e.id, &e.ja, &e.en]
-                .into_iter()
-                .chain(&e.aliases)
-                .map(|s| fold_name(s))
-                .collect();
-            names.sort();
-            names.dedup();
-            for name in names {
-                if let Some(&j) = seen.get(&name) {
-                    if entries[j].kind == e.kind {
-                        return Err(bad(
-                            e.line,
-                            1,
-                            format!(
-                                "`{}`: the name `{name}` already names `{}`",
-                                e.id, entries[j].id
-                            ),
-                        ));
-                    }
-                }
-                seen.insert(name, i);
-            }
-        }
-        let mut ancestors = vec![TagSet::default(); entries.len()];
-        let mut subtree = vec![TagSet::default(); entries.len()];
-        for i in 0..entries.len() {
-            subtree[i].insert(i as u16);
-            let mut p = entries[i].parent;
-            while let Some(TagId(a)) = p {
-                ancestors[i].insert(a);
-                subtree[usize::from(a)].insert(i as u16);
-                p = entries[usize::from(a)].parent;
-            }
-        }
-        let of = |pred: fn(Kind) -> bool| -> Vec<u16> {
-            entries
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| pred(e.kind))
-                .map(|(i, _)| i as u16)
-                .collect()
-        };
-        let sided = of(|k| k != Kind::Style);
-
-        let styles = of(|k| k == Kind::Style);
-        // Per side and key: the entries, then the tables of indexes.
-        let mut moved = [
-            vec![TagSet::default(); 16 * 81],
-            vec![TagSet::default(); 16 * 81],
-        ];
-        let mut took = moved.clone();
-        let mut always = [TagSet::default(); 2];
-        let mut king_ok = [[TagSet::default(); 81]; 2];
-        let mut watchers = vec![TagSet::default(); entries.len()];
-        for &i in &sided {
-            let e = &entries[usize::from(i)];
-            for side in 0..2 {
-                let allowed = e
-                    .compiled
-                    .king_squares(side)
-                    .unwrap_or(crate::rules::Bitboard(crate::rules::FULL));
-                allowed.for_each(|sq| king_ok[side][sq.index()].insert(i));
-                match &e.compiled.keys[side] {
-                    Key::Moved(pairs, capture) => {
-                        let table = if *capture {
-                            &mut took[side]
-                        } else {
-                            &mut moved[side]
-                        };
-                        for (r, to) in pairs {
-                            for role in crate::rules::Role::ALL {
-                                if r.contains(role) {
-                                    to.for_each(|sq| {
-                                        table[role.index() * 81 + sq.index()].insert(i)
-                                    });
-                                }
-                            }
-                        }
-                    }
-                    Key::Names => {
-                        for r in e.compiled.names() {
-                            watchers[usize::from(r)].insert(i);
-                        }
-                    }
-                    Key::Always => always[side].insert(i),
-                }
-            }
-        }
-        let mut sets = vec![TagSet::default()];
-        let mut seen: std::collections::HashMap<TagSet, u16> = std::collections::HashMap::new();
-        let mut index = |t: &TagSet| -> u16 {
-            if t.is_empty() {
-                return 0;
-            }
-            *seen.entry(*t).or_insert_with(|| {
-                sets.push(*t);
-                (sets.len() - 1) as u16
-            })
-        };
-        let mut dispatch = [Dispatch::default(), Dispatch::default()];
-        for (side, d) in dispatch.iter_mut().enumerate() {
-            for (slot, t) in d.moved.iter_mut().zip(&moved[side]) {
-                *slot = index(t);
-            }
-            for (slot, t) in d.took.iter_mut().zip(&took[side]) {
-                *slot = index(t);
-            }
-            for (slot, t) in d.king_ok.iter_mut().zip(&king_ok[side]) {
-                *slot = index(t);
-            }
-            d.always = always[side];
-        }
-        // Openings (window 60) and castles (62), within their rules' plies.
-        let last = Kind::Castle.window().max(Kind::Opening.window()) as usize;
-        let mut alive = [
-            vec![TagSet::default(); last + 1],
-            vec![TagSet::default(); last + 1],
-        ];
-        for &i in &sided {
-            let e = &entries[usize::from(i)];
-            let (lo, hi) = e.compiled.programs[0].plies();
-            for ply in 1..=last {
-                let p = ply as u32;
-                if p <= e.kind.window() && lo <= p && p <= hi {
-                    for at in &mut alive[..1 + usize::from(e.kind == Kind::Castle)] {
-                        at[ply].insert(i);
-                    }
-                }
-            }
-        }
-        let lists = sets.iter().map(|t| t.iter().collect()).collect();
-        let set_kings = [0usize, 1].map(|side| {
-            sets.iter()
-                .map(|t| {
-                    t.iter().fold(crate::rules::Bitboard::EMPTY, |acc, i| {
-                        acc | entries[usize::from(i)]
-                            .compiled
-                            .king_squares(side)
-                            .unwrap_or(crate::rules::Bitboard(crate::rules::FULL))
-                    })
-                })
-                .collect::<Vec<_>>()
-        });
-        let mut dead_after = [TagSet::default(); 16];
-        for &i in &sided {
-            let allowed = entries[usize::from(i)].compiled.programs[0].captures_allowed();
-            for (r, dead) in dead_after.iter_mut().enumerate() {
-                if allowed >> r & 1 == 0 {
-                    dead.insert(i);
-                }
-            }
-        }
-        let programs = entries
-            .iter()
-            .flat_map(|e| e.compiled.programs.iter().cloned())
-            .collect();
-        let brief = entries
-            .iter()
-            .map(|e| (e.kind, e.depth, e.is_helper()))
-            .collect();
-        Ok(Taxonomy {
-            brief,
-            entries,
-            ancestors,
-            subtree,
-            styles,
-            programs,
-            dispatch,
-            sets,
-            lists,
-            set_kings,
-            watchers,
-            alive,
-            dead_after,
-        })
+        check_names(&entries)?;
+        Ok(compile(entries))
     }
 
     /// Every entry, in file order.
@@ -819,6 +534,374 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
     row[b.len()]
 }
 
+/// One line of a taxonomy file: its number, its cells, and the cells of
+/// [`COLUMNS`] in that order (empty where missing).
+struct Row<'a> {
+    line: usize,
+    cells: Vec<&'a str>,
+    fields: [&'a str; 8],
+}
+
+/// The header and the rows of a taxonomy file; the index of the rule's
+/// column.
+fn rows(text: &str) -> Result<(usize, Vec<Row<'_>>), TaxonomyError> {
+    let bad = |line, message| TaxonomyError::new(TaxonomyErrorKind::Table, line, 1, message);
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+    let Some((hline, header)) = lines.next() else {
+        return Err(bad(
+            1,
+            "no header line (id, ja, en, kind, parent, aliases, rule)".into(),
+        ));
+    };
+    let names: Vec<&str> = header.split('\t').map(str::trim).collect();
+    let col = |name: &str| names.iter().position(|n| *n == name);
+    let mut at = [0usize; COLUMNS.len()];
+    for (i, c) in COLUMNS.iter().enumerate() {
+        match col(c) {
+            Some(p) => at[i] = p,
+            None if *c == "peer" => at[i] = usize::MAX,
+            None => return Err(bad(hline, format!("the header has no column `{c}`"))),
+        }
+    }
+    let mut rows = Vec::new();
+    for (n, l) in lines {
+        let cells: Vec<&str> = l.split('\t').collect();
+        let cell = |i: usize| cells.get(at[i]).map_or("", |s| s.trim());
+        if cells.len() > names.len() {
+            return Err(bad(
+                n,
+                format!("{} cells, the header has {}", cells.len(), names.len()),
+            ));
+        }
+        let fields = [0, 1, 2, 3, 4, 5, 6, 7].map(cell);
+        rows.push(Row {
+            line: n,
+            cells,
+            fields,
+        });
+    }
+    if rows.len() > MAX_ENTRIES {
+        return Err(bad(
+            rows[MAX_ENTRIES].line,
+            format!("more than {MAX_ENTRIES} entries"),
+        ));
+    }
+    Ok((at[7], rows))
+}
+
+/// The entry of a row, checked against the `entries` above it (ids,
+/// parent) and with its rule compiled.
+fn entry(row: &Row<'_>, rule_at: usize, entries: &[Entry]) -> Result<Entry, TaxonomyError> {
+    let n = row.line;
+    let [id, ja, en, kind, parent, aliases, peer, rule] = row.fields;
+    let bad = |kind, message| TaxonomyError::new(kind, n, 1, message);
+    if id.is_empty()
+        || !id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return Err(bad(
+            TaxonomyErrorKind::Entry,
+            format!("bad id `{id}` (lower case letters, digits and `_`)"),
+        ));
+    }
+    if let Some(e) = entries.iter().find(|e| e.id == id) {
+        return Err(bad(
+            TaxonomyErrorKind::Entry,
+            format!("duplicate id `{id}` (first on line {})", e.line),
+        ));
+    }
+    let Some(&kind) = Kind::ALL.iter().find(|k| k.name() == kind) else {
+        return Err(bad(
+            TaxonomyErrorKind::Entry,
+            format!("`{id}`: unknown kind `{kind}` (opening, castle or style)"),
+        ));
+    };
+    if ja.is_empty() || en.is_empty() {
+        return Err(bad(
+            TaxonomyErrorKind::Entry,
+            format!("`{id}` needs a Japanese and an English name"),
+        ));
+    }
+    let parent = link(id, kind, parent, entries).map_err(|m| bad(TaxonomyErrorKind::Link, m))?;
+    let compiled = pattern(
+        id,
+        kind,
+        rule,
+        raw_column(Some(&row.cells), rule_at),
+        n,
+        entries,
+    )?;
+    let list = |s: &str| -> Vec<String> {
+        s.split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    Ok(Entry {
+        id: id.to_string(),
+        ja: ja.to_string(),
+        en: en.to_string(),
+        kind,
+        parent,
+        aliases: list(aliases),
+        peer: list(peer),
+        rule: rule.to_string(),
+        line: n,
+        depth: parent.map_or(0, |p| entries[usize::from(p.0)].depth + 1),
+        compiled,
+    })
+}
+
+/// The parent of entry `id`: an entry above it, of its kind.
+fn link(id: &str, kind: Kind, parent: &str, entries: &[Entry]) -> Result<Option<TagId>, String> {
+    if parent.is_empty() {
+        return Ok(None);
+    }
+    match entries.iter().position(|e| e.id == parent) {
+        Some(p) if entries[p].kind == kind => Ok(Some(TagId(p as u16))),
+        Some(_) => Err(format!("`{id}`: parent `{parent}` is of another kind")),
+        None => Err(format!(
+            "`{id}`: parent `{parent}` is not an entry above this one"
+        )),
+    }
+}
+
+/// The rule of entry `id` (on line `n`, its column `rule_col`) parsed and
+/// compiled against the entries above it.
+fn pattern(
+    id: &str,
+    kind: Kind,
+    rule: &str,
+    rule_col: usize,
+    n: usize,
+    entries: &[Entry],
+) -> Result<Compiled, TaxonomyError> {
+    let bad = |column, message| TaxonomyError::new(TaxonomyErrorKind::Pattern, n, column, message);
+    let parsed = Pattern::parse(rule).map_err(|e| {
+        bad(
+            rule_col + rule[..e.offset.min(rule.len())].chars().count(),
+            format!("`{id}`: {}", e.message),
+        )
+    })?;
+    if kind == Kind::Style && !parsed.only_tags() {
+        return Err(bad(
+            rule_col,
+            format!("`{id}`: a style's rule may only use has=, opp=, ply, ! and (…)"),
+        ));
+    }
+    let resolve = |name: &str| {
+        entries
+            .iter()
+            .position(|e| e.id == name && e.kind != Kind::Style)
+            .map(|i| i as u16)
+    };
+    compile_rule(&parsed, &resolve).map_err(|m| bad(rule_col, format!("`{id}`: {m}")))
+}
+
+/// Names used for lookup must not name two entries of a kind.
+fn check_names(entries: &[Entry]) -> Result<(), TaxonomyError> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        let mut names: Vec<String> = [&e.id, &e.ja, &e.en]
+            .into_iter()
+            .chain(&e.aliases)
+            .map(|s| fold_name(s))
+            .collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            if let Some(&j) = seen.get(&name) {
+                if entries[j].kind == e.kind {
+                    return Err(TaxonomyError::new(
+                        TaxonomyErrorKind::Name,
+                        e.line,
+                        1,
+                        format!(
+                            "`{}`: the name `{name}` already names `{}`",
+                            e.id, entries[j].id
+                        ),
+                    ));
+                }
+            }
+            seen.insert(name, i);
+        }
+    }
+    Ok(())
+}
+
+/// By side and ply: the openings (window 60) and castles (62) alive then,
+/// within their rules' plies.
+fn alive(entries: &[Entry], sided: &[u16]) -> [Vec<TagSet>; 2] {
+    let last = Kind::Castle.window().max(Kind::Opening.window()) as usize;
+    let mut alive = [
+        vec![TagSet::default(); last + 1],
+        vec![TagSet::default(); last + 1],
+    ];
+    for &i in sided {
+        let e = &entries[usize::from(i)];
+        let (lo, hi) = e.compiled.programs[0].plies();
+        for ply in 1..=last {
+            let p = ply as u32;
+            if p <= e.kind.window() && lo <= p && p <= hi {
+                for at in &mut alive[..1 + usize::from(e.kind == Kind::Castle)] {
+                    at[ply].insert(i);
+                }
+            }
+        }
+    }
+    alive
+}
+
+/// By role captured: the entries whose rules no longer hold after it.
+fn dead_after(entries: &[Entry], sided: &[u16]) -> [TagSet; 16] {
+    let mut dead_after = [TagSet::default(); 16];
+    for &i in sided {
+        let allowed = entries[usize::from(i)].compiled.programs[0].captures_allowed();
+        for (r, dead) in dead_after.iter_mut().enumerate() {
+            if allowed >> r & 1 == 0 {
+                dead.insert(i);
+            }
+        }
+    }
+    dead_after
+}
+
+/// The tables of a taxonomy from its checked entries: ancestors and
+/// subtrees, the dispatch by move, the plies each entry is alive in.
+fn compile(entries: Vec<Entry>) -> Taxonomy {
+    let mut ancestors = vec![TagSet::default(); entries.len()];
+    let mut subtree = vec![TagSet::default(); entries.len()];
+    for i in 0..entries.len() {
+        subtree[i].insert(i as u16);
+        let mut p = entries[i].parent;
+        while let Some(TagId(a)) = p {
+            ancestors[i].insert(a);
+            subtree[usize::from(a)].insert(i as u16);
+            p = entries[usize::from(a)].parent;
+        }
+    }
+    let of = |pred: fn(Kind) -> bool| -> Vec<u16> {
+        entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| pred(e.kind))
+            .map(|(i, _)| i as u16)
+            .collect()
+    };
+    let sided = of(|k| k != Kind::Style);
+
+    let styles = of(|k| k == Kind::Style);
+    // Per side and key: the entries, then the tables of indexes.
+    let mut moved = [
+        vec![TagSet::default(); 16 * 81],
+        vec![TagSet::default(); 16 * 81],
+    ];
+    let mut took = moved.clone();
+    let mut always = [TagSet::default(); 2];
+    let mut king_ok = [[TagSet::default(); 81]; 2];
+    let mut watchers = vec![TagSet::default(); entries.len()];
+    for &i in &sided {
+        let e = &entries[usize::from(i)];
+        for side in 0..2 {
+            let allowed = e
+                .compiled
+                .king_squares(side)
+                .unwrap_or(crate::rules::Bitboard(crate::rules::FULL));
+            allowed.for_each(|sq| king_ok[side][sq.index()].insert(i));
+            match &e.compiled.keys[side] {
+                Key::Moved(pairs, capture) => {
+                    let table = if *capture {
+                        &mut took[side]
+                    } else {
+                        &mut moved[side]
+                    };
+                    for (r, to) in pairs {
+                        for role in crate::rules::Role::ALL {
+                            if r.contains(role) {
+                                to.for_each(|sq| table[role.index() * 81 + sq.index()].insert(i));
+                            }
+                        }
+                    }
+                }
+                Key::Names => {
+                    for r in e.compiled.names() {
+                        watchers[usize::from(r)].insert(i);
+                    }
+                }
+                Key::Always => always[side].insert(i),
+            }
+        }
+    }
+    let mut sets = vec![TagSet::default()];
+    let mut seen: std::collections::HashMap<TagSet, u16> = std::collections::HashMap::new();
+    let mut index = |t: &TagSet| -> u16 {
+        if t.is_empty() {
+            return 0;
+        }
+        *seen.entry(*t).or_insert_with(|| {
+            sets.push(*t);
+            (sets.len() - 1) as u16
+        })
+    };
+    let mut dispatch = [Dispatch::default(), Dispatch::default()];
+    for (side, d) in dispatch.iter_mut().enumerate() {
+        for (slot, t) in d.moved.iter_mut().zip(&moved[side]) {
+            *slot = index(t);
+        }
+        for (slot, t) in d.took.iter_mut().zip(&took[side]) {
+            *slot = index(t);
+        }
+        for (slot, t) in d.king_ok.iter_mut().zip(&king_ok[side]) {
+            *slot = index(t);
+        }
+        d.always = always[side];
+    }
+    let alive = alive(&entries, &sided);
+    let lists = sets.iter().map(|t| t.iter().collect()).collect();
+    let set_kings = [0usize, 1].map(|side| {
+        sets.iter()
+            .map(|t| {
+                t.iter().fold(crate::rules::Bitboard::EMPTY, |acc, i| {
+                    acc | entries[usize::from(i)]
+                        .compiled
+                        .king_squares(side)
+                        .unwrap_or(crate::rules::Bitboard(crate::rules::FULL))
+                })
+            })
+            .collect::<Vec<_>>()
+    });
+    let dead_after = dead_after(&entries, &sided);
+    let programs = entries
+        .iter()
+        .flat_map(|e| e.compiled.programs.iter().cloned())
+        .collect();
+    let brief = entries
+        .iter()
+        .map(|e| (e.kind, e.depth, e.is_helper()))
+        .collect();
+    Taxonomy {
+        brief,
+        entries,
+        ancestors,
+        subtree,
+        styles,
+        programs,
+        dispatch,
+        sets,
+        lists,
+        set_kings,
+        watchers,
+        alive,
+        dead_after,
+    }
+}
+
 /// The 1-based character column where cell `index` starts in a line.
 fn raw_column(cells: Option<&Vec<&str>>, index: usize) -> usize {
     let Some(cells) = cells else { return 1 };
@@ -864,29 +947,37 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_column() {
-        for (body, line, col, what) in [
+        use TaxonomyErrorKind::{Entry as E, Link, Name, Pattern as P};
+        for (body, line, col, what, kind) in [
             (
                 "a\tあ\tA\tcastle\t\t\tK28\na\tい\tB\tcastle\t\t\tK38\n",
                 3,
                 1,
                 "duplicate id",
+                E,
             ),
-            ("a\tあ\tA\tcastle\tb\t\tK28\n", 2, 1, "parent `b`"),
-            ("a\tあ\tA\tcastle\t\t\tK28 Q38\n", 2, 20, "piece letter"),
-            ("a\tあ\tA\tcastle\t\t\thas=zz\n", 2, 16, "`zz`"),
-            ("a\tあ\tA\tweird\t\t\tK28\n", 2, 1, "unknown kind"),
-            ("a\tあ\tA\tstyle\t\t\tK28\n", 2, 15, "style"),
+            ("a\tあ\tA\tcastle\tb\t\tK28\n", 2, 1, "parent `b`", Link),
+            ("a\tあ\tA\tcastle\t\t\tK28 Q38\n", 2, 20, "piece letter", P),
+            ("a\tあ\tA\tcastle\t\t\thas=zz\n", 2, 16, "`zz`", P),
+            ("a\tあ\tA\tweird\t\t\tK28\n", 2, 1, "unknown kind", E),
+            ("a\tあ\tA\tstyle\t\t\tK28\n", 2, 15, "style", P),
             (
                 "a\tあ\tA\tcastle\t\tx\tK28\nb\tい\tB\tcastle\t\tX\tK38\n",
                 3,
                 1,
                 "already names",
+                Name,
             ),
         ] {
             let e = Taxonomy::parse(&format!("{HEAD}{body}")).unwrap_err();
             assert_eq!((e.line, e.column), (line, col), "{e}");
             assert!(e.message.contains(what), "{e}");
+            assert_eq!(e.kind(), kind, "{e}");
         }
+        assert_eq!(
+            Taxonomy::parse("id\tja\n").unwrap_err().kind(),
+            TaxonomyErrorKind::Table
+        );
         assert!(Taxonomy::parse("id\tja\n")
             .unwrap_err()
             .message
