@@ -1178,6 +1178,35 @@ mod tests {
     /// A new file is complete under its name at once and waits for the
     /// run's one sync; a replaced file is synced before its rename.
     #[test]
+    fn claims_are_typed_and_said_as_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.csv");
+        let mut plan = Plan::new(&[], false);
+        let dest = Destination::Path(out.clone());
+        plan.claim(&dest, "the games table").unwrap();
+        let e = plan.claim(&dest, "the moves table (--moves)").unwrap_err();
+        assert!(matches!(e, ClaimError::Twice { .. }));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} would be written twice: for the games table and for the moves table (--moves)",
+                out.display()
+            )
+        );
+        // A folder is refused by kifu's rule; a path under a file by the
+        // system (`path: error[io]: …`).
+        let e = Plan::new(&[], false)
+            .claim(&Destination::Path(dir.path().to_path_buf()), "-o")
+            .unwrap_err();
+        assert!(matches!(e, ClaimError::Refused { .. }));
+        assert!(e.to_string().contains("is a folder"), "{e}");
+        std::fs::write(&out, "x").unwrap();
+        let under = Destination::Path(out.join("x"));
+        let e = Plan::new(&[], false).claim(&under, "-o").unwrap_err();
+        assert!(e.to_string().contains(": error[io]: "), "{e}");
+    }
+
+    #[test]
     fn new_outputs_are_synced_together_at_the_end() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.csa");
