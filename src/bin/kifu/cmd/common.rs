@@ -142,6 +142,34 @@ impl<'a> Job<'a> {
         out::FAILURE
     }
 
+    /// The reporter of a command that puts its findings on standard
+    /// error, in `style`, every finding shown (see [`Settings`]: `tune`
+    /// changes the rest).
+    ///
+    /// [`Settings`]: crate::report::Settings
+    pub fn reporter(
+        &self,
+        style: crate::args::OutputFormat,
+        strictness: kifu::strictness::Strictness,
+        color: crate::args::ColorArg,
+        summary: Option<Appended>,
+        progress: &Progress,
+        tune: impl FnOnce(&mut crate::report::Settings),
+    ) -> crate::report::Reporter {
+        let mut set = crate::report::Settings {
+            command: self.command,
+            style,
+            strictness,
+            color: style == crate::args::OutputFormat::Human && crate::report::color(color, false),
+            quiet: false,
+            errors_only: false,
+            every_game: false,
+            summary,
+        };
+        tune(&mut set);
+        crate::report::Reporter::new(set, crate::report::Dest::Stderr, progress)
+    }
+
     /// Reads every input through `per_game` on `workers`, handing each
     /// event to `c` in input order, the progress counted here. Stops when
     /// `c` says so.
@@ -187,6 +215,15 @@ pub trait Consumer<T> {
 
     /// An input is done (all its games), or was not read.
     fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()>;
+}
+
+/// `Break` once `stop` (an output failed).
+pub fn flow(stop: bool) -> ControlFlow<()> {
+    if stop {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
 }
 
 /// The one exit code of a reading command: 2 when something could not be

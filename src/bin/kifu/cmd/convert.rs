@@ -6,7 +6,7 @@ use crate::cmd::common::{self, usage, Consumer, Job, StartError};
 use crate::out::{self, Out};
 use crate::output::{Destination, OutDirPlan, Plan, Sink, Split};
 use crate::progress::Progress;
-use crate::report::{self, Dest, Reporter, Settings};
+use crate::report::Reporter;
 use kifu::convert::{encode_output, ConvertOptions, Target};
 use kifu::read::{Encoding, Rule, Severity};
 use kifu::select::Selector;
@@ -176,20 +176,7 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     };
     let mut progress = Progress::new(job.readable() as u64, true);
     let style = a.diagnostics.style();
-    let rep = Reporter::new(
-        Settings {
-            command: "convert",
-            style,
-            strictness,
-            color: style == crate::args::OutputFormat::Human && report::color(color, false),
-            quiet: false,
-            errors_only: false,
-            every_game: false,
-            summary,
-        },
-        Dest::Stderr,
-        &progress,
-    );
+    let rep = job.reporter(style, strictness, color, summary, &progress, |_| {});
     let mut st = State {
         a: &a,
         target: a.to,
@@ -260,25 +247,16 @@ impl Consumer<GameOut> for State<'_> {
         if self.keep.keep(g.matched, g.report.game_key) || g.read_error {
             State::game(self, meta, g, progress);
         }
-        self.flow()
+        common::flow(self.stop)
     }
 
     fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()> {
         State::file_done(self, meta, progress);
-        self.flow()
+        common::flow(self.stop)
     }
 }
 
 impl State<'_> {
-    /// Stop once an output failed.
-    fn flow(&self) -> ControlFlow<()> {
-        if self.stop {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-
     /// The one output committed (not after a failure, nor empty); the
     /// exit code.
     fn finish(mut self, progress: &Progress) -> std::io::Result<u8> {

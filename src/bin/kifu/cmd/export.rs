@@ -7,7 +7,7 @@ use crate::cmd::select::{Keep, Selecting};
 use crate::export_args::{DedupeArg, ExportArgs, Preset, SplitPart};
 use crate::output::{Destination, Sink};
 use crate::progress::Progress;
-use crate::report::{self, Dest, Reporter, Settings};
+use crate::report::Reporter;
 use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason, HCPE3_MAX_MOVES};
 use kifu::read::{Rule, Severity};
 use kifu::select::Selected;
@@ -227,20 +227,7 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
     filter.valid = None;
     let read_opts = common::read_options(&a.input, a.encoding);
     let mut progress = Progress::new(job.readable() as u64, true);
-    let rep = Reporter::new(
-        Settings {
-            command: "export",
-            style,
-            strictness,
-            color: style == crate::args::OutputFormat::Human && report::color(color, false),
-            quiet: false,
-            errors_only: false,
-            every_game: false,
-            summary,
-        },
-        Dest::Stderr,
-        &progress,
-    );
+    let rep = job.reporter(style, strictness, color, summary, &progress, |_| {});
     let mut w = Writing {
         a: &a,
         parts,

@@ -1,12 +1,12 @@
 //! `kifu html`: one self-contained replay page per game.
 
-use crate::args::{ColorArg, HtmlArgs, OutputFormat};
+use crate::args::{ColorArg, HtmlArgs};
 use crate::batch::{self, FileMeta};
 use crate::cmd::common::{self, Consumer, Job, StartError};
 use crate::out;
 use crate::output::{Destination, OutDirPlan, Plan, Split};
 use crate::progress::Progress;
-use crate::report::{self, Dest, Reporter, Settings};
+use crate::report::Reporter;
 use kifu::diagram::html::{html, HtmlOptions};
 use kifu::read::Severity;
 use kifu::validate::{validate, GameReport, ValidateOptions};
@@ -93,20 +93,9 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
     };
     let mut progress = Progress::new(job.readable() as u64, true);
     let style = a.diagnostics.style();
-    let rep = Reporter::new(
-        Settings {
-            command: "html",
-            style,
-            strictness,
-            color: style == OutputFormat::Human && report::color(color, false),
-            quiet: false,
-            errors_only: true,
-            every_game: false,
-            summary,
-        },
-        Dest::Stderr,
-        &progress,
-    );
+    let rep = job.reporter(style, strictness, color, summary, &progress, |s| {
+        s.errors_only = true
+    });
     let mut st = State {
         // The plan goes on here: the pages are claimed as they are opened.
         plan: std::mem::replace(&mut job.plan, Plan::new(&[], false)),
@@ -159,26 +148,17 @@ impl Consumer<PageOut> for State {
     ) -> ControlFlow<()> {
         g.report.index = index;
         State::game(self, meta, g, progress);
-        self.flow()
+        common::flow(self.stop)
     }
 
     fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()> {
         self.rep.file_done(meta, progress);
         State::file_done(self, meta, progress);
-        self.flow()
+        common::flow(self.stop)
     }
 }
 
 impl State {
-    /// Stop once an output failed.
-    fn flow(&self) -> ControlFlow<()> {
-        if self.stop {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-
     fn fail(&mut self, meta: &FileMeta, progress: &Progress, msg: &str) {
         self.rep.note(
             Some(&meta.display),

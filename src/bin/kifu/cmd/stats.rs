@@ -6,7 +6,7 @@ use crate::cmd::common::{self, Consumer, Job, StartError};
 use crate::out;
 use crate::output::{Destination, Sink};
 use crate::progress::Progress;
-use crate::report::{self, Dest, Reporter, Settings};
+use crate::report::Reporter;
 use kifu::rules::ImpasseRule;
 use kifu::select::Selected;
 use kifu::stats::{
@@ -197,19 +197,13 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         Err(e) => return Ok(job.refuse(&e)),
     };
     let mut progress = Progress::new(job.readable() as u64, true);
-    let rep = Reporter::new(
-        Settings {
-            command: "stats",
-            style,
-            strictness,
-            color: style == OutputFormat::Human && report::color(color, false),
-            quiet: a.diagnostics.is_none(),
-            errors_only: false,
-            every_game: false,
-            summary: planned.summary.take(),
-        },
-        Dest::Stderr,
+    let rep = job.reporter(
+        style,
+        strictness,
+        color,
+        planned.summary.take(),
         &progress,
+        |s| s.quiet = a.diagnostics.is_none(),
     );
     let mut w = Tabulating {
         a: &a,
