@@ -52,6 +52,8 @@ for j in 1 2; do
     case_ stats-notags-j$j stats -j$j --no-tags --opening-plies 24 "$@"
     case_ select-j$j select --format json -j$j "$@"
     case_ select-plain-j$j select -j$j "$@"
+    case_ select-count-j$j select -j$j --count "$@"
+    case_ select-dups-j$j select -j$j --duplicates --format json "$@"
     for to in hcpe psv hcpe3; do
         case_ export-$to-j$j export -j$j --to $to -o out.$to --index out.index.jsonl "$@"
     done

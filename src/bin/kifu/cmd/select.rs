@@ -1,15 +1,16 @@
 //! `kifu select`, and the selection every reading command shares.
 
-use crate::batch::{self, Event, FileMeta};
-use crate::cmd::common;
+use crate::batch::{self, FileMeta};
+use crate::cmd::common::{self, Consumer, Job};
 use crate::filter_args::{SelectArgs, SelectFormat};
-use crate::out::{self, Out};
+use crate::out::Out;
 use crate::progress::Progress;
 use kifu::read::Severity;
 use kifu::select::{Dedupe, Duplicates, Filter, GameKey, Replays, Selected, Selector};
 use kifu::validate::{GameReport, ValidateOptions, Validator};
 use serde_json::json;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// Runs a [`Selector`] with `filter` around the visitor `inner` makes for
 /// each input: what validate, stats and select hand to the batch.
@@ -62,21 +63,23 @@ impl Keep {
 }
 
 pub fn run(a: SelectArgs) -> std::io::Result<u8> {
-    let inputs = common::discover(&a.input, &[]);
-    if let Some(code) = common::nothing_found(&a.input, "select", &inputs) {
+    let job = Job::new("select", &a.input, &[], false);
+    if let Some(code) = job.nothing_found() {
         return Ok(code);
     }
     let filter = a.filter.filter(Some(&a.moves));
     let read_opts = common::read_options(&a.input, a.encoding);
-    let mut w = Out::new();
-    let readable = inputs.iter().filter(|i| i.issue.is_none()).count();
-    let mut progress = Progress::new(readable as u64, true);
-    let mut keep = Keep::new(a.filter.dedupe);
-    let mut dups = a.duplicates.then(Duplicates::default);
-    let mut count = 0u64;
-    let mut unreadable = 0u64;
-    let mut bad_games = 0u64;
-    let mut sources = common::SourceLines::default();
+    let mut progress = Progress::new(job.readable() as u64, true);
+    let mut l = Listing {
+        a: &a,
+        w: Out::new(),
+        keep: Keep::new(a.filter.dedupe),
+        dups: a.duplicates.then(Duplicates::default),
+        count: 0,
+        unreadable: 0,
+        bad_games: 0,
+        sources: common::SourceLines::default(),
+    };
     let workers = common::workers(&a.input, common::warn_plain);
     let vopts = ValidateOptions::default();
     let per_game = Selecting {
@@ -84,80 +87,94 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
         drain: true,
         inner: |_: &FileMeta| Validator::new(vopts),
     };
-    batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
-        match ev {
-            Event::Game(meta, index, mut g) => {
-                progress.game();
-                g.output.index = index;
-                if g.verdict.read_error {
-                    bad_games += 1;
-                    report_read_errors(&meta, &g.output, &progress, &mut sources);
-                }
-                if !keep.keep(g.verdict.matched, g.output.game_key) {
-                    return ControlFlow::Continue(());
-                }
-                count += 1;
-                if let Some(d) = dups.as_mut() {
-                    d.add(g.output.game_key, meta.input as u32, index as u32);
-                } else if !a.count {
-                    emit(&mut w, a.format, &meta, index, &g);
-                }
-            }
-            Event::FileDone(meta) => {
-                if let Some(line) = common::issue_line(&meta) {
-                    progress.println(&line);
-                    unreadable += u64::from(meta.error.is_some());
-                } else {
-                    progress.file();
-                }
-            }
+    job.drive(&workers, &read_opts, per_game, &mut progress, &mut l);
+    l.finish(&job.inputs)
+}
+
+/// The list under way.
+struct Listing<'a> {
+    a: &'a SelectArgs,
+    w: Out,
+    keep: Keep,
+    dups: Option<Duplicates>,
+    count: u64,
+    unreadable: u64,
+    bad_games: u64,
+    sources: common::SourceLines,
+}
+
+impl Consumer<Selected<GameReport>> for Listing<'_> {
+    fn game(
+        &mut self,
+        meta: &Arc<FileMeta>,
+        index: usize,
+        mut g: Selected<GameReport>,
+        progress: &Progress,
+    ) -> ControlFlow<()> {
+        g.output.index = index;
+        if g.verdict.read_error {
+            self.bad_games += 1;
+            report_read_errors(meta, &g.output, progress, &mut self.sources);
         }
-        if w.ok() {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
+        if !self.keep.keep(g.verdict.matched, g.output.game_key) {
+            return ControlFlow::Continue(());
         }
-    });
-    progress.finish();
-    if a.count {
-        w.line(&count.to_string());
+        self.count += 1;
+        if let Some(d) = self.dups.as_mut() {
+            d.add(g.output.game_key, meta.input as u32, index as u32);
+        } else if !self.a.count {
+            emit(&mut self.w, self.a.format, meta, index, &g);
+        }
+        common::flow(!self.w.ok())
     }
-    if let Some(d) = dups {
-        for group in d.groups() {
-            let names = group
-                .games
-                .iter()
-                .map(|&(i, n)| (inputs[i as usize].display.as_str(), n as usize));
-            match a.format {
-                SelectFormat::Human => {
-                    w.line(&format!("{} {}", group.key, group.games.len()));
-                    for (path, n) in names {
-                        w.human(&format!("  {path}:{}", n + 1));
+
+    fn file_done(&mut self, meta: &FileMeta, progress: &Progress) -> ControlFlow<()> {
+        if let Some(line) = common::issue_line(meta) {
+            progress.println(&line);
+            self.unreadable += u64::from(meta.error.is_some());
+        }
+        common::flow(!self.w.ok())
+    }
+}
+
+impl Listing<'_> {
+    /// The count or the groups of copies; the exit code.
+    fn finish(mut self, inputs: &[crate::batch::Input]) -> std::io::Result<u8> {
+        let w = &mut self.w;
+        if self.a.count {
+            w.line(&self.count.to_string());
+        }
+        if let Some(d) = self.dups {
+            for group in d.groups() {
+                let names = group
+                    .games
+                    .iter()
+                    .map(|&(i, n)| (inputs[i as usize].display.as_str(), n as usize));
+                match self.a.format {
+                    SelectFormat::Human => {
+                        w.line(&format!("{} {}", group.key, group.games.len()));
+                        for (path, n) in names {
+                            w.human(&format!("  {path}:{}", n + 1));
+                        }
+                    }
+                    SelectFormat::Json => {
+                        let games: Vec<_> = names
+                            .map(|(path, n)| json!({"path": path, "game": n}))
+                            .collect();
+                        w.line(
+                            &json!({"game_key": group.key, "count": games.len(), "games": games})
+                                .to_string(),
+                        );
                     }
                 }
-                SelectFormat::Json => {
-                    let games: Vec<_> = names
-                        .map(|(path, n)| json!({"path": path, "game": n}))
-                        .collect();
-                    w.line(
-                        &json!({"game_key": group.key, "count": games.len(), "games": games})
-                            .to_string(),
-                    );
+                if !w.ok() {
+                    break;
                 }
             }
-            if !w.ok() {
-                break;
-            }
         }
+        self.w.finish()?;
+        Ok(common::exit_code(self.unreadable > 0, self.bad_games > 0))
     }
-    w.finish()?;
-    Ok(if unreadable > 0 {
-        out::FAILURE
-    } else if bad_games > 0 {
-        out::PROBLEMS
-    } else {
-        out::OK
-    })
 }
 
 /// The error findings of a game that failed to read, on standard error.
