@@ -1,5 +1,5 @@
 //! `kifu.stats`: the games table of `kifu stats` as an Arrow stream. The
-//! rows are the library's (`kifu::stats::StatsCollector` on the batch
+//! rows are the library's (`kifu::stats::Stats` in a replay on the batch
 //! runner, in input order); each CSV column becomes a typed Arrow column
 //! holding the values a CSV reader gets from the table `kifu stats`
 //! writes. The work runs on its own threads, without the GIL, while the
@@ -14,9 +14,10 @@ use arrow_array::builder::{
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{ArrayRef, RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
-use kifu::batch::{self, Event, FileMeta, Input, Issue, Visitors, Workers};
+use kifu::batch::{self, Event, FileMeta, Input, Issue, VisitorsWith, Workers};
 use kifu::read::ReadOptions;
-use kifu::stats::{GameRow, Source, StatsCollector, StatsOptions};
+use kifu::replay::Replay;
+use kifu::stats::{GameRow, Source, Stats, StatsOptions};
 use kifu::validate::ValidateOptions;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -231,22 +232,24 @@ fn produce(
     tx: std::sync::mpsc::SyncSender<Result<RecordBatch, ArrowError>>,
 ) {
     let vopts = ValidateOptions::default();
-    let per_game = Visitors(|meta: &FileMeta| {
-        let mut c = StatsCollector::new(opts, vopts);
-        c.source(Source {
-            path: meta.display.clone(),
-            format: meta.format,
-            encoding: meta.encoding,
-        });
-        c
-    });
+    let per_game = VisitorsWith(
+        || Stats::replay(opts, vopts),
+        |r: &mut Replay<Stats>, meta: &FileMeta| {
+            r.observer_mut().source(Source {
+                path: meta.display.clone(),
+                format: meta.format,
+                encoding: meta.encoding,
+            })
+        },
+    );
     let mut cols = Columns::new(BATCH_ROWS);
     let mut rows = 0;
     let mut unread = Vec::new();
     let batch = |cols: &mut Columns| RecordBatch::try_new(schema.clone(), cols.finish());
     let delivered = batch::run(&inputs, &workers, &ReadOptions::default(), per_game, |ev| {
         match ev {
-            Event::Game(_, index, mut stats) => {
+            Event::Game(_, index, g) => {
+                let mut stats = g.output;
                 stats.row.game = index;
                 cols.push(&stats.row);
                 rows += 1;

@@ -166,7 +166,7 @@ pub fn validate(
     let reports = py.detach(|| -> PyResult<_> {
         let inputs = inputs::expand(&paths, ext, format)?;
         let mut reports = Vec::new();
-        let per_game = Visitors(|_: &FileMeta| {
+        let per_game = Visitors(|| {
             Validator::new(opts)
                 .with_final_sfen(true)
                 .with_game_key(true)
