@@ -325,70 +325,19 @@ pub struct Validator {
     game_key: bool,
 }
 
-/// The memory of a dropped [`Validator`], for the next one made on the same
-/// thread: a batch makes one validator per input, and most inputs hold one
-/// game, so the move lists, the repetition table and the key buffer would
-/// otherwise be allocated and grown again for every game.
-struct Spare {
-    findings: Vec<Finding>,
-    cursor: LineCursor,
-    history: PathHistory,
-    lines: Vec<VLine>,
-    key: KeyHasher,
-}
-
-thread_local! {
-    static SPARE: std::cell::RefCell<Option<Spare>> = const { std::cell::RefCell::new(None) };
-}
-
-impl Drop for Validator {
-    fn drop(&mut self) {
-        let spare = Spare {
-            findings: std::mem::take(&mut self.findings),
-            cursor: std::mem::replace(&mut self.cursor, LineCursor::empty()),
-            history: std::mem::take(&mut self.history),
-            lines: std::mem::take(&mut self.lines),
-            key: std::mem::replace(&mut self.key, KeyHasher::empty()),
-        };
-        // During thread teardown the slot may be gone: the memory is freed.
-        let _ = SPARE.try_with(|slot| {
-            if let Ok(mut slot) = slot.try_borrow_mut() {
-                *slot = Some(spare);
-            }
-        });
-    }
-}
-
 impl Validator {
     /// A validator.
     pub fn new(opts: ValidateOptions) -> Validator {
-        let spare = SPARE
-            .try_with(|slot| slot.try_borrow_mut().ok().and_then(|mut s| s.take()))
-            .ok()
-            .flatten();
-        // A fresh validator, in the memory of a dropped one when there is
-        // one: every part is put in the state a new one has.
-        let (findings, cursor, history, lines, key) = match spare {
-            Some(mut s) => {
-                s.findings.clear();
-                s.cursor.reset(
-                    &crate::rules::setup::Setup::empty(crate::rules::variant::Variant::Standard),
-                    None,
-                );
-                s.history.clear();
-                s.lines.clear();
-                s.lines.push(VLine::new(true));
-                s.key.begin_bytes(b"");
-                (s.findings, s.cursor, s.history, s.lines, s.key)
-            }
-            None => (
-                Vec::new(),
-                LineCursor::default(),
-                PathHistory::default(),
-                vec![VLine::new(true)],
-                KeyHasher::default(),
-            ),
-        };
+        // One validator serves every game of a worker (a
+        // [`crate::replay::Replay`] is built once per worker): its memory
+        // is reused from game to game, never pooled behind its back.
+        let (findings, cursor, history, lines, key) = (
+            Vec::new(),
+            LineCursor::default(),
+            PathHistory::default(),
+            vec![VLine::new(true)],
+            KeyHasher::default(),
+        );
         Validator {
             opts,
             index: 0,

@@ -46,6 +46,8 @@ mod tagger;
 mod taxonomy;
 
 pub use rule::{Rule, RuleError};
+#[cfg(test)]
+pub(crate) use tagger::GAMES_NAMED;
 pub use tagger::{Found, GameTags, SideTags, Tagger};
 pub use taxonomy::{Entry, Kind, TagId, TagSet, Taxonomy, TaxonomyError, COLUMNS, MAX_ENTRIES};
 
