@@ -93,10 +93,12 @@ impl Input {
         }
     }
 
-    fn problem(display: String, arg: usize, issue: Issue) -> Input {
+    /// An input not read: `display` names it in reports, `path` is the
+    /// file itself (its name may not be UTF-8).
+    fn problem(display: String, path: PathBuf, arg: usize, issue: Issue) -> Input {
         Input {
-            path: Some(PathBuf::from(&display)),
-            rel: PathBuf::from(&display),
+            rel: path.clone(),
+            path: Some(path),
             display,
             arg,
             format: None,
@@ -137,9 +139,11 @@ fn kind_name(ft: &std::fs::FileType) -> &'static str {
 /// format of every input. Folders in `exclude` (e.g. the output folder of
 /// a conversion) are not walked. A path given directly is read whatever it
 /// is (FIFO, device); inside a folder, only regular files are, and other
-/// entries with a wanted extension are reported as skipped.
-pub fn discover(
-    paths: &[String],
+/// entries with a wanted extension are reported as skipped. A path need
+/// not be UTF-8: [`Input::path`] is the file itself, and
+/// [`Input::display`] its name with invalid sequences replaced.
+pub fn discover<P: AsRef<Path>>(
+    paths: &[P],
     exts: &[String],
     forced: Option<Format>,
     exclude: &[PathBuf],
@@ -155,7 +159,9 @@ pub fn discover(
         .filter_map(|p| std::fs::metadata(p).ok().map(|m| file_id(&m)))
         .collect();
     for (arg_index, arg) in paths.iter().enumerate() {
-        if arg == "-" {
+        let path = arg.as_ref().to_path_buf();
+        let arg = &path.to_string_lossy().into_owned();
+        if path.as_os_str() == "-" {
             d.inputs.push(Input {
                 display: "-".into(),
                 path: None,
@@ -168,7 +174,6 @@ pub fn discover(
             });
             continue;
         }
-        let path = PathBuf::from(arg);
         let meta = match std::fs::metadata(&path) {
             Ok(m) => m,
             Err(e) => {
@@ -177,8 +182,12 @@ pub fn discover(
                 } else {
                     e.to_string()
                 };
-                d.inputs
-                    .push(Input::problem(arg.clone(), arg_index, Issue::Error(msg)));
+                d.inputs.push(Input::problem(
+                    arg.clone(),
+                    path.clone(),
+                    arg_index,
+                    Issue::Error(msg),
+                ));
                 continue;
             }
         };
@@ -224,8 +233,12 @@ pub fn discover(
                             "skipped: {} (only regular files are read from folders)",
                             kind_name(&ft)
                         );
-                        d.inputs
-                            .push(Input::problem(display, arg_index, Issue::Skipped(why)));
+                        d.inputs.push(Input::problem(
+                            display,
+                            e.path().to_path_buf(),
+                            arg_index,
+                            Issue::Skipped(why),
+                        ));
                         continue;
                     }
                     // The type came from the directory listing; the size
@@ -244,9 +257,8 @@ pub fn discover(
                     });
                 }
                 Err(e) => {
-                    let p = e
-                        .path()
-                        .map_or_else(|| arg.clone(), |p| p.to_string_lossy().into_owned());
+                    let real = e.path().map_or_else(|| path.clone(), Path::to_path_buf);
+                    let p = real.to_string_lossy().into_owned();
                     let dangling = e.io_error().is_some_and(|io| {
                         io.kind() == io::ErrorKind::NotFound
                             && e.path().is_some_and(|p| p.is_symlink())
@@ -255,6 +267,7 @@ pub fn discover(
                         if e.path().is_some_and(wanted) {
                             d.inputs.push(Input::problem(
                                 p,
+                                real,
                                 arg_index,
                                 Issue::Skipped("skipped: dangling symbolic link".into()),
                             ));
@@ -268,7 +281,7 @@ pub fn discover(
                             .map_or_else(|| e.to_string(), |io| io.to_string())
                     };
                     d.inputs
-                        .push(Input::problem(p, arg_index, Issue::Error(msg)));
+                        .push(Input::problem(p, real, arg_index, Issue::Error(msg)));
                 }
             }
         }
@@ -669,10 +682,69 @@ impl Semaphore {
 /// A byte stream of one input.
 type Stream = Box<dyn Read + Send>;
 
-fn open_stream(input: &Input) -> io::Result<Stream> {
+/// Opens an input; its reads fail once `stop` is set.
+fn open_stream(input: &Input, stop: &Stop) -> io::Result<Stream> {
+    if stop.is_stopped() {
+        return Err(Stop::error());
+    }
     match &input.path {
-        None => Ok(Box::new(io::stdin())),
-        Some(p) => Ok(Box::new(std::fs::File::open(p)?)),
+        None => Ok(Box::new(stop.guard(io::stdin()))),
+        Some(p) => Ok(Box::new(stop.guard(std::fs::File::open(p)?))),
+    }
+}
+
+/// Asks a run ([`run_until`]) to stop, from any thread: no input is
+/// opened after it, every read of an input already open fails at once
+/// (so an endless stream such as `/dev/zero` ends), and the sink gets no
+/// more events. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// A flag not set.
+    pub fn new() -> Stop {
+        Stop::default()
+    }
+
+    /// Sets the flag.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is set.
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// `r`, whose reads fail (an `Other` error, "stopped") once the flag
+    /// is set.
+    pub fn guard<R: Read>(&self, r: R) -> Stopping<R> {
+        Stopping {
+            inner: r,
+            stop: self.clone(),
+        }
+    }
+
+    /// The error of a read after the flag was set (not `Interrupted`,
+    /// which readers retry).
+    fn error() -> io::Error {
+        io::Error::other("stopped")
+    }
+}
+
+/// A reader that fails once its [`Stop`] is set ([`Stop::guard`]).
+#[derive(Debug)]
+pub struct Stopping<R> {
+    inner: R,
+    stop: Stop,
+}
+
+impl<R: Read> Read for Stopping<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.stop.is_stopped() {
+            return Err(Stop::error());
+        }
+        self.inner.read(buf)
     }
 }
 
@@ -703,11 +775,17 @@ fn read_start<R: Read + ?Sized>(
     }
 }
 
-/// Reads at most `limit + 1` bytes: `(bytes, true)` if the stream ended
-/// within `limit`.
-fn read_prefix(r: &mut Stream, limit: u64, size_hint: u64) -> io::Result<(Vec<u8>, bool)> {
+/// Reads at most `limit + 1` bytes (room for `size_hint` reserved first):
+/// `(bytes, true)` if the stream ended within `limit`. The batch runner
+/// reads every input's start this way ([`STREAM_THRESHOLD`]), never
+/// trusting a size; callers reading one input do the same.
+pub fn read_prefix<R: Read + ?Sized>(
+    r: &mut R,
+    limit: u64,
+    size_hint: u64,
+) -> io::Result<(Vec<u8>, bool)> {
     let mut buf = Vec::with_capacity(size_hint.min(limit) as usize + 1);
-    r.by_ref().take(limit + 1).read_to_end(&mut buf)?;
+    Read::take(&mut *r, limit + 1).read_to_end(&mut buf)?;
     let complete = buf.len() as u64 <= limit;
     Ok((buf, complete))
 }
@@ -734,14 +812,14 @@ struct Ctx<'a, 'p, T, F: PerGame> {
     opts: &'a ReadOptions,
     per_game: &'a Pooled<'p, F>,
     permits: &'a Semaphore,
-    stop: &'a AtomicBool,
+    stop: &'a Stop,
     tx: mpsc::Sender<(u64, Vec<Batch<T>>)>,
     seq: u64,
 }
 
 impl<'a, T: Send + 'a, F: PerGame<Output = T>> Ctx<'a, '_, T, F> {
     fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.stop.is_stopped()
     }
 
     /// Reserves the next place in the output order.
@@ -842,29 +920,56 @@ pub fn run<T, F, S>(
     workers: &Workers,
     opts: &ReadOptions,
     per_game: F,
-    mut sink: S,
+    sink: S,
 ) -> bool
 where
     T: Send,
     F: PerGame<Output = T>,
     S: FnMut(Event<T>) -> ControlFlow<()>,
 {
+    run_until(inputs, workers, opts, per_game, &Stop::new(), sink)
+}
+
+/// [`run`], which also stops when `stop` is set from another thread (see
+/// [`Stop`]): the Python bindings set it on Ctrl-C. `false` when it
+/// stopped before every input was delivered.
+pub fn run_until<T, F, S>(
+    inputs: &[Input],
+    workers: &Workers,
+    opts: &ReadOptions,
+    per_game: F,
+    stop: &Stop,
+    sink: S,
+) -> bool
+where
+    T: Send,
+    F: PerGame<Output = T>,
+    S: FnMut(Event<T>) -> ControlFlow<()>,
+{
+    // Nothing reaches the sink once the run is stopped.
+    let mut sink = {
+        let mut sink = sink;
+        move |ev| {
+            if stop.is_stopped() {
+                return ControlFlow::Break(());
+            }
+            sink(ev)
+        }
+    };
     // One worker (`-j1`): everything on this thread, no thread, no channel.
     let pool = match &workers.pool {
         Some(pool) if workers.threads > 1 => pool,
-        _ => return run_here(inputs, opts, &Pooled::new(&per_game, 0), &mut sink),
+        _ => return run_here(inputs, opts, &Pooled::new(&per_game, 0), stop, &mut sink),
     };
     let jobs = workers.threads.max(1);
     let permits = Semaphore {
         count: Mutex::new(jobs * IN_FLIGHT_PER_JOB),
         cv: Condvar::new(),
     };
-    let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(u64, Vec<Batch<T>>)>();
     let pooled = Pooled::new(&per_game, pool.current_num_threads());
     let per_game = &pooled;
     let permits = &permits;
-    let stop = &stop;
     std::thread::scope(|ts| {
         let reader = std::thread::Builder::new()
             .name("kifu-reader".into())
@@ -898,7 +1003,7 @@ where
             });
         if reader.is_err() {
             // No thread for the reader: do everything here.
-            return run_here(inputs, opts, per_game, &mut sink);
+            return run_here(inputs, opts, per_game, stop, &mut sink);
         }
         let mut pending: BTreeMap<u64, Vec<Batch<T>>> = BTreeMap::new();
         let mut next = 0u64;
@@ -933,7 +1038,7 @@ where
                     }
                 }
                 if !delivering {
-                    stop.store(true, Ordering::Relaxed);
+                    stop.stop();
                     // Free the places of batches already waiting.
                     for _ in 0..pending.len() {
                         permits.release();
@@ -952,6 +1057,7 @@ fn run_here<T, F, S>(
     inputs: &[Input],
     opts: &ReadOptions,
     per_game: &Pooled<'_, F>,
+    stop: &Stop,
     sink: &mut S,
 ) -> bool
 where
@@ -967,7 +1073,10 @@ where
             }
             continue;
         }
-        let opened = open_stream(input).and_then(|mut r| {
+        if stop.is_stopped() {
+            return false;
+        }
+        let opened = open_stream(input, stop).and_then(|mut r| {
             let (len, complete) = read_start(&mut r, &mut buf, STREAM_THRESHOLD as usize)?;
             Ok((len, complete, r))
         });
@@ -1092,19 +1201,19 @@ fn read_small<T, F>(
     size: u64,
     opts: &ReadOptions,
     per_game: &Pooled<'_, F>,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Batch<T>
 where
     F: PerGame<Output = T>,
 {
-    if stop.load(Ordering::Relaxed) {
+    if stop.is_stopped() {
         return Batch {
             meta: Arc::new(meta_for(i, input)),
             items: Vec::new(),
             last: true,
         };
     }
-    match open_stream(input).and_then(|mut r| {
+    match open_stream(input, stop).and_then(|mut r| {
         let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, size)?;
         Ok((prefix, complete, r))
     }) {
@@ -1138,7 +1247,7 @@ fn read_input<'scope, T, F>(
     let size = input.size_now();
     // Standard input, FIFOs, devices, files whose size reads 0 and large
     // files: see how much there is before deciding.
-    let opened = open_stream(input).and_then(|mut r| {
+    let opened = open_stream(input, ctx.stop).and_then(|mut r| {
         let (prefix, complete) = read_prefix(&mut r, STREAM_THRESHOLD, size)?;
         Ok((prefix, complete, r))
     });
@@ -1375,7 +1484,7 @@ fn spawn_piece<'scope, T, F>(
     let tx = ctx.tx.clone();
     let (per_game, stop, opts) = (ctx.per_game, ctx.stop, ctx.opts);
     s.spawn(move |_| {
-        let items = if stop.load(Ordering::Relaxed) {
+        let items = if stop.is_stopped() {
             Vec::new()
         } else {
             read_piece(&p, format, encoding, opts, per_game, &meta)

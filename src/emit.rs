@@ -45,8 +45,10 @@ pub struct Dropped {
     /// `$TIME_LIMIT` line cannot state). The text is all there; a program
     /// that reads the target's own fields does not find it in them.
     pub as_comments: Named,
-    /// Texts changed to fit the format: a line break in a field written on
-    /// one line (a header, a player's name), a `}` in a PSN comment block,
+    /// Texts changed to fit the format: a line break (or another line
+    /// separator: VT, FF, NEL, U+2028, …) in a field written on one line (a
+    /// header, a player's name), a line separator other than CR and LF in
+    /// a comment (written as a line break), a `}` in a PSN comment block,
     /// a comment line that would read back as the format's own syntax.
     pub altered: usize,
 }
@@ -191,28 +193,55 @@ impl fmt::Display for Dropped {
     }
 }
 
-/// `s` for a field written on one line: every line break (CRLF, CR, LF)
-/// becomes a space, and `altered` counts the change, so that no text of a
-/// record can start a line of its own in the output.
+/// Whether `c` ends a line for some line-aware reader: LF and CR, which
+/// kifu's readers split on, and the other line separators of Unicode that
+/// Python's `str.splitlines`, editors and terminals also take for line
+/// breaks: VT, FF, the information separators FS, GS and RS, NEL (U+0085),
+/// LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029).
+pub fn is_line_separator(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r'
+            | '\x0B'
+            | '\x0C'
+            | '\x1C'
+            | '\x1D'
+            | '\x1E'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
+}
+
+/// `s` for a field written on one line: every line break (CRLF, and each
+/// of [`is_line_separator`]) becomes a space, and `altered` counts the
+/// change, so that no text of a record can start a line of its own in the
+/// output, for kifu's readers or any other line-aware one.
 pub fn one_line<'a>(s: &'a str, altered: &mut usize) -> std::borrow::Cow<'a, str> {
-    if s.contains(['\n', '\r']) {
+    if s.contains(is_line_separator) {
         *altered += 1;
-        std::borrow::Cow::Owned(s.replace("\r\n", " ").replace(['\r', '\n'], " "))
+        std::borrow::Cow::Owned(s.replace("\r\n", " ").replace(is_line_separator, " "))
     } else {
         std::borrow::Cow::Borrowed(s)
     }
 }
 
 /// The lines of a multi-line text, split as the readers split lines (CRLF,
-/// lone CR, LF), for formats that write each line of a comment with its
-/// own prefix.
+/// lone CR, LF) and at every other [`is_line_separator`], for formats that
+/// write each line of a comment with its own prefix: no part of a comment
+/// starts a line without it. The text read back has a line break where
+/// such a separator was; [`extra_breaks`] tells when to count that.
 pub fn text_lines(s: &str) -> impl Iterator<Item = &str> {
     let mut rest = Some(s);
     std::iter::from_fn(move || {
         let r = rest?;
-        match r.find(['\r', '\n']) {
+        match r.find(is_line_separator) {
             Some(i) => {
-                let skip = if r[i..].starts_with("\r\n") { 2 } else { 1 };
+                let skip = if r[i..].starts_with("\r\n") {
+                    2
+                } else {
+                    r[i..].chars().next().map_or(1, char::len_utf8)
+                };
                 rest = Some(&r[i + skip..]);
                 Some(&r[..i])
             }
@@ -222,6 +251,13 @@ pub fn text_lines(s: &str) -> impl Iterator<Item = &str> {
             }
         }
     })
+}
+
+/// Whether [`text_lines`] breaks `s` where kifu's readers would not (at a
+/// separator other than CR and LF): the text then reads back changed, an
+/// alteration to count.
+pub fn extra_breaks(s: &str) -> bool {
+    s.contains(|c| is_line_separator(c) && c != '\n' && c != '\r')
 }
 
 #[cfg(test)]
@@ -237,6 +273,12 @@ mod tests {
         assert_eq!(one_line("x\r\ny\nz", &mut n), "x y z");
         assert_eq!(one_line("xyz", &mut n), "xyz");
         assert_eq!(n, 1);
+        let forged = "a\x0Bb\x0Cc\x1Cd\x1De\x1Ef\u{85}g\u{2028}h\u{2029}i";
+        assert_eq!(one_line(forged, &mut n), "a b c d e f g h i");
+        assert_eq!(n, 2);
+        let v: Vec<&str> = text_lines(forged).collect();
+        assert_eq!(v, ["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+        assert!(extra_breaks(forged) && !extra_breaks("a\r\nb"));
     }
 }
 

@@ -261,10 +261,27 @@ fn parse_kif_pv(text: &str, pos: &Position, last_to: Option<Square>) -> Option<V
     replay_pv(&raws, pos, last_to)
 }
 
+/// A whole number, saturated at the bounds of `i64` when it has more
+/// digits than they hold (an evaluation of 10^20 is a very large score,
+/// not a missing one). `None` for anything that is not a whole number.
+fn saturating_i64(s: &str) -> Option<i64> {
+    use std::num::IntErrorKind;
+    match s.parse::<i64>() {
+        Ok(n) => Some(n),
+        Err(e) => match e.kind() {
+            IntErrorKind::PosOverflow => Some(i64::MAX),
+            IntErrorKind::NegOverflow => Some(i64::MIN),
+            _ => None,
+        },
+    }
+}
+
 fn parse_mate(v: &str) -> Option<Score> {
-    // 先手勝ち:15手
+    // 先手勝ち:15手 (a length beyond `i32` saturates: a mate is a mate).
     let (side, n) = v.split_once(':')?;
-    let n: i32 = n.trim().strip_suffix('手')?.trim().parse().ok()?;
+    let n = saturating_i64(n.trim().strip_suffix('手')?.trim())?;
+    // Symmetric, so that negating it never overflows.
+    let n = n.clamp(-i64::from(i32::MAX), i64::from(i32::MAX)) as i32;
     match side.trim() {
         "先手勝ち" | "下手勝ち" => Some(Score::Mate(n)),
         "後手勝ち" | "上手勝ち" => Some(Score::Mate(-n)),
@@ -276,7 +293,9 @@ fn parse_mate(v: &str) -> Option<Score> {
 /// replayed, so a comment whose PV does not replay still gives its score,
 /// as training-data tools read floodgate's `'**` lines): CSA `** 30 …`,
 /// KIF `#評価値=30` / `*評価値=30`, `#詰み=先手勝ち:15手`. `None` for any
-/// other comment.
+/// other comment. A score with more digits than `i64` holds saturates at
+/// its bounds (it is a very large score, which exporters clamp or filter,
+/// not a missing one).
 ///
 /// ```
 /// use kifu::eval::{score_of, Score};
@@ -284,19 +303,15 @@ fn parse_mate(v: &str) -> Option<Score> {
 /// assert_eq!(score_of("** -120 +2726FU"), Some(Score::Cp(-120)));
 /// assert_eq!(score_of("#評価値=45"), Some(Score::Cp(45)));
 /// assert_eq!(score_of("#詰み=後手勝ち:7手"), Some(Score::Mate(-7)));
+/// assert_eq!(score_of("** 99999999999999999999"), Some(Score::Cp(i64::MAX)));
 /// assert_eq!(score_of("good move"), None);
 /// ```
 pub fn score_of(text: &str) -> Option<Score> {
     if let Some(rest) = text.strip_prefix("**") {
-        return rest
-            .split_ascii_whitespace()
-            .next()?
-            .parse()
-            .ok()
-            .map(Score::Cp);
+        return saturating_i64(rest.split_ascii_whitespace().next()?).map(Score::Cp);
     }
     if let Some(v) = kif_value(text, "評価値") {
-        return v.parse().ok().map(Score::Cp);
+        return saturating_i64(v).map(Score::Cp);
     }
     kif_value(text, "詰み").and_then(parse_mate)
 }

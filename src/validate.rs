@@ -673,6 +673,28 @@ impl Validator {
             }
             _ => {}
         }
+        // After a perpetual check the rules give the result (the checking
+        // side loses): a terminal that states another (a draw, the
+        // checking side's win) is false. `千日手` itself names only how
+        // the game ended (judged in `judge_game`).
+        if let Some(e) = rule_end.filter(|e| e.reason == EndReason::PerpetualCheck) {
+            let o = kind.outcome(pos.turn());
+            if kind != TerminalKind::Repetition
+                && matches!(o, Outcome::SenteWin | Outcome::GoteWin | Outcome::Draw)
+                && o != e.outcome
+            {
+                mismatch(
+                    at,
+                    format!(
+                        "{} claimed ({}), but the last moves are a perpetual check: the checking side loses, {}",
+                        kind.reason_id(),
+                        o.name(),
+                        e.outcome.name()
+                    ),
+                    &mut self.findings,
+                );
+            }
+        }
         if self.lines.len() == 1 && self.findings.len() > before {
             self.claim_false = true;
         }
@@ -843,8 +865,10 @@ impl Validator {
         }
         // `千日手` names how the game ended, not who won: after a real
         // repetition the variant's rule gives the result (a draw, or in
-        // minishogi a loss for sente; perpetual check loses).
+        // minishogi a loss for sente; perpetual check loses). A line that
+        // names a winner (floodgate's `oute_sennichite`) is checked.
         let repetition = claim.kind == Some(TerminalKind::Repetition)
+            && claim.outcome == Outcome::Draw
             && matches!(
                 verdict.reason.as_deref(),
                 Some("repetition" | "perpetual-check")
@@ -875,9 +899,25 @@ impl Validator {
                     &mut self.findings,
                 );
             }
+            if claim.kind == Some(TerminalKind::Repetition) && self.history.repetition().is_none() {
+                push(
+                    format!(
+                        "the result line claims a repetition, but the final position has occurred {} time(s), not 4",
+                        self.history.occurrences(pos.hash())
+                    ),
+                    &mut self.findings,
+                );
+            }
         }
         if self.findings.len() > before {
             self.claim_false = true;
+        }
+        if repetition
+            && verdict.reason.as_deref() == Some("perpetual-check")
+            && claim.outcome != verdict.outcome
+        {
+            self.findings
+                .push(perpetual_check_named_repetition(&claim, verdict.outcome));
         }
         if !decided(verdict.outcome) {
             return GameResult {
@@ -891,6 +931,29 @@ impl Validator {
         }
         verdict.result()
     }
+}
+
+/// The `dialect` warning for a result line that names only a repetition
+/// (`まで13手で千日手`, floodgate's `'summary:sennichite:…`) after a
+/// perpetual check, which the checking side loses (連続王手の千日手): Shogi
+/// Wars and older shogi-server versions write the same words for both
+/// endings, so the line is not false, but the result is not the draw it
+/// seems to say. The warning names the result the rules establish.
+#[cold]
+fn perpetual_check_named_repetition(claim: &ResultClaim, outcome: Outcome) -> Finding {
+    let (winner, loser) = match outcome.winner() {
+        Some(w) => (w.to_string(), (!w).to_string()),
+        None => ("nobody".to_string(), "nobody".to_string()),
+    };
+    Finding::warning(
+        Rule::Dialect,
+        claim.location,
+        format!(
+            "`{}` names a repetition, but it is perpetual check by {loser} (連続王手の千日手): {loser} loses, the result is {} ({winner} wins)",
+            claim.text,
+            outcome.name()
+        ),
+    )
 }
 
 /// What a line's end gives: the outcome, the reason id and, for a terminal

@@ -2,7 +2,10 @@
 //! every format's writer reads. What the writers share lives in the output
 //! layer below the formats and is re-exported here.
 
-pub use crate::emit::{main_terminal, one_line, text_lines, Dropped, Named, Output, WriteError};
+pub use crate::emit::{
+    extra_breaks, is_line_separator, main_terminal, one_line, text_lines, Dropped, Named, Output,
+    WriteError,
+};
 
 /// How to write, for every format (each format reads the fields that
 /// concern it). The default writes what each format's writer writes by

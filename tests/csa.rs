@@ -107,6 +107,9 @@ fn zero_locations(r: &mut Record) {
     }
     r.start.location = None;
     line(&mut r.main);
+    if let Some(c) = &mut r.claim {
+        c.location = Location::default();
+    }
 }
 
 /// Truncates move times to whole seconds (what V2.2 can hold).
@@ -670,4 +673,135 @@ fn a_missing_turn_line_is_a_warning_like_a_missing_board() {
         [(Rule::Dialect, Severity::Warning)]
     );
     assert_eq!(g.record.start.setup.turn, kifu::Color::White);
+}
+
+/// A CSA game of sente's perpetual check (rook 1九/2九 against the king on
+/// 1一/2一, thirteen moves: the position after move 1 occurs a fourth time),
+/// ending with `tail` (a `%` line, a floodgate summary, …).
+fn perpetual_check(tail: &str) -> String {
+    let mut s = String::from("N+A\nN-B\nP1 *  *  *  *  *  *  *  * -OU\n");
+    for r in 2..=8 {
+        s.push_str(&format!("P{r}{}\n", " * ".repeat(9)));
+    }
+    s.push_str("P9+OU *  *  *  *  * +HI *  * \n+\n+3919HI\n");
+    for _ in 0..3 {
+        s.push_str("-1121OU\n+1929HI\n-2111OU\n+2919HI\n");
+    }
+    s.push_str(tail);
+    s
+}
+
+fn validated(text: &str) -> kifu::validate::GameReport {
+    let games = read_bytes(text.as_bytes());
+    assert_eq!(games.len(), 1, "{text}");
+    kifu::validate::validate(&games[0], &Default::default())
+}
+
+fn rules_of(r: &kifu::validate::GameReport) -> Vec<(&'static str, Severity)> {
+    r.findings
+        .iter()
+        .map(|f| (f.rule.id(), f.severity))
+        .collect()
+}
+
+/// floodgate's `'summary:` line is the result of a game with no `%` line
+/// (issue 36): the move limit is a draw, a resignation or an illegal move
+/// names the winner by the players' names (not their places), and the
+/// statement is checked against the moves like a `まで` line. With a `%`
+/// line, the `%` line is the game's end, as before.
+#[test]
+fn floodgate_summary_is_the_result_of_a_game_without_a_special() {
+    let moves = "N+Alice\nN-Bob\nPI\n+\n+7776FU\n-3334FU\n";
+    // The move limit: a draw, with the reason `max-moves`.
+    let r = validated(&format!(
+        "'Max_Moves:2\n{moves}'summary:max_moves:Alice draw:Bob draw\n"
+    ));
+    assert!(r.ok, "{:?}", r.findings);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(r.result.outcome.name(), "draw");
+    assert_eq!(r.result.reason.as_deref(), Some("max-moves"));
+    assert!(r.established_result().is_some());
+    // The claim is on the record; the summary stays a comment.
+    let g = &read_bytes(format!("{moves}'summary:max_moves:Alice draw:Bob draw\n").as_bytes())[0];
+    let claim = g.record.claim.as_ref().expect("a claim");
+    assert_eq!(claim.kind, Some(TerminalKind::MaxMoves));
+    assert!(g.record.main.terminal.is_none());
+    assert_eq!(g.record.comment_count(), 1);
+    // Names, not places: gote first, as 2006–2008 files write it.
+    let r = validated(&format!("{moves}'summary:toryo:Bob win:Alice lose\n"));
+    assert_eq!(
+        (r.result.outcome.name(), r.result.reason.as_deref()),
+        ("gote_win", Some("resign"))
+    );
+    // An illegal move the server did not record: the side to move loses.
+    let r = validated(&format!(
+        "{moves}'summary:illegal move:Alice lose:Bob win\n"
+    ));
+    assert_eq!(
+        (r.result.outcome.name(), r.result.reason.as_deref()),
+        ("gote_win", Some("illegal-move"))
+    );
+    // Names the record does not have: the ending tells (sente to move
+    // resigned).
+    let r = validated(&format!("{moves}'summary:toryo:x win:y lose\n"));
+    assert_eq!(r.result.outcome.name(), "gote_win");
+    // A `%` line ends the game: the summary is only a comment.
+    let r = validated(&format!(
+        "{moves}%TORYO\n'summary:abnormal:Alice win:Bob lose\n"
+    ));
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(
+        (r.result.outcome.name(), r.result.reason.as_deref()),
+        ("gote_win", Some("resign"))
+    );
+    // A summary kifu cannot read: a warning, and no result.
+    let r = validated(&format!("{moves}'summary:resigned:Alice win:Bob lose\n"));
+    assert_eq!(rules_of(&r), [("dialect", Severity::Warning)]);
+    assert_eq!(r.result.outcome.name(), "unknown");
+    // A repetition the moves do not show is a false claim.
+    let r = validated(&format!("{moves}'summary:sennichite:Alice draw:Bob draw\n"));
+    assert_eq!(rules_of(&r), [("claim-mismatch", Severity::Error)]);
+    assert!(r.established_result().is_none());
+}
+
+/// Perpetual check stated by floodgate: `oute_sennichite` naming the
+/// checking side the loser agrees with the rules; naming the other side
+/// is a `claim-mismatch`; the older server's `sennichite … draw` after a
+/// perpetual check is a `dialect` warning that names the real result.
+#[test]
+fn floodgate_summary_of_a_perpetual_check() {
+    let r = validated(&perpetual_check("'summary:oute_sennichite:A lose:B win\n"));
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(
+        (r.result.outcome.name(), r.result.reason.as_deref()),
+        ("gote_win", Some("perpetual-check"))
+    );
+    let r = validated(&perpetual_check("'summary:oute_sennichite:A win:B lose\n"));
+    assert_eq!(rules_of(&r), [("claim-mismatch", Severity::Error)]);
+    let r = validated(&perpetual_check("'summary:sennichite:A draw:B draw\n"));
+    assert!(r.ok, "{:?}", r.findings);
+    assert_eq!(rules_of(&r), [("dialect", Severity::Warning)]);
+    assert!(
+        r.findings[0].message.contains("perpetual check by sente")
+            && r.findings[0].message.contains("gote_win"),
+        "{}",
+        r.findings[0].message
+    );
+    assert_eq!(r.established_result().unwrap().outcome.name(), "gote_win");
+}
+
+/// The summary written back: a record whose result is floodgate's summary
+/// round-trips as the same record (no `%` line added), and a KIF writer
+/// writes the ending the summary states.
+#[test]
+fn floodgate_summary_round_trips() {
+    let text = "N+Alice\nN-Bob\nPI\n+\n+7776FU\n-3334FU\n'summary:max_moves:Alice draw:Bob draw\n";
+    round_trip(
+        CsaVersion::V22,
+        vec![("summary".to_string(), text.as_bytes().to_vec())],
+    );
+    let g = &read_bytes(text.as_bytes())[0];
+    let out = csa::write(&g.record, &WriteOptions::default()).unwrap();
+    assert!(!out.text.contains('%'), "{}", out.text);
+    assert_eq!(out.dropped.results, 0);
 }

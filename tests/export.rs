@@ -308,3 +308,29 @@ fn help_has_examples() {
     assert!(out.contains("Examples:") && out.contains("--preset dlshogi"));
     assert!(out.contains("docs/export.md"));
 }
+
+/// A floodgate game that reaches the move limit has no `%` line, only
+/// `'summary:max_moves:… draw:… draw` (issue 36): the summary is its
+/// result, so it is written as a draw (as cshogi and dlshogi's converters
+/// keep it), with the `.hcpe3` impasse flag (cshogi reads it `%JISHOGI`).
+#[test]
+fn a_floodgate_max_moves_game_is_a_draw() {
+    let d = tempfile::tempdir().unwrap();
+    let input = fixtures().join("csa/ok/floodgate-max-moves.csa");
+    let o = d.path().join("m.hcpe3");
+    let ix = d.path().join("m.jsonl");
+    let r = kifu(&[s(&input), "--to", "hcpe3", "-o", s(&o), "--index", s(&ix)]);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let v = index(&ix);
+    assert_eq!(v[0]["status"], "kept", "{:?}", v[0]);
+    assert_eq!(v[0]["result"], "draw");
+    assert_eq!(v[0]["records"], 256);
+    let bytes = std::fs::read(&o).unwrap();
+    // hcpe3 header: hcp (32), moveNum (2), result: 0 (draw) | 16 (impasse).
+    assert_eq!(&bytes[32..35], &[0, 1, 16]);
+}

@@ -355,3 +355,66 @@ fn a_horse_or_dragon_written_as_bishop_or_rook_is_read_when_it_is_the_only_one()
     assert!(r.ok, "{:?}", r.findings);
     assert_eq!(r.final_sfen, "4+R2k1/9/9/9/9/9/9/9/K8 w - 2");
 }
+
+/// Every promoted piece named by its base name in KI2, one policy (issue
+/// 36): `▲２二歩` for a と is read as the と's move, with a `dialect`
+/// warning, only when no pawn reaches 2二, none is in hand and exactly
+/// one と does (by its movement, whatever the mark picks); else a pawn
+/// that reaches it moves, a pawn in hand is dropped, and two と leave the
+/// error. The same for 成香, 成桂 and 成銀.
+#[test]
+fn every_promoted_piece_written_by_its_base_name_is_read_when_it_is_the_only_one() {
+    let board = |fourth: &str, third: &str, sente_hand: &str, moves: &str| {
+        let empty = "| ・ ・ ・ ・ ・ ・ ・ ・ ・|";
+        format!(
+            "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n{empty}二\n{third}三\n{fourth}四\n{empty}五\n{empty}六\n{empty}七\n{empty}八\n| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：{sente_hand}\n\n{moves}\n"
+        )
+    };
+    let run = |text: String| {
+        let g = read(text.as_bytes(), Format::Ki2);
+        kifu::validate::validate(&g, &Default::default())
+    };
+    let empty = "| ・ ・ ・ ・ ・ ・ ・ ・ ・|";
+    let one_tokin = "| ・ ・ ・ ・ ・ ・ ・ と ・|";
+    // The issue's case: a と on 2三 (no pawn anywhere) moves to 2二.
+    let r = run(board(empty, one_tokin, "なし", "▲２二歩"));
+    assert!(r.ok, "{:?}", r.findings);
+    assert_eq!(r.final_sfen, "4k4/7+P1/9/9/9/9/9/9/K8 w - 2");
+    assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
+    assert_eq!(r.findings[0].rule.id(), "dialect");
+    assert!(r.findings[0].message.contains("names a pawn"));
+    // A pawn in hand: a drop, as the notation says.
+    let r = run(board(empty, one_tokin, "歩", "▲２二歩"));
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(r.final_sfen, "4k4/7P1/7+P1/9/9/9/9/9/K8 w - 2");
+    // A pawn on 1三 beside the と reaches 1二: `▲１二歩` is its move, not
+    // the と's.
+    let both = "| ・ ・ ・ ・ ・ ・ ・ と 歩|";
+    let r = run(board(empty, both, "なし", "▲１二歩"));
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(r.final_sfen, "4k4/8P/7+P1/9/9/9/9/9/K8 w - 2");
+    // Two と reach 2二 (from 2三 and 1三): no reading is the only one.
+    let two = "| ・ ・ ・ ・ ・ ・ ・ と と|";
+    let r = run(board(empty, two, "なし", "▲２二歩"));
+    assert_eq!(r.findings[0].rule.id(), "no-piece", "{:?}", r.findings);
+    // ... unless the mark picks one by movement (`右`: the one on 1三).
+    let r = run(board(empty, two, "なし", "▲２二歩右"));
+    assert!(r.ok, "{:?}", r.findings);
+    assert_eq!(r.final_sfen, "4k4/7+P1/7+P1/9/9/9/9/9/K8 w - 2");
+    // `成` written for a と: no move.
+    let r = run(board(empty, one_tokin, "なし", "▲２二歩成"));
+    assert_eq!(r.findings[0].rule.id(), "no-piece", "{:?}", r.findings);
+    // 成香, 成桂, 成銀 written by their base names, each stepping back.
+    for (piece, mv, sfen) in [
+        ("杏", "▲２四香", "4k4/9/9/7+L1/9/9/9/9/K8 w - 2"),
+        ("圭", "▲２四桂", "4k4/9/9/7+N1/9/9/9/9/K8 w - 2"),
+        ("全", "▲２四銀", "4k4/9/9/7+S1/9/9/9/9/K8 w - 2"),
+    ] {
+        let third = format!("| ・ ・ ・ ・ ・ ・ ・ {piece} ・|");
+        let r = run(board(empty, &third, "なし", mv));
+        assert!(r.ok, "{mv}: {:?}", r.findings);
+        assert_eq!(r.final_sfen, sfen, "{mv}");
+        assert_eq!(r.findings.len(), 1, "{mv}: {:?}", r.findings);
+        assert_eq!(r.findings[0].rule.id(), "dialect", "{mv}");
+    }
+}

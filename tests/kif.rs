@@ -522,3 +522,71 @@ fn a_horse_or_dragon_written_as_bishop_or_rook_is_read_with_a_warning() {
     assert_eq!(report.findings.len(), 1);
     assert!(report.findings[0].message.contains("names a rook"));
 }
+
+/// Every promoted piece named by its base name, one policy (issue 36):
+/// `歩` for a と (`２二歩(23)` with a と on 2三), `香` `桂` `銀` for 成香
+/// 成桂 成銀, as for `角` and `飛`: the origin holds the only piece that
+/// can make the move, so it is read as that piece's move with a `dialect`
+/// warning; a move the promoted piece cannot make, or `成` written, stays
+/// an error.
+#[test]
+fn every_promoted_piece_written_by_its_base_name_is_read_with_a_warning() {
+    let issue = "手合割：平手\n手数----指手--\n   1 ２六歩(27)\n   2 ８四歩(83)\n   3 ２五歩(26)\n   4 ８五歩(84)\n   5 ２四歩(25)\n   6 ８六歩(85)\n   7 ２三歩成(24)\n   8 ８七歩成(86)\n";
+    let g = read(format!("{issue}   9 ２二歩(23)\n").as_bytes(), Format::Kif);
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(report.ok, "{:?}", report.findings);
+    assert_eq!(usi(&g.record)[8..], ["2c2b"]);
+    let w: Vec<(u32, &str)> = report
+        .findings
+        .iter()
+        .map(|f| (f.line, f.rule.id()))
+        .collect();
+    assert_eq!(w, [(11, "dialect")]);
+    assert!(
+        report.findings[0].message.contains("names a pawn"),
+        "{}",
+        report.findings[0].message
+    );
+    // A と moves sideways, which a pawn cannot, but the と can.
+    let g = read(format!("{issue}   9 ３三歩(23)\n").as_bytes(), Format::Kif);
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(report.ok, "{:?}", report.findings);
+    assert_eq!(usi(&g.record)[8..], ["2c3c"]);
+    // Not a move of the と (two squares): the error stays.
+    let g = read(format!("{issue}   9 ２一歩(23)\n").as_bytes(), Format::Kif);
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert_eq!(
+        report.findings[0].rule.id(),
+        "piece-mismatch",
+        "{:?}",
+        report.findings
+    );
+    // `成` written for a piece already promoted: no move.
+    let g = read(
+        format!("{issue}   9 ２二歩成(23)\n").as_bytes(),
+        Format::Kif,
+    );
+    let report = kifu::validate::validate(&g, &Default::default());
+    assert!(!report.ok, "{:?}", report.findings);
+    // 成香, 成桂 and 成銀 written `香`, `桂`, `銀`, each the gold's step
+    // back that the base piece cannot make.
+    let bod = "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ 杏 ・ 圭 ・ 全 ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| 玉 ・ ・ ・ ・ ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：なし\n手数----指手--\n";
+    for (mv, usi_mv, named) in [
+        ("７六香(75)", "7e7f", "lance"),
+        ("５六桂(55)", "5e5f", "knight"),
+        ("３六銀(35)", "3e3f", "silver"),
+    ] {
+        let g = read(format!("{bod}   1 {mv}\n").as_bytes(), Format::Kif);
+        let report = kifu::validate::validate(&g, &Default::default());
+        assert!(report.ok, "{mv}: {:?}", report.findings);
+        assert_eq!(usi(&g.record), [usi_mv], "{mv}");
+        assert_eq!(report.findings.len(), 1, "{mv}: {:?}", report.findings);
+        assert!(
+            report.findings[0]
+                .message
+                .contains(&format!("names a {named}")),
+            "{mv}: {}",
+            report.findings[0].message
+        );
+    }
+}

@@ -1072,6 +1072,77 @@ fn no_writer_lets_a_field_start_a_line_of_its_own() {
     }
 }
 
+/// The lines of `text` as Python's `str.splitlines` gives them (LF, CR,
+/// CRLF, VT, FF, FS, GS, RS, NEL, U+2028, U+2029), as editors and
+/// line-aware scripts read a file.
+fn python_lines(text: &str) -> Vec<&str> {
+    let seps = [
+        '\n', '\r', '\x0B', '\x0C', '\x1C', '\x1D', '\x1E', '\u{85}', '\u{2028}', '\u{2029}',
+    ];
+    let mut v = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(seps) {
+        v.push(&rest[..i]);
+        let skip = if rest[i..].starts_with("\r\n") {
+            2
+        } else {
+            rest[i..].chars().next().unwrap().len_utf8()
+        };
+        rest = &rest[i + skip..];
+    }
+    if !rest.is_empty() {
+        v.push(rest);
+    }
+    v
+}
+
+#[test]
+fn no_line_separator_lets_a_field_start_a_line_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Every Unicode line separator but LF and CR (tested above), before a
+    // forged CSA move or terminal, in the one-line fields (names, 棋戦,
+    // 戦型 / $OPENING / [Opening], a PSN tag) and in a comment.
+    for sep in [
+        "\\u000b", "\\u000c", "\\u001c", "\\u001d", "\\u001e", "\\u0085", "\\u2028", "\\u2029",
+    ] {
+        let jkf = format!(
+            r#"{{"header":{{"先手":"A{sep}+2726FU","後手":"B{sep}%KACHI","棋戦":"E{sep}%KACHI","戦型":"O{sep}+2726FU","場所":"S{sep}[Forged \"1\"]"}},"initial":{{"preset":"HIRATE"}},
+"moves":[{{}},{{"move":{{"from":{{"x":7,"y":7}},"to":{{"x":7,"y":6}},"color":0,"piece":"FU"}},"comments":["c{sep}+2726FU"]}},{{"special":"TORYO"}}]}}"#
+        );
+        let src = d.join("inj.jkf");
+        std::fs::write(&src, &jkf).unwrap();
+        for to in ["kifu", "ki2u", "csa", "psn"] {
+            for annotate in [false, true] {
+                let target = d.join(format!("out.{to}"));
+                let mut args = vec!["convert", s(&src), "--to", to, "-o", s(&target), "--force"];
+                if annotate {
+                    args.push("--annotate");
+                }
+                let o = run(&args);
+                assert_eq!(o.status.code(), Some(0), "{sep} {to}: {}", err(&o));
+                assert!(err(&o).contains("altered texts"), "{sep} {to}: {}", err(&o));
+                let bytes = std::fs::read(&target).unwrap();
+                let text = String::from_utf8(bytes.clone()).unwrap();
+                // (A PSN comment block is lines of free text: not a field.)
+                let mut in_block = false;
+                let forged = python_lines(&text).into_iter().find(|l| {
+                    in_block = (in_block || *l == "{") && *l != "}";
+                    !in_block
+                        && (l.starts_with("+2726FU")
+                            || l.starts_with("%KACHI")
+                            || l.starts_with("[Forged"))
+                });
+                assert_eq!(forged, None, "{sep} {to} annotate {annotate}: {text:?}");
+                // kifu reads the record back: the one move and its result.
+                let games = kifu::read::read_all(&bytes, None, &Default::default());
+                assert_eq!(games.len(), 1, "{sep} {to}");
+                assert_eq!(games[0].record.main.moves.len(), 1, "{sep} {to}: {text:?}");
+            }
+        }
+    }
+}
+
 // ---- Threads --------------------------------------------------------------
 
 #[test]

@@ -224,3 +224,100 @@ fn streaming_and_built_records_give_the_same_report() {
     assert!(compared > 100, "{compared} games compared");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// Sente's perpetual check (rook 1九/2九 against the king on 1一/2一,
+/// thirteen moves) in KIF, from a board diagram, then `tail`.
+fn perpetual_check_kif(tail: &str) -> String {
+    let mut s = String::from(
+        "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n",
+    );
+    for r in ["二", "三", "四", "五", "六", "七", "八"] {
+        s.push_str(&format!("| ・ ・ ・ ・ ・ ・ ・ ・ ・|{r}\n"));
+    }
+    s.push_str("| 玉 ・ ・ ・ ・ ・ 飛 ・ ・|九\n+---------------------------+\n先手の持駒：なし\n手数----指手--\n   1 １九飛(39)\n");
+    let cycle = ["２一玉(11)", "２九飛(19)", "１一玉(21)", "１九飛(29)"];
+    for i in 0..12 {
+        s.push_str(&format!("{:4} {}\n", i + 2, cycle[i % 4]));
+    }
+    s.push_str(tail);
+    s
+}
+
+/// The same game in KI2 (the summary is its only statement of the end).
+fn perpetual_check_ki2(summary: &str) -> String {
+    let kif = perpetual_check_kif("");
+    let (board, moves) = kif.split_once("手数----指手--\n").unwrap();
+    let moves: Vec<String> = moves
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let m = l.split_whitespace().nth(1).unwrap();
+            let m = &m[..m.find('(').unwrap()];
+            format!("{}{m}", if i % 2 == 0 { "▲" } else { "△" })
+        })
+        .collect();
+    format!("{board}\n{}\n{summary}\n", moves.join(" "))
+}
+
+/// A perpetual check written as a plain draw (issue 36): the checking
+/// side loses (連続王手の千日手). A `まで` line that names only 千日手 (Shogi
+/// Wars writes it for both endings) is a `dialect` warning naming the real
+/// result; one that names a draw or the wrong winner is a
+/// `claim-mismatch`; a bare `千日手` terminal is an event, no finding.
+#[test]
+fn perpetual_check_named_a_repetition_gets_the_real_result() {
+    let run = |text: String, format: read::Format| {
+        let games = read::read_all(text.as_bytes(), Some(format), &ReadOptions::default());
+        assert_eq!(games.len(), 1, "{text}");
+        validate(&games[0], &ValidateOptions::default())
+    };
+    let rules = |r: &kifu::validate::GameReport| -> Vec<(&str, Severity)> {
+        r.findings
+            .iter()
+            .map(|f| (f.rule.id(), f.severity))
+            .collect()
+    };
+    for (text, format) in [
+        (
+            perpetual_check_kif("  14 千日手\nまで13手で千日手\n"),
+            read::Format::Kif,
+        ),
+        (perpetual_check_kif("まで13手で千日手\n"), read::Format::Kif),
+        (perpetual_check_ki2("まで13手で千日手"), read::Format::Ki2),
+    ] {
+        let r = run(text, format);
+        assert!(r.ok, "{format:?}: {:?}", r.findings);
+        assert_eq!(rules(&r), [("dialect", Severity::Warning)], "{format:?}");
+        let m = &r.findings[0].message;
+        assert!(
+            m.contains("まで13手で千日手") && m.contains("perpetual check by sente"),
+            "{m}"
+        );
+        assert!(m.contains("gote_win") && m.contains("gote wins"), "{m}");
+        let est = r.established_result().expect("established");
+        assert_eq!(
+            (est.outcome.name(), est.reason.as_deref()),
+            ("gote_win", Some("perpetual-check"))
+        );
+    }
+    // A bare terminal: an event, as before.
+    let r = run(perpetual_check_kif("  14 千日手\n"), read::Format::Kif);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(r.result.outcome.name(), "gote_win");
+    // A line naming a draw, or sente the winner: false.
+    for tail in ["まで13手で引き分け", "まで13手で先手の勝ち"] {
+        let r = run(perpetual_check_kif(&format!("{tail}\n")), read::Format::Kif);
+        assert_eq!(
+            rules(&r),
+            [("claim-mismatch", Severity::Error)],
+            "{tail}: {:?}",
+            r.findings
+        );
+        let r = run(perpetual_check_ki2(tail), read::Format::Ki2);
+        assert!(
+            rules(&r).contains(&("claim-mismatch", Severity::Error)),
+            "{tail} (KI2): {:?}",
+            r.findings
+        );
+    }
+}

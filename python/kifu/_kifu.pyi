@@ -5,7 +5,9 @@ from collections.abc import Iterable
 from typing import Any, Literal, final
 
 StrPath = str | os.PathLike[str]
-Paths = StrPath | Iterable[StrPath]
+# A path for the batch functions; bytes name a file as the system does.
+PathArg = StrPath | bytes | os.PathLike[bytes]
+Paths = PathArg | Iterable[PathArg]
 FormatName = Literal["kif", "ki2", "csa", "psn", "jkf", "usi"]
 
 __version__: str

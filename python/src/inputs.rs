@@ -6,26 +6,32 @@ use kifu::batch::{self, Input, Issue, Workers};
 use kifu::read::Format;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
-use std::ffi::CString;
+use pyo3::types::{PyBytes, PyString};
+use std::ffi::{CString, OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
-/// One path (`str` or `os.PathLike`) or an iterable of them, as strings.
-pub fn paths(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    fn one(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-        let p: PathBuf = obj.extract().map_err(|_| {
+/// One path (`str` or `os.PathLike`, `bytes` too) or an iterable of them,
+/// as the file system names them (not necessarily UTF-8: a `str` that
+/// `os.fsdecode` made from such a name is the same file).
+pub fn paths(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    fn one(obj: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+        if let Ok(b) = obj.cast::<PyBytes>() {
+            return Ok(PathBuf::from(OsStr::from_bytes(b.as_bytes())));
+        }
+        obj.extract().map_err(|_| {
             PyTypeError::new_err(format!(
                 "a path must be str or os.PathLike, not {}",
                 obj.get_type()
                     .name()
                     .map_or_else(|_| "?".into(), |n| n.to_string())
             ))
-        })?;
-        p.into_os_string()
-            .into_string()
-            .map_err(|p| PyValueError::new_err(format!("path {p:?} is not valid UTF-8")))
+        })
     }
-    if obj.is_instance_of::<PyString>() || obj.hasattr("__fspath__")? {
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.hasattr("__fspath__")?
+    {
         return Ok(vec![one(obj)?]);
     }
     obj.try_iter()
@@ -45,7 +51,7 @@ pub fn format(name: Option<&str>) -> PyResult<Option<Format>> {
 /// `FileNotFoundError` (as `kifu` exits 2 on it). Other unreadable entries
 /// stay in the list with their issue, in their places.
 pub fn expand(
-    paths: &[String],
+    paths: &[PathBuf],
     ext: Option<Vec<String>>,
     format: Option<Format>,
 ) -> PyResult<Vec<Input>> {
@@ -58,7 +64,8 @@ pub fn expand(
     let inputs = batch::discover(paths, &ext, format, &[]).inputs;
     for i in &inputs {
         if let Some(Issue::Error(msg)) = &i.issue {
-            if paths.get(i.arg) == Some(&i.display) && !PathBuf::from(&i.display).exists() {
+            let given = paths.get(i.arg);
+            if given.is_some() && i.path.as_ref() == given && !given.is_some_and(|p| p.exists()) {
                 return Err(PyFileNotFoundError::new_err(format!(
                     "{}: {msg}",
                     i.display
@@ -90,9 +97,21 @@ pub fn warn(py: Python<'_>, msg: &str) -> PyResult<()> {
     PyErr::warn(py, &py.get_type::<PyUserWarning>(), &msg, 1)
 }
 
+/// The name of an input as Python gets it: the file's own name, decoded
+/// as `os.fsdecode` does (a name that is not UTF-8 keeps its bytes as
+/// surrogates, so that `open()` and every kifu function find the file);
+/// `-` for standard input.
+pub fn name(input: &Input) -> OsString {
+    input.path.as_ref().map_or_else(
+        || OsString::from(&input.display),
+        |p| p.clone().into_os_string(),
+    )
+}
+
 /// The record files under `paths` as `kifu` finds them: files given
 /// directly, and the files with a record extension in folders, walked in
-/// name order. The names are those the other functions report (`path`).
+/// name order. The names are those the other functions report (`path`),
+/// as `os.fsdecode` gives them.
 /// An entry that cannot be listed raises `OSError`; one that is skipped
 /// (a FIFO in a folder) gives a warning.
 #[pyfunction]
@@ -101,13 +120,13 @@ pub fn discover(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     ext: Option<Vec<String>>,
-) -> PyResult<Vec<String>> {
+) -> PyResult<Vec<OsString>> {
     let paths = self::paths(paths)?;
-    let inputs = py.detach(|| expand(&paths, ext, None))?;
+    let inputs = crate::interrupt::run(py, move |_| expand(&paths, ext, None))??;
     let mut found = Vec::with_capacity(inputs.len());
     for i in inputs {
         match &i.issue {
-            None => found.push(i.display),
+            None => found.push(name(&i)),
             Some(Issue::Error(msg)) => {
                 return Err(PyOSError::new_err(format!("{}: {msg}", i.display)))
             }

@@ -2,11 +2,13 @@
 //!
 //! Every function calls the `kifu` library (its reader, validator,
 //! statistics collector and batch runner); nothing here parses, replays or
-//! counts on its own. The GIL is released while the library works.
+//! counts on its own. The GIL is released while the library works, and
+//! Ctrl-C interrupts every call (`interrupt`).
 
 use pyo3::prelude::*;
 
 mod inputs;
+mod interrupt;
 mod positions;
 mod read;
 mod stats;

@@ -191,12 +191,13 @@ pub fn positions_buffer(
     let paths = inputs::paths(paths)?;
     let format = inputs::format(format)?;
     let workers = inputs::workers(py, jobs)?;
-    let (bytes, unread) = py.detach(|| -> PyResult<_> {
+    let (bytes, unread) = crate::interrupt::run(py, move |stop| -> PyResult<_> {
         let inputs = inputs::expand(&paths, ext, format)?;
         let mut bytes = Vec::new();
         let mut unread = Vec::new();
         let per_game = Visitors(|| Exporter::replay(opts.clone()));
-        batch::run(&inputs, &workers, &ReadOptions::default(), per_game, |ev| {
+        let ropts = ReadOptions::default();
+        batch::run_until(&inputs, &workers, &ropts, per_game, &stop, |ev| {
             match ev {
                 // A game left out has no bytes.
                 Event::Game(_, _, game) => game.output.append_to(&mut bytes),
@@ -209,7 +210,7 @@ pub fn positions_buffer(
             ControlFlow::Continue(())
         });
         Ok((bytes, unread))
-    })?;
+    })??;
     if !unread.is_empty() {
         return Err(pyo3::exceptions::PyOSError::new_err(format!(
             "kifu.positions: {} input(s) could not be read: {}",

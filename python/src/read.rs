@@ -2,8 +2,9 @@
 //! validated by the library (every main-line move played once against the
 //! rules).
 
-use crate::inputs;
+use crate::{inputs, interrupt};
 use kifu::batch;
+use kifu::batch::Stop;
 use kifu::read as kr;
 use kifu::read::{Encoding, Format, ReadOptions, Reader};
 use kifu::read::{Flow, CONTINUE};
@@ -15,12 +16,13 @@ use kifu::validate::{GameReport, Played, ValidateOptions};
 use kifu::{Color, Variant};
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::BufRead;
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, Cursor, Read};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// One finding: a problem the reader or the validator met.
@@ -455,6 +457,27 @@ pub fn io_error(e: &std::io::Error, path: &std::path::Path) -> PyErr {
     ))
 }
 
+/// The games of a file, read as the batch runner reads an input: at most
+/// [`batch::STREAM_THRESHOLD`] bytes are taken, whatever size the file
+/// claims (a device or a FIFO claims 0); a file that ends within them is
+/// parsed whole, a longer one is streamed (with the reader's line cap).
+/// Reads fail once `stop` is set.
+fn read_path(path: &Path, format: Option<Format>, stop: &Stop) -> std::io::Result<Vec<Game>> {
+    let opts = ReadOptions::default();
+    let file = std::fs::File::open(path)?;
+    let size = file
+        .metadata()
+        .map_or(0, |m| if m.is_file() { m.len() } else { 0 });
+    let mut file = stop.guard(file);
+    let format = format.or_else(|| Format::from_path(path));
+    let (start, whole) = batch::read_prefix(&mut file, batch::STREAM_THRESHOLD, size)?;
+    if whole {
+        return Ok(games(Reader::with_options(&start[..], format, &opts)?));
+    }
+    let source = BufReader::with_capacity(1 << 16, Cursor::new(start).chain(file));
+    Ok(games(Reader::with_options(source, format, &opts)?))
+}
+
 /// Reads every game of a reader, validating each as it is read.
 fn games<R: BufRead>(mut reader: Reader<R>) -> Vec<Game> {
     let mut v = Reading::replay(reader.format(), reader.encoding());
@@ -480,32 +503,42 @@ pub fn read(
     let opts = ReadOptions::default();
     if let Ok(b) = source.cast::<PyBytes>() {
         let bytes = b.as_bytes();
-        let reader = Reader::with_options(bytes, format, &opts)?;
-        return Ok(py.detach(|| games(reader)));
+        if bytes.len() as u64 <= batch::STREAM_THRESHOLD {
+            // Read at once (well under a second), without a thread.
+            let reader = Reader::with_options(bytes, format, &opts)?;
+            return Ok(py.detach(|| games(reader)));
+        }
+        let bytes = PyBackedBytes::from(b.clone());
+        return interrupt::run(py, move |stop| {
+            let src = BufReader::with_capacity(1 << 16, stop.guard(Cursor::new(bytes)));
+            Ok(games(Reader::with_options(src, format, &opts)?))
+        })?;
     }
     if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
         let path: PathBuf = source.extract()?;
-        return py
-            .detach(|| -> std::io::Result<Vec<Game>> {
-                let mut file = std::fs::File::open(&path)?;
-                let format = format.or_else(|| Format::from_path(&path));
-                // A file of usual size is read whole (one allocation of
-                // its size); a large one is streamed.
-                let size = file.metadata()?.len();
-                if size <= batch::STREAM_THRESHOLD {
-                    let mut bytes = Vec::with_capacity(size as usize + 1);
-                    std::io::Read::read_to_end(&mut file, &mut bytes)?;
-                    return Ok(games(Reader::with_options(&bytes[..], format, &opts)?));
-                }
-                let source = std::io::BufReader::with_capacity(1 << 16, file);
-                Ok(games(Reader::with_options(source, format, &opts)?))
-            })
-            .map_err(|e| io_error(&e, &path));
+        let meta = std::fs::metadata(&path).map_err(|e| io_error(&e, &path))?;
+        if meta.is_file() && meta.len() <= batch::STREAM_THRESHOLD {
+            // A regular file of usual size: read at once, without a thread.
+            return py
+                .detach(|| read_path(&path, format, &Stop::new()))
+                .map_err(|e| io_error(&e, &path));
+        }
+        // A FIFO, a device, a `/proc` file, a large file: on a thread that
+        // Ctrl-C stops.
+        return interrupt::run(py, move |stop| {
+            read_path(&path, format, &stop).map_err(|e| io_error(&e, &path))
+        })?;
     }
     if let Ok(v) = source.extract::<Vec<u8>>() {
         // bytearray, memoryview: copied once, then read without the GIL.
-        let reader = Reader::with_options(&v[..], format, &opts)?;
-        return Ok(py.detach(|| games(reader)));
+        if v.len() as u64 <= batch::STREAM_THRESHOLD {
+            let reader = Reader::with_options(&v[..], format, &opts)?;
+            return Ok(py.detach(|| games(reader)));
+        }
+        return interrupt::run(py, move |stop| {
+            let src = BufReader::with_capacity(1 << 16, stop.guard(Cursor::new(v)));
+            Ok(games(Reader::with_options(src, format, &opts)?))
+        })?;
     }
     Err(PyTypeError::new_err(
         "read() takes a path (str or os.PathLike) or bytes",

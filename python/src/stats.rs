@@ -6,7 +6,7 @@
 //! consumer (pyarrow, polars, DuckDB…) reads record batches through the
 //! Arrow C stream interface (`__arrow_c_stream__`).
 
-use crate::inputs;
+use crate::{inputs, interrupt};
 use arrow_array::builder::{
     ArrayBuilder, BooleanBuilder, Float64Builder, Int64Builder, StringBuilder,
     TimestampSecondBuilder,
@@ -14,7 +14,7 @@ use arrow_array::builder::{
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{ArrayRef, RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
-use kifu::batch::{self, Event, FileMeta, Input, Issue, VisitorsWith, Workers};
+use kifu::batch::{self, Event, FileMeta, Input, Issue, Stop, VisitorsWith, Workers};
 use kifu::read::ReadOptions;
 use kifu::replay::Replay;
 use kifu::stats::{GameRow, Source, Stats, StatsOptions};
@@ -23,7 +23,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 use std::ops::ControlFlow;
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 
 /// Rows per record batch.
@@ -206,12 +206,39 @@ table! { row;
 struct Batches {
     schema: SchemaRef,
     rx: Receiver<Result<RecordBatch, ArrowError>>,
+    /// Stops the statistics thread (Ctrl-C, or the consumer is gone).
+    stop: Stop,
 }
 
 impl Iterator for Batches {
     type Item = Result<RecordBatch, ArrowError>;
+    /// The next batch; while waiting for it, signals are looked for every
+    /// [`interrupt::TICK`]. On Ctrl-C the run stops, the stream ends, and
+    /// the signal is raised again, so that `KeyboardInterrupt` comes out of
+    /// the call that reads the stream (`pyarrow.table(…)`) as it returns.
+    /// (Ending the stream with an error instead would raise the consumer's
+    /// own exception first.)
     fn next(&mut self) -> Option<Self::Item> {
-        self.rx.recv().ok()
+        loop {
+            match self.rx.recv_timeout(interrupt::TICK) {
+                Ok(b) => return Some(b),
+                Err(RecvTimeoutError::Disconnected) => return None,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let interrupted = Python::attach(|py| py.check_signals().is_err());
+            if interrupted {
+                self.stop.stop();
+                // SAFETY: callable from any thread, with or without the GIL.
+                unsafe { pyo3::ffi::PyErr_SetInterrupt() };
+                return None;
+            }
+        }
+    }
+}
+
+impl Drop for Batches {
+    fn drop(&mut self) {
+        self.stop.stop();
     }
 }
 
@@ -230,6 +257,7 @@ fn produce(
     opts: StatsOptions,
     schema: SchemaRef,
     tx: std::sync::mpsc::SyncSender<Result<RecordBatch, ArrowError>>,
+    stop: Stop,
 ) {
     let vopts = ValidateOptions::default();
     let per_game = VisitorsWith(
@@ -246,7 +274,8 @@ fn produce(
     let mut rows = 0;
     let mut unread = Vec::new();
     let batch = |cols: &mut Columns| RecordBatch::try_new(schema.clone(), cols.finish());
-    let delivered = batch::run(&inputs, &workers, &ReadOptions::default(), per_game, |ev| {
+    let ropts = ReadOptions::default();
+    let delivered = batch::run_until(&inputs, &workers, &ropts, per_game, &stop, |ev| {
         match ev {
             Event::Game(_, index, g) => {
                 let mut stats = g.output;
@@ -343,7 +372,7 @@ pub fn stats(
 ) -> PyResult<StatsStream> {
     let paths = inputs::paths(paths)?;
     let format = inputs::format(format)?;
-    let inputs = py.detach(|| inputs::expand(&paths, ext, format))?;
+    let inputs = interrupt::run(py, move |_| inputs::expand(&paths, ext, format))??;
     for i in &inputs {
         if let Some(Issue::Skipped(msg)) = &i.issue {
             inputs::warn(py, &format!("{}: {msg}", i.display))?;
@@ -358,13 +387,17 @@ pub fn stats(
         moves: false,
     };
     let s = schema.clone();
+    let stop = Stop::new();
+    let producer_stop = stop.clone();
     std::thread::Builder::new()
         .name("kifu-stats".into())
         .stack_size(batch::WORKER_STACK)
         .spawn(move || {
             // A panic must not pass for the end of the table.
             let tx2 = tx.clone();
-            let run = std::panic::AssertUnwindSafe(move || produce(inputs, workers, opts, s, tx));
+            let run = std::panic::AssertUnwindSafe(move || {
+                produce(inputs, workers, opts, s, tx, producer_stop)
+            });
             if std::panic::catch_unwind(run).is_err() {
                 let _ = tx2.send(Err(ArrowError::ComputeError(
                     "kifu.stats: the statistics thread panicked; the table is incomplete".into(),
@@ -375,6 +408,7 @@ pub fn stats(
         reader: Mutex::new(Some(Batches {
             schema: schema.clone(),
             rx,
+            stop,
         })),
         schema,
     })

@@ -2,14 +2,15 @@
 //! the library's batch runner (worker threads, results in input order), as
 //! `kifu validate` does.
 
-use crate::inputs;
 use crate::read::{Finding, GameResult};
+use crate::{inputs, interrupt};
 use kifu::batch::{self, Event, FileMeta, Visitors};
 use kifu::read::{self as kr, ReadOptions, Rule};
 use kifu::record::Location;
 use kifu::validate::{ValidateOptions, Validator};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
+use std::ffi::OsString;
 use std::ops::ControlFlow;
 
 /// The verdict on one game, or on an input that was not read: the fields
@@ -18,8 +19,8 @@ use std::ops::ControlFlow;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     /// The input's name: the path as given, joined with the path inside a
-    /// folder.
-    pub path: String,
+    /// folder (as `os.fsdecode` gives a name that is not UTF-8).
+    pub path: OsString,
     /// 0-based index of the game in its file (0 for an input not read).
     pub game: usize,
     /// The format read.
@@ -49,7 +50,7 @@ impl Report {
     #[pyo3(signature = (path, game, format, encoding, ok, plies, final_sfen, result, findings, game_key))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
-        path: String,
+        path: OsString,
         game: usize,
         format: Option<String>,
         encoding: Option<String>,
@@ -163,7 +164,7 @@ pub fn validate(
         lenient_claims,
         impasse_rule: None,
     };
-    let reports = py.detach(|| -> PyResult<_> {
+    let reports = interrupt::run(py, move |stop| -> PyResult<_> {
         let inputs = inputs::expand(&paths, ext, format)?;
         let mut reports = Vec::new();
         let per_game = Visitors(|| {
@@ -171,12 +172,13 @@ pub fn validate(
                 .with_final_sfen(true)
                 .with_game_key(true)
         });
-        batch::run(&inputs, &workers, &ReadOptions::default(), per_game, |ev| {
+        let opts = ReadOptions::default();
+        batch::run_until(&inputs, &workers, &opts, per_game, &stop, |ev| {
             match ev {
                 Event::Game(meta, index, r) => {
                     let (format, encoding) = names(&meta);
                     reports.push(Report {
-                        path: meta.display.clone(),
+                        path: inputs::name(&inputs[meta.input]),
                         game: index,
                         format,
                         encoding,
@@ -197,7 +199,7 @@ pub fn validate(
                     };
                     let (format, encoding) = names(&meta);
                     reports.push(Report {
-                        path: meta.display.clone(),
+                        path: inputs::name(&inputs[meta.input]),
                         game: 0,
                         format,
                         encoding,
@@ -213,6 +215,6 @@ pub fn validate(
             ControlFlow::Continue(())
         });
         Ok(reports)
-    })?;
+    })??;
     Ok(reports)
 }

@@ -6,6 +6,7 @@
 
 pub(crate) mod grammar;
 mod reader;
+pub(crate) mod summary;
 mod writer;
 
 pub(crate) use reader::CsaReader;

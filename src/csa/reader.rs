@@ -4,7 +4,7 @@
 use super::grammar::{
     self, parse_statement, quick_move, quick_time, runs_to_end_of_line, CsaMove, Statement,
 };
-use crate::record::{HeaderKey, Location, MoveTime, Start, TerminalKind};
+use crate::record::{HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind};
 use crate::rules::color::Color;
 use crate::rules::handicap::Handicap;
 use crate::rules::role::{Piece, Role};
@@ -78,6 +78,14 @@ struct State {
     /// What the held comments count towards the game's text cap.
     held_bytes: usize,
     v3: bool,
+    /// The `N+` and `N-` names (for floodgate's `'summary:`).
+    names: [Option<String>; 2],
+    /// The side that made the last move read.
+    last_mover: Option<Color>,
+    /// floodgate's `'summary:` comment, if the game has one: its text,
+    /// where, and what it says (`Err` when kifu cannot read it). Without a
+    /// `%` line it is the game's result claim.
+    summary: Option<(String, Location, Result<super::summary::Summary, ()>)>,
     warned_fraction: bool,
     warned_space: bool,
     warned_late_header: bool,
@@ -106,6 +114,9 @@ impl State {
             comments: Vec::new(),
             held_bytes: 0,
             v3: false,
+            names: [None, None],
+            last_mover: None,
+            summary: None,
             warned_fraction: false,
             warned_space: false,
             warned_late_header: false,
@@ -277,6 +288,9 @@ impl State {
     }
 
     fn comment<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, text: &str, loc: Location) {
+        if self.summary.is_none() && text.starts_with("summary:") {
+            self.read_summary(text, loc);
+        }
         if out.begun() {
             out.comment(text, loc);
         } else if self.held_bytes > MAX_GAME_TEXT_BYTES {
@@ -287,6 +301,56 @@ impl State {
         } else {
             self.held_bytes += text.len() + TEXT_ENTRY_COST;
             self.comments.push((text.to_string(), loc));
+        }
+    }
+
+    /// Keeps floodgate's `'summary:` (rare: out of the per-line path).
+    #[cold]
+    #[inline(never)]
+    fn read_summary(&mut self, text: &str, loc: Location) {
+        let names = [self.names[0].as_deref(), self.names[1].as_deref()];
+        if let Some(s) = super::summary::parse(text, names) {
+            self.summary = Some((text.trim_end().to_string(), loc, s));
+        }
+    }
+
+    /// At the end of a game with no `%` line: floodgate's `'summary:` is
+    /// the server's statement of the result, sent as the game's claim (the
+    /// validator checks it against the moves like a `まで` line). A
+    /// summary kifu cannot read is a `dialect` warning.
+    #[cold]
+    #[inline(never)]
+    fn summary_claim<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>) {
+        let Some((text, location, read)) = self.summary.take() else {
+            return;
+        };
+        match read {
+            Ok(s) => {
+                let outcome = match s.outcome {
+                    // The names do not tell: the ending does, with the
+                    // side to move at the end.
+                    Outcome::Unknown => {
+                        let to_move = self.last_mover.map_or(self.setup.turn, |c| !c);
+                        match s.kind {
+                            TerminalKind::Repetition => Outcome::Unknown,
+                            ref k => k.outcome(to_move),
+                        }
+                    }
+                    o => o,
+                };
+                out.claim(&ResultClaim {
+                    outcome,
+                    plies: None,
+                    kind: Some(s.kind),
+                    text,
+                    location,
+                });
+            }
+            Err(()) => out.finding(Finding::warning(
+                Rule::Dialect,
+                location,
+                format!("floodgate summary `{text}` not understood: no result is read from it"),
+            )),
         }
     }
 
@@ -331,6 +395,7 @@ impl State {
         }
         self.last = Last::Move;
         self.last_timed = false;
+        self.last_mover = Some(m.color);
     }
 
     fn special<V: Visitor + ?Sized>(&mut self, out: &mut Sink<V>, name: &str, loc: Location) {
@@ -449,6 +514,7 @@ impl State {
                 }
             }
             Statement::Name(c, name) => {
+                self.names[c.index()] = Some(name.trim().to_string());
                 let key = match c {
                     Color::Black => HeaderKey::Sente,
                     Color::White => HeaderKey::Gote,
@@ -956,7 +1022,7 @@ impl<R: BufRead> CsaReader<R> {
                         *last_line = n;
                         b.finding(&mut out, line_finding(n, &err, encoding));
                         match err {
-                            LineError::Encoding { .. } => {
+                            LineError::Encoding { .. } | LineError::Overridden(_) => {
                                 let text = lines.current_text();
                                 Some(process_line(b, &mut out, n, text, start))
                             }
@@ -992,6 +1058,9 @@ impl<R: BufRead> CsaReader<R> {
         let b = &mut self.state;
         b.flush(&mut out);
         b.finish(&mut out, end);
+        if b.terminal.is_none() && b.summary.is_some() {
+            b.summary_claim(&mut out);
+        }
         if !b.content {
             out.finding(empty_finding());
         }

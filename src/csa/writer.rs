@@ -1,7 +1,7 @@
 //! The CSA writer (V2.2 by default, V3.0 on request).
 
 use super::reader::special_name;
-use crate::emit::{one_line, text_lines, Dropped, Output, WriteError};
+use crate::emit::{extra_breaks, one_line, text_lines, Dropped, Output, WriteError};
 use crate::record::{HeaderKey, Line, MoveTime, Record, TerminalKind, TimeControl};
 use crate::rules::color::Color;
 use crate::rules::moves::Move;
@@ -221,8 +221,16 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
         write_comments(s, &node.comments, dropped);
         pos.play_unchecked(node.mv);
     }
-    let terminal = crate::emit::main_terminal(record);
-    if !crate::emit::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
+    // floodgate's `'summary:` comment, written again, states the result
+    // itself: no `%` line is added (reading the output gives the same
+    // claim back).
+    let summary = summary_carried(record);
+    let terminal = if summary {
+        None
+    } else {
+        crate::emit::main_terminal(record)
+    };
+    if !summary && !crate::emit::claim_carried(record, terminal.as_deref().map(|t| &t.kind)) {
         dropped.results += 1;
     }
     if let Some(t) = terminal.as_deref() {
@@ -253,6 +261,24 @@ fn write_record(record: &Record, opts: &WriteOptions, out: &mut Output) -> Resul
         }
     }
     Ok(())
+}
+
+/// Whether the record's result claim is floodgate's `'summary:` comment
+/// and the record holds that comment (on its last move, or before the
+/// moves), so that the writer writes it again: the main line has no
+/// terminal of its own.
+fn summary_carried(record: &Record) -> bool {
+    let Some(claim) = &record.claim else {
+        return false;
+    };
+    if record.main.terminal.is_some() || !claim.text.starts_with("summary:") {
+        return false;
+    }
+    let comments = match record.main.moves.last() {
+        Some(n) => &n.comments,
+        None => &record.initial_comments,
+    };
+    comments.iter().any(|c| c.trim_end() == claim.text)
 }
 
 fn push_square(s: &mut String, sq: Option<Square>) {
@@ -286,11 +312,16 @@ fn write_time(s: &mut String, t: MoveTime, opts: &WriteOptions, dropped: &mut Dr
     }
 }
 
-/// Each line of each comment as a `'` line. A line that would read back
+/// Each line of each comment as a `'` line ([`text_lines`]: a line
+/// separator other than CR and LF becomes a line break, counted in
+/// `dropped.altered`). A line that would read back
 /// as an encoding declaration (`'CSA encoding=…`) gets a leading space
 /// (counted in `dropped.altered`).
 fn write_comments(s: &mut String, comments: &[String], dropped: &mut Dropped) {
     for c in comments {
+        if extra_breaks(c) {
+            dropped.altered += 1;
+        }
         for part in text_lines(c) {
             s.push('\'');
             if part.starts_with("CSA") && part.contains("encoding=") {

@@ -2,8 +2,8 @@
 //! before it encoded as it comes.
 
 use super::layout::{
-    Layout, HCPE3_DECLARATION, HCPE3_HEADER_SIZE, HCPE3_IMPASSE, HCPE3_REPETITION, HCPE_SIZE,
-    PSV_SIZE,
+    Layout, HCPE3_DECLARATION, HCPE3_HEADER_SIZE, HCPE3_IMPASSE, HCPE3_MAX_MOVES,
+    HCPE3_MOVE_WITH_CANDIDATE, HCPE3_REPETITION, HCPE_SIZE, PSV_SIZE,
 };
 use super::pack::{self, Unencodable};
 use crate::eval::{score_of, Score};
@@ -40,7 +40,8 @@ pub struct ExportOptions {
     pub min_plies: Option<u32>,
     /// Keep games whose two players are both rated at least this
     /// (floodgate's `'black_rate:NAME:R` / `'white_rate:NAME:R` comments;
-    /// a game without them is left out).
+    /// a game without them is left out). A value of 0 or less filters
+    /// nothing, unrated games included, as dlshogi's `--filter_rating 0`.
     pub min_rating: Option<f64>,
     /// Write only positions whose move has an evaluation (`.hcpe`, `.psv`);
     /// for `.hcpe3`, which keeps games whole, leave out a game where half
@@ -149,7 +150,8 @@ pub enum SkipReason {
     Ending,
     /// Fewer plies than [`ExportOptions::min_plies`].
     MinPlies,
-    /// A player below [`ExportOptions::min_rating`], or unrated.
+    /// A player below [`ExportOptions::min_rating`], or unrated (when the
+    /// minimum is above 0).
     Rating,
     /// A score beyond [`ExportOptions::max_score`].
     ScoreOutOfRange,
@@ -196,13 +198,22 @@ pub struct GameExport {
     /// Why nothing was written, if nothing was.
     pub skipped: Option<SkipReason>,
     /// Records in `bytes`: positions (`.hcpe`, `.psv`) or moves (`.hcpe3`,
-    /// whose header is not counted).
+    /// whose headers are not counted; a game of more than
+    /// [`HCPE3_MAX_MOVES`](super::HCPE3_MAX_MOVES) moves is written as
+    /// several `.hcpe3` games, see [`GameExport::hcpe3_games`]).
     pub records: u32,
     /// The game's bytes in the layout (empty when skipped).
     pub bytes: Vec<u8>,
 }
 
 impl GameExport {
+    /// The `.hcpe3` games these bytes hold, when they are `.hcpe3`: one
+    /// per [`HCPE3_MAX_MOVES`](super::HCPE3_MAX_MOVES) moves begun (a
+    /// header's `moveNum` counts at most 65,535), 0 when skipped.
+    pub fn hcpe3_games(&self) -> u32 {
+        self.records.div_ceil(HCPE3_MAX_MOVES)
+    }
+
     /// The game's bytes, appended to `out` (a buffer a caller maps, e.g.
     /// as a numpy array).
     pub fn append_to(&self, out: &mut Vec<u8>) {
@@ -375,10 +386,18 @@ impl Exporter {
             return;
         };
         let ply = self.ply;
-        if layout == Layout::Hcpe3 && self.buf.is_empty() {
-            // The first move: the coder still holds the start's code.
-            self.buf.extend_from_slice(&coder.code());
-            self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
+        if layout == Layout::Hcpe3 {
+            if self.buf.is_empty() {
+                // The first move: the coder still holds the start's code.
+                self.buf.extend_from_slice(&coder.code());
+                self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
+            } else if self.records.is_multiple_of(HCPE3_MAX_MOVES) {
+                // A header counts at most 65,535 moves: the game goes on
+                // as the next `.hcpe3` game, from the position before
+                // this move (the coder's code; see `fill_results`).
+                self.buf.extend_from_slice(&coder.code());
+                self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
+            }
         }
         let at = self.buf.len();
         let eval_at = match layout {
@@ -449,7 +468,10 @@ impl Exporter {
             Score::Mate(n) if n >= 0 => MATE_SCORE,
             Score::Mate(_) => -MATE_SCORE,
         };
-        if self.opts.max_score.is_some_and(|m| cp.abs() > m) {
+        // Saturating: a score of i64::MIN (an overflowing comment) is as
+        // far out of range as i64::MAX.
+        let size = cp.saturating_abs();
+        if self.opts.max_score.is_some_and(|m| size > m) {
             self.out_of_range = true;
             self.recording = false;
             return;
@@ -459,7 +481,7 @@ impl Exporter {
         self.buf[p.eval_at..p.eval_at + 2].copy_from_slice(&v.to_le_bytes());
         p.has_eval = true;
         self.pending = Some(p);
-        if self.opts.stop_score.is_some_and(|m| cp.abs() >= m) {
+        if self.opts.stop_score.is_some_and(|m| size >= m) {
             self.recording = false;
         }
     }
@@ -492,7 +514,8 @@ impl Exporter {
         if o.min_plies.is_some_and(|n| report.plies < n) {
             return Some(SkipReason::MinPlies);
         }
-        if let Some(min) = o.min_rating {
+        // As dlshogi's converters: the filter applies above 0 only.
+        if let Some(min) = o.min_rating.filter(|m| *m > 0.0) {
             if !self.ratings.iter().all(|r| r.is_some_and(|r| r >= min)) {
                 return Some(SkipReason::Rating);
             }
@@ -545,15 +568,24 @@ impl Exporter {
                 }
             }
             Layout::Hcpe3 => {
-                let n = (self.records.min(u16::MAX as u32) as u16).to_le_bytes();
-                self.buf[32..34].copy_from_slice(&n);
                 let flags = match report.result.reason.as_deref() {
                     Some("repetition" | "perpetual-check") => HCPE3_REPETITION,
                     Some("declaration") => HCPE3_DECLARATION,
                     Some("impasse" | "max-moves" | "declaration-draw") => HCPE3_IMPASSE,
                     _ => 0,
                 };
-                self.buf[34] = absolute | flags;
+                // One header per `.hcpe3` game the game is written as
+                // (more than one past 65,535 moves), each with the moves
+                // that follow it and the game's result.
+                let mut at = 0;
+                let mut left = self.records;
+                while left > 0 && at + HCPE3_HEADER_SIZE <= self.buf.len() {
+                    let n = left.min(HCPE3_MAX_MOVES);
+                    self.buf[at + 32..at + 34].copy_from_slice(&(n as u16).to_le_bytes());
+                    self.buf[at + 34] = absolute | flags;
+                    at += HCPE3_HEADER_SIZE + n as usize * HCPE3_MOVE_WITH_CANDIDATE;
+                    left -= n;
+                }
             }
         }
     }

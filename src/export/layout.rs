@@ -37,6 +37,12 @@ pub const HCPE3_CANDIDATE_SIZE: usize = 4;
 /// Bytes kifu writes per `.hcpe3` move: the move and its one candidate.
 pub const HCPE3_MOVE_WITH_CANDIDATE: usize = HCPE3_MOVE_SIZE + HCPE3_CANDIDATE_SIZE;
 
+/// The most moves one `.hcpe3` header counts (`moveNum` is a u16). A
+/// longer game is written as consecutive `.hcpe3` games of at most this
+/// many moves, each from the position where the one before stopped and
+/// with the game's result, so that every header agrees with its body.
+pub const HCPE3_MAX_MOVES: u32 = u16::MAX as u32;
+
 /// The `.hcpe3` result bit for a repetition (千日手).
 pub const HCPE3_REPETITION: u8 = 4;
 /// The `.hcpe3` result bit for an entering-king declaration (入玉宣言).

@@ -36,8 +36,9 @@ mod pack;
 pub use exporter::{export, parse_ending, ExportOptions, Exporter, GameExport, SkipReason, Totals};
 pub use layout::{
     Field, Layout, HCPE3_CANDIDATE_FIELDS, HCPE3_CANDIDATE_SIZE, HCPE3_DECLARATION,
-    HCPE3_HEADER_FIELDS, HCPE3_HEADER_SIZE, HCPE3_IMPASSE, HCPE3_MOVE_FIELDS, HCPE3_MOVE_SIZE,
-    HCPE3_MOVE_WITH_CANDIDATE, HCPE3_REPETITION, HCPE_FIELDS, HCPE_SIZE, PSV_FIELDS, PSV_SIZE,
+    HCPE3_HEADER_FIELDS, HCPE3_HEADER_SIZE, HCPE3_IMPASSE, HCPE3_MAX_MOVES, HCPE3_MOVE_FIELDS,
+    HCPE3_MOVE_SIZE, HCPE3_MOVE_WITH_CANDIDATE, HCPE3_REPETITION, HCPE_FIELDS, HCPE_SIZE,
+    PSV_FIELDS, PSV_SIZE,
 };
 pub use pack::{
     check, decode_hcp, decode_packed_sfen, hcp, move16, move_from_move16, move_from_psv_move16,

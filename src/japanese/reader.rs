@@ -110,6 +110,9 @@ pub(crate) struct State {
     pub(crate) pending_variation: Option<Location>,
     /// Which program wrote the file, as far as the `#` lines tell.
     pub producer: Option<&'static str>,
+    /// The line of an encoding declaration the bytes contradict: the line
+    /// reader reports it (`encoding`), not the `#` line's own check.
+    pub(crate) overridden_line: Option<u32>,
 }
 
 impl State {
@@ -123,6 +126,7 @@ impl State {
             started: false,
             start_turn: Color::Black,
             lines: Vec::new(),
+            overridden_line: None,
             base: 0,
             base_fixed: false,
             claim: None,
@@ -585,7 +589,7 @@ impl State {
                             (declared, actual),
                             (crate::text::Encoding::Utf8, crate::text::Encoding::Utf8Bom)
                         );
-                    if !same {
+                    if !same && self.overridden_line != Some(line_no) {
                         self.dialect(
                             out,
                             line_no,
@@ -911,6 +915,7 @@ pub(crate) fn read_game<M: MoveLines, R: BufRead, V: Visitor + ?Sized>(
 ) -> (V::Output, Option<&'static str>) {
     let encoding = lines.encoding();
     let mut st = State::new(M::FLAVOR, encoding);
+    st.overridden_line = lines.overridden().map(|o| o.line);
     let mut out = Sink::new(v, 0);
     out.begin();
     loop {

@@ -2,7 +2,7 @@
 //! players, comment lines, terminal words, the `まで` line, and the
 //! positions along a line.
 
-use crate::emit::{one_line, text_lines, Dropped};
+use crate::emit::{extra_breaks, one_line, text_lines, Dropped};
 use crate::japanese;
 use crate::record::{HeaderKey, Line, Record, Terminal, TerminalKind};
 use crate::rules::color::Color;
@@ -26,6 +26,7 @@ fn reads_as_header(key: &str, line: &str) -> bool {
     !key.is_empty()
         && key.chars().count() <= 24
         && !key.contains(char::is_whitespace)
+        && !key.contains(crate::emit::is_line_separator)
         && !key.contains(['：', ':'])
         && !t.starts_with(['#', '|', '*', '&', '+'])
         && !t.starts_with("手数")
@@ -119,9 +120,14 @@ pub(crate) fn moving_role(pos: &Position, mv: Move, said: Option<Role>) -> Optio
     }
 }
 
-/// Comment lines (`*text`, or `&bookmark` as it is).
-pub(crate) fn write_comments(comments: &[String], nl: &str, out: &mut String) {
+/// Comment lines (`*text`, or `&bookmark` as it is), one per line of each
+/// comment ([`text_lines`]: a line separator other than CR and LF becomes a
+/// line break, counted in `altered`).
+pub(crate) fn write_comments(comments: &[String], nl: &str, out: &mut String, altered: &mut usize) {
     for c in comments {
+        if extra_breaks(c) {
+            *altered += 1;
+        }
         for part in text_lines(c) {
             if part.starts_with('&') {
                 out.push_str(part);

@@ -97,7 +97,7 @@ impl Ki2Writer<'_> {
             if !node.comments.is_empty() || on_line == 6 || i + 1 == line.moves.len() {
                 self.out.push_str(nl);
                 on_line = 0;
-                write_comments(&node.comments, nl, &mut self.out);
+                write_comments(&node.comments, nl, &mut self.out, &mut self.dropped.altered);
             }
             prev = Some(node.mv.to());
         }
@@ -162,7 +162,11 @@ impl Ki2Writer<'_> {
                 self.dropped.results += 1;
             }
         }
-        if let Some(t) = &line.terminal {
+        // The terminal the line ends with (its own, or for the main line
+        // the one its result line states: floodgate's max_moves is written
+        // `持将棋`, which reads back as an impasse) is counted when the
+        // `まで` line does not give it back.
+        if let Some(t) = derived.as_deref() {
             if !summary
                 .as_ref()
                 .is_some_and(|s| round_trips(s, t, to_move, foul_by))
@@ -242,7 +246,12 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     let mut dropped = Dropped::default();
     write_head(record, nl, &mut w.out, &mut dropped);
     w.dropped.add(&dropped);
-    write_comments(&record.initial_comments, nl, &mut w.out);
+    write_comments(
+        &record.initial_comments,
+        nl,
+        &mut w.out,
+        &mut w.dropped.altered,
+    );
     let pos = Position::from_setup_unchecked(&record.start.setup);
     let first = record.start.setup.ply.max(1);
     w.line(&record.main, first, pos, None, true)?;

@@ -148,7 +148,7 @@ impl KifWriter<'_> {
                 self.out.push_str(" +");
             }
             self.out.push_str(nl);
-            write_comments(&node.comments, nl, &mut self.out);
+            write_comments(&node.comments, nl, &mut self.out, &mut self.dropped.altered);
             prev = Some(node.mv.to());
         }
         tots.push(totals);
@@ -169,7 +169,7 @@ impl KifWriter<'_> {
                 push_time(&mut self.out, spent, total);
             }
             self.out.push_str(nl);
-            write_comments(&t.comments, nl, &mut self.out);
+            write_comments(&t.comments, nl, &mut self.out, &mut self.dropped.altered);
             if approx {
                 self.dropped.terminals.add(t.kind.reason());
                 let reason = one_line(t.kind.reason(), &mut self.dropped.altered);
@@ -247,7 +247,12 @@ pub fn write(record: &Record, opts: &WriteOptions) -> Result<Output, WriteError>
     write_head(record, nl, &mut w.out, &mut dropped);
     w.dropped.add(&dropped);
     let _ = write!(w.out, "手数----指手---------消費時間--{nl}");
-    write_comments(&record.initial_comments, nl, &mut w.out);
+    write_comments(
+        &record.initial_comments,
+        nl,
+        &mut w.out,
+        &mut w.dropped.altered,
+    );
     let pos = Position::from_setup_unchecked(&record.start.setup);
     let first = record.start.setup.ply.max(1);
     w.line(&record.main, first, pos, None, [0, 0], false, true)?;

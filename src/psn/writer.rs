@@ -3,7 +3,7 @@
 
 use super::notation::PsnMove;
 use super::reader::FOUL_TERMINATION;
-use crate::emit::{one_line, text_lines, Dropped, Output, WriteError};
+use crate::emit::{extra_breaks, one_line, text_lines, Dropped, Output, WriteError};
 use crate::record::{HeaderKey, Line, MoveTime, Outcome, Record, Terminal, TerminalKind};
 use crate::rules::handicap::Handicap;
 use crate::rules::position::Position;
@@ -71,8 +71,11 @@ fn tag_name(key: &HeaderKey) -> Option<&str> {
         HeaderKey::Other(k) => {
             let reserved = ["result", "sfen", "handicap", "variant"];
             if k.is_empty()
-                || k.chars()
-                    .any(|c| c.is_whitespace() || matches!(c, '"' | '[' | ']' | '{' | '}'))
+                || k.chars().any(|c| {
+                    c.is_whitespace()
+                        || crate::emit::is_line_separator(c)
+                        || matches!(c, '"' | '[' | ']' | '{' | '}')
+                })
                 || reserved.contains(&k.to_ascii_lowercase().as_str())
             {
                 return None;
@@ -90,7 +93,7 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '\n' | '\r' => out.push(' '),
+            c if crate::emit::is_line_separator(c) => out.push(' '),
             c => out.push(c),
         }
     }
@@ -117,7 +120,10 @@ fn push_comments(out: &mut String, comments: &[String], altered: &mut usize) {
     }
     let simple = comments.len() == 1 && {
         let c = &comments[0];
-        !c.is_empty() && c.trim() == c && !c.contains(['\n', '\r']) && !c.starts_with('{')
+        !c.is_empty()
+            && c.trim() == c
+            && !c.contains(crate::emit::is_line_separator)
+            && !c.starts_with('{')
     };
     if simple {
         let c = &comments[0];
@@ -130,7 +136,7 @@ fn push_comments(out: &mut String, comments: &[String], altered: &mut usize) {
     }
     out.push_str("{\n");
     for c in comments {
-        if c.contains('}') {
+        if c.contains('}') || extra_breaks(c) {
             *altered += 1;
         }
         for l in text_lines(c) {

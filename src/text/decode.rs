@@ -1,5 +1,6 @@
-//! Text encodings: detection (BOM > declaration > caller's choice > valid
-//! UTF-8 > Shift_JIS/EUC-JP by content) and strict decoding with locations.
+//! Text encodings: detection (BOM > a declaration the bytes do not
+//! contradict > caller's choice > UTF-8 bytes > Shift_JIS/EUC-JP by
+//! content) and strict decoding with locations.
 
 use encoding_rs::{DecoderResult, Encoding as Enc, EUC_JP, SHIFT_JIS, UTF_16BE, UTF_16LE, UTF_8};
 use serde::Serialize;
@@ -111,29 +112,71 @@ impl FromStr for Encoding {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DecodeOptions {
     /// The caller's choice (`--encoding`); a BOM or an in-file declaration
-    /// still wins.
+    /// still wins, unless the bytes contradict the declaration.
     pub encoding: Option<Encoding>,
     /// Replace undecodable bytes with U+FFFD instead of reporting them.
     pub lossy: bool,
 }
 
-/// Finds an in-file declaration: `#KIF version=2.0 encoding=UTF-8` or
-/// `'CSA encoding=SHIFT_JIS` on one of the first lines.
-fn declared(prefix: &[u8]) -> Option<Encoding> {
-    for line in prefix.split(|&b| b == b'\n').take(5) {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+/// An in-file declaration: `#KIF version=2.0 encoding=UTF-8` or
+/// `'CSA encoding=SHIFT_JIS` on one of the first five lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Declaration {
+    /// The encoding it names.
+    encoding: Encoding,
+    /// The label as written (`Shift_JIS`).
+    label: String,
+    /// 1-based line (lines end at LF, CRLF or a lone CR, as the line
+    /// reader counts them) and column (characters) of the label.
+    line: u32,
+    column: u32,
+}
+
+/// The lines of `bytes` as the line reader splits them (LF, CRLF, lone CR).
+fn byte_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(bytes);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match memchr::memchr2(b'\n', b'\r', r) {
+            Some(i) => {
+                let skip = if r[i] == b'\r' && r.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                rest = Some(&r[i + skip..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
+/// Finds an in-file declaration naming an encoding kifu knows (an unknown
+/// label is no declaration).
+fn declared(prefix: &[u8]) -> Option<Declaration> {
+    for (i, line) in byte_lines(prefix).take(5).enumerate() {
         let is_decl =
             line.starts_with(b"#KIF") || line.starts_with(b"'CSA") || line.starts_with(b"#KI2");
         if !is_decl {
             continue;
         }
         let text = String::from_utf8_lossy(line);
-        if let Some(i) = text.find("encoding=") {
-            let label: String = text[i + 9..]
+        if let Some(at) = text.find("encoding=") {
+            let label: String = text[at + 9..]
                 .chars()
                 .take_while(|c| !c.is_whitespace())
                 .collect();
-            return Encoding::from_label(&label);
+            let encoding = Encoding::from_label(&label)?;
+            return Some(Declaration {
+                encoding,
+                label: label.trim_matches('"').to_string(),
+                line: i as u32 + 1,
+                column: text[..at + 9].chars().count() as u32 + 1,
+            });
         }
     }
     None
@@ -186,84 +229,243 @@ fn kifu_score(text: &str) -> usize {
 /// How many bytes at the start of an input [`detect_start`] looks at.
 pub const DETECT_LEN: usize = 64 << 10;
 
+/// Bytes are UTF-8, even with undecodable sequences among them, when their
+/// valid multi-byte UTF-8 characters are at least this many times their
+/// invalid sequences (two thirds of the non-ASCII sequences valid). Text
+/// in Shift_JIS or EUC-JP rarely forms a valid multi-byte UTF-8 sequence,
+/// and each one it forms is soon followed by a stray byte: the 951
+/// Shift_JIS and EUC-JP records of the reference corpus form at most 0.26
+/// valid characters per invalid sequence; a UTF-8 record with a few dozen
+/// damaged bytes among its Japanese text forms hundreds.
+pub const MOSTLY_UTF8: usize = 2;
+
+/// The encoding chosen for an input, and the in-file declaration it
+/// overrode, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detection {
+    /// The encoding the input is read in.
+    pub encoding: Encoding,
+    /// A declaration the bytes contradict, read in another encoding than
+    /// the one it names (reported as an `encoding` warning at it).
+    pub overridden: Option<Overridden>,
+}
+
+/// An in-file declaration the bytes contradict (`#KIF version=2.0
+/// encoding=Shift_JIS` on valid UTF-8, copied from a template), and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overridden {
+    /// The encoding the declaration names.
+    pub declared: Encoding,
+    /// 1-based line of the declaration.
+    pub line: u32,
+    /// 1-based column (characters) of its label.
+    pub column: u32,
+    /// The finding's message: what is declared, what the bytes are and
+    /// what the input is read as.
+    pub message: String,
+}
+
 /// Detects the encoding the way [`LineReader::new`](crate::read::LineReader::new)
 /// does, from the bytes available at the start of an input: its first
 /// [`DETECT_LEN`] bytes, taken as the whole input when shorter than 8 KiB.
 /// Callers that cut an input into pieces use it to read every piece as the
 /// whole would be read.
 pub fn detect_start(start: &[u8], opts: &DecodeOptions) -> Encoding {
+    detection_start(start, opts).encoding
+}
+
+/// [`detect_start`] with the declaration it overrode, if any.
+pub fn detection_start(start: &[u8], opts: &DecodeOptions) -> Detection {
     let prefix = &start[..start.len().min(DETECT_LEN)];
-    detect(prefix, prefix.len() < 8192, opts)
+    detection(prefix, prefix.len() < 8192, opts)
 }
 
 /// Chooses the encoding of a file from its first bytes (`prefix`, e.g. the
 /// first 64 KiB). `complete` says whether the prefix is the whole file (so a
 /// multi-byte character cut at its end is not held against UTF-8).
 ///
-/// The answer is the one [`Evidence`] gives (fewest undecodable sequences,
-/// record characters breaking a tie), found cheaply: valid UTF-8 is told by
-/// one validation pass; otherwise the prefix is run through the Shift_JIS
+/// The answer is the one [`Evidence`] gives (UTF-8 when the bytes are
+/// valid UTF-8 or mostly so, [`MOSTLY_UTF8`]; else the fewest undecodable
+/// sequences, record characters breaking a tie), found cheaply: valid
+/// UTF-8 is told by one validation pass, mostly valid UTF-8 by one
+/// counting pass; otherwise the prefix is run through the Shift_JIS
 /// decoder without building any text, and EUC-JP is tried only until its
-/// first undecodable sequence. Only when that does not settle it (Shift_JIS
-/// fails too, or EUC-JP reads cleanly) are the full counts made.
+/// first undecodable sequence. Only when that does not settle it
+/// (Shift_JIS fails too, or EUC-JP reads cleanly) are the full counts
+/// made.
 pub fn detect(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Encoding {
-    if prefix.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Encoding::Utf8Bom;
-    }
-    if prefix.starts_with(&[0xFF, 0xFE]) {
-        return Encoding::Utf16Le;
-    }
-    if prefix.starts_with(&[0xFE, 0xFF]) {
-        return Encoding::Utf16Be;
-    }
-    let quick = Quick::of(prefix, complete);
-    if let Some(e) = declared(prefix) {
-        // A declaration the bytes contradict (files re-encoded by nkf keep
-        // their `encoding=UTF-8` line) is ignored.
-        let contradicted = match e {
-            Encoding::Utf8 => quick.utf8_bad && quick.best() != Encoding::Utf8,
-            // What the full counts said: valid UTF-8 was never decoded as
-            // Shift_JIS, so its count stayed 0 and a Shift_JIS declaration
-            // on valid UTF-8 was kept. Detection stays as it was.
-            Encoding::ShiftJis => false,
-            _ => false,
-        };
-        if !contradicted {
-            return e;
-        }
-    }
-    if let Some(e) = opts.encoding {
-        return e;
-    }
-    quick.best()
+    detection(prefix, complete, opts).encoding
 }
 
-/// The cheap reading of a prefix that [`detect`] uses: whether it is valid
-/// UTF-8; the rest is asked for lazily.
+/// [`detect`] with the declaration it overrode, if any. The order: a
+/// byte-order mark; else a declaration the bytes do not contradict; else
+/// the caller's choice; else the bytes. A declaration of Shift_JIS or
+/// EUC-JP is contradicted by bytes that are UTF-8 (valid, or mostly valid,
+/// with multi-byte characters); one of UTF-8 by bytes that are not.
+pub fn detection(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Detection {
+    let plain = |encoding| Detection {
+        encoding,
+        overridden: None,
+    };
+    if prefix.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return plain(Encoding::Utf8Bom);
+    }
+    if prefix.starts_with(&[0xFF, 0xFE]) {
+        return plain(Encoding::Utf16Le);
+    }
+    if prefix.starts_with(&[0xFE, 0xFF]) {
+        return plain(Encoding::Utf16Be);
+    }
+    let quick = Quick::of(prefix, complete);
+    let mut contradiction = None;
+    if let Some(d) = declared(prefix) {
+        let e = d.encoding;
+        let why = match e {
+            // Files re-encoded by nkf keep their `encoding=UTF-8` line.
+            Encoding::Utf8 if quick.utf8_bad > 0 && quick.best() != Encoding::Utf8 => {
+                Some(format!(
+                    "its bytes are not UTF-8 ({} undecodable sequences)",
+                    quick.utf8_bad
+                ))
+            }
+            // GUIs copy the header line from a template.
+            Encoding::ShiftJis | Encoding::EucJp if quick.is_utf8() => {
+                Some(if quick.utf8_bad == 0 {
+                    "its bytes are valid UTF-8".to_string()
+                } else {
+                    format!(
+                        "its bytes are UTF-8 ({} multi-byte characters, {} undecodable sequences)",
+                        quick.utf8_multi, quick.utf8_bad
+                    )
+                })
+            }
+            _ => None,
+        };
+        match why {
+            None => return plain(e),
+            Some(why) => contradiction = Some((d, why)),
+        }
+    }
+    let encoding = opts.encoding.unwrap_or_else(|| quick.best());
+    let overridden = contradiction
+        .filter(|(d, _)| d.encoding != encoding)
+        .map(|(d, why)| Overridden {
+            declared: d.encoding,
+            line: d.line,
+            column: d.column,
+            message: format!(
+                "the file declares encoding={} but {why}: read as {encoding}",
+                d.label
+            ),
+        });
+    Detection {
+        encoding,
+        overridden,
+    }
+}
+
+/// Valid multi-byte UTF-8 characters and invalid UTF-8 sequences in
+/// `prefix` (a character cut at the end of an incomplete prefix is not
+/// one). Sequences are delimited as [`std::str::from_utf8`] delimits them
+/// (an invalid one is the longest start of a valid sequence, at least a
+/// byte), in one pass over the bytes: Shift_JIS text breaks every few
+/// bytes, where restarting the validator each time would cost more.
+fn utf8_counts(prefix: &[u8], complete: bool) -> (usize, usize) {
+    let (mut multi, mut bad) = (0, 0);
+    let mut i = 0;
+    while i < prefix.len() {
+        let b = prefix[i];
+        if b < 0x80 {
+            i += 1;
+            continue;
+        }
+        // The sequence's length and the range of its second byte.
+        let (len, lo, hi) = match b {
+            0xC2..=0xDF => (2, 0x80, 0xBF),
+            0xE0 => (3, 0xA0, 0xBF),
+            0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+            0xED => (3, 0x80, 0x9F),
+            0xF0 => (4, 0x90, 0xBF),
+            0xF1..=0xF3 => (4, 0x80, 0xBF),
+            0xF4 => (4, 0x80, 0x8F),
+            _ => {
+                bad += 1;
+                i += 1;
+                continue;
+            }
+        };
+        let mut k = 1;
+        while k < len {
+            let Some(&c) = prefix.get(i + k) else {
+                // Cut by the end of the prefix.
+                if complete {
+                    bad += 1;
+                }
+                return (multi, bad);
+            };
+            let (l, h) = if k == 1 { (lo, hi) } else { (0x80, 0xBF) };
+            if !(l..=h).contains(&c) {
+                break;
+            }
+            k += 1;
+        }
+        if k == len {
+            multi += 1;
+        } else {
+            bad += 1;
+        }
+        i += k;
+    }
+    (multi, bad)
+}
+
+/// Whether `multi` valid multi-byte characters and `bad` invalid sequences
+/// make UTF-8 (see [`MOSTLY_UTF8`]).
+fn mostly_utf8(multi: usize, bad: usize) -> bool {
+    multi > 0 && multi >= bad.saturating_mul(MOSTLY_UTF8)
+}
+
+/// The cheap reading of a prefix that [`detect`] uses: its UTF-8 counts
+/// (only whether it has multi-byte characters when it is valid); the rest
+/// is asked for lazily.
 struct Quick<'a> {
     prefix: &'a [u8],
     complete: bool,
-    /// `Evidence::utf8_bad > 0`.
-    utf8_bad: bool,
+    /// `Evidence::utf8_multi` (when `utf8_bad` is 0: 1 for any).
+    utf8_multi: usize,
+    /// `Evidence::utf8_bad`.
+    utf8_bad: usize,
 }
 
 impl<'a> Quick<'a> {
     fn of(prefix: &'a [u8], complete: bool) -> Quick<'a> {
-        let utf8_bad = match std::str::from_utf8(prefix) {
-            Ok(_) => false,
+        let valid = match std::str::from_utf8(prefix) {
+            Ok(_) => true,
             // A character cut at the end of a partial prefix.
-            Err(e) => e.error_len().is_some() || complete,
+            Err(e) => e.error_len().is_none() && !complete,
+        };
+        let (utf8_multi, utf8_bad) = if valid {
+            (usize::from(!prefix.is_ascii()), 0)
+        } else {
+            utf8_counts(prefix, complete)
         };
         Quick {
             prefix,
             complete,
+            utf8_multi,
             utf8_bad,
         }
     }
 
+    /// Whether the bytes are UTF-8 with multi-byte characters: valid, or
+    /// mostly valid.
+    fn is_utf8(&self) -> bool {
+        mostly_utf8(self.utf8_multi, self.utf8_bad)
+    }
+
     /// `Evidence::best`.
     fn best(&self) -> Encoding {
-        if !self.utf8_bad {
+        if self.utf8_bad == 0 || self.is_utf8() {
             return Encoding::Utf8;
         }
         // Clean Shift_JIS and EUC-JP failing somewhere: Shift_JIS reads
@@ -310,7 +512,7 @@ fn any_undecodable(enc: &'static Enc, prefix: &[u8], complete: bool) -> Option<b
 
 /// What the bytes of a file say about their encoding: how many characters
 /// each candidate decodes them into and how many bytes it cannot decode.
-/// The whole prefix counts, so a UTF-8 file with a few damaged bytes stays
+/// The whole prefix counts, so a UTF-8 file with damaged bytes stays
 /// UTF-8 (the damage is reported as `encoding` at those bytes) instead of
 /// being decoded as Shift_JIS into mojibake.
 struct Evidence {
@@ -330,34 +532,7 @@ struct Evidence {
 
 impl Evidence {
     fn of(prefix: &[u8], complete: bool) -> Evidence {
-        let (mut utf8_multi, mut utf8_bad) = (0, 0);
-        let mut rest = prefix;
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(s) => {
-                    utf8_multi += s.chars().filter(|c| !c.is_ascii()).count();
-                    break;
-                }
-                Err(e) => {
-                    let good = &rest[..e.valid_up_to()];
-                    // Valid by construction.
-                    utf8_multi += std::str::from_utf8(good)
-                        .map_or(0, |s| s.chars().filter(|c| !c.is_ascii()).count());
-                    match e.error_len() {
-                        Some(n) => {
-                            utf8_bad += 1;
-                            rest = &rest[e.valid_up_to() + n..];
-                        }
-                        None => {
-                            if complete {
-                                utf8_bad += 1;
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-        }
+        let (utf8_multi, utf8_bad) = utf8_counts(prefix, complete);
         let (mut sjis_bad, mut euc_bad, mut sjis_score, mut euc_score) = (0, 0, 0, 0);
         if utf8_bad > 0 {
             let count = |enc: &'static Enc| {
@@ -389,12 +564,13 @@ impl Evidence {
         }
     }
 
-    /// The encoding the evidence favours: valid UTF-8; else the candidate
-    /// with the fewest undecodable sequences (UTF-8 only when it also holds
-    /// multi-byte characters); Shift_JIS before EUC-JP unless EUC-JP reads
-    /// cleaner or into more record characters.
+    /// The encoding the evidence favours: UTF-8 when the bytes are valid
+    /// UTF-8 or mostly so ([`MOSTLY_UTF8`]); else the candidate with the
+    /// fewest undecodable sequences (UTF-8 only when it also holds more
+    /// multi-byte characters than bad sequences); Shift_JIS before EUC-JP
+    /// unless EUC-JP reads cleaner or into more record characters.
     fn best(&self) -> Encoding {
-        if self.utf8_bad == 0 {
+        if self.utf8_bad == 0 || mostly_utf8(self.utf8_multi, self.utf8_bad) {
             return Encoding::Utf8;
         }
         if self.utf8_multi > self.utf8_bad
@@ -575,16 +751,16 @@ mod tests {
             return Encoding::Utf16Be;
         }
         let evidence = Evidence::of(prefix, complete);
-        if let Some(e) = declared(prefix) {
-            let contradicted = match e {
-                Encoding::Utf8 => evidence.utf8_bad > 0 && evidence.best() != Encoding::Utf8,
-                Encoding::ShiftJis => {
-                    evidence.utf8_bad == 0 && evidence.utf8_multi > 0 && evidence.sjis_bad > 0
+        if let Some(d) = declared(prefix) {
+            let contradicted = match d.encoding {
+                Encoding::Utf8 => evidence.best() != Encoding::Utf8,
+                Encoding::ShiftJis | Encoding::EucJp => {
+                    mostly_utf8(evidence.utf8_multi, evidence.utf8_bad)
                 }
                 _ => false,
             };
             if !contradicted {
-                return e;
+                return d.encoding;
             }
         }
         if let Some(e) = opts.encoding {
@@ -659,6 +835,52 @@ mod tests {
             prop_assert_eq!(
                 detect(&bytes, complete, &opts),
                 detect_reference(&bytes, complete, &opts)
+            );
+        }
+    }
+
+    /// [`utf8_counts`] as the standard validator delimits sequences.
+    fn utf8_counts_reference(prefix: &[u8], complete: bool) -> (usize, usize) {
+        let (mut multi, mut bad) = (0, 0);
+        let mut rest = prefix;
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => return (multi + s.chars().filter(|c| !c.is_ascii()).count(), bad),
+                Err(e) => {
+                    let good = std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap();
+                    multi += good.chars().filter(|c| !c.is_ascii()).count();
+                    match e.error_len() {
+                        Some(n) => {
+                            bad += 1;
+                            rest = &rest[e.valid_up_to() + n..];
+                        }
+                        None => return (multi, bad + usize::from(complete)),
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+        #[test]
+        fn utf8_counts_delimit_as_the_standard_validator(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    any::<u8>(),
+                    0x80u8..0xC0,
+                    proptest::prelude::Just(0xE3u8),
+                    proptest::prelude::Just(0xEDu8),
+                    proptest::prelude::Just(0xF0u8),
+                    proptest::prelude::Just(0xF4u8),
+                ],
+                0..40,
+            ),
+            complete in any::<bool>(),
+        ) {
+            prop_assert_eq!(
+                utf8_counts(&bytes, complete),
+                utf8_counts_reference(&bytes, complete)
             );
         }
     }

@@ -1,7 +1,9 @@
 //! A streaming line reader: reads bytes once, splits on LF, CRLF or lone CR,
 //! decodes each line strictly and counts lines from 1.
 
-use super::decode::{decode_into, detect, detect_start, DecodeOptions, Encoding, DETECT_LEN};
+use super::decode::{
+    decode_into, detect, detection_start, DecodeOptions, Encoding, Overridden, DETECT_LEN,
+};
 use encoding_rs::DecoderResult;
 use std::io::{self, BufRead, Read};
 
@@ -33,6 +35,10 @@ pub enum LineError {
     },
     /// The line is longer than [`MAX_LINE_BYTES`] and was cut.
     TooLong,
+    /// The line holds an encoding declaration the bytes contradict: the
+    /// input is read in another encoding (a warning; the line itself is
+    /// read as usual, [`LineReader::current_text`]).
+    Overridden(Overridden),
 }
 
 /// Reads decoded lines from a byte stream. Encodings that are not
@@ -65,6 +71,8 @@ pub struct LineReader<R> {
     block_pos: usize,
     /// The current line is `block[a..b]`.
     block_line: Option<(usize, usize)>,
+    /// A declaration detection overrode, reported at its line.
+    overridden: Option<Overridden>,
 }
 
 /// The most bytes taken into a block at a time.
@@ -193,17 +201,18 @@ impl<R: BufRead> LineReader<R> {
         // Detection looks at the start of the source's buffer in place (no
         // copy): at most 64 KiB of it. BufReader may hold less; that is
         // enough for detection.
-        let (encoding, available) = {
+        let (detection, available) = {
             let buf = inner.fill_buf()?;
-            (detect_start(buf, opts), buf.len().min(DETECT_LEN))
+            (detection_start(buf, opts), buf.len().min(DETECT_LEN))
         };
+        let encoding = detection.encoding;
         let bom = encoding.bom_len();
         if bom > 0 {
             inner.consume(bom.min(available));
         }
-        Ok(LineReader::with_encoding(
-            inner, encoding, opts.lossy, bom as u64,
-        ))
+        let mut lines = LineReader::with_encoding(inner, encoding, opts.lossy, bom as u64);
+        lines.overridden = detection.overridden;
+        Ok(lines)
     }
 
     /// Prepares to read text in `encoding` that continues an input (a piece
@@ -251,6 +260,7 @@ impl<R: BufRead> LineReader<R> {
             block: String::new(),
             block_pos: 0,
             block_line: None,
+            overridden: None,
         }
     }
 
@@ -268,6 +278,13 @@ impl<R: BufRead> LineReader<R> {
     /// Bytes consumed so far.
     pub fn bytes_read(&self) -> u64 {
         self.bytes_read
+    }
+
+    /// The in-file declaration detection overrode (the bytes contradict
+    /// it), if any; it is also given as [`LineError::Overridden`] at its
+    /// line.
+    pub fn overridden(&self) -> Option<&Overridden> {
+        self.overridden.as_ref()
     }
 
     /// Number of the last line returned.
@@ -435,6 +452,51 @@ impl<R: BufRead> LineReader<R> {
         &mut self,
         raw: &mut dyn FnMut(u32, &[u8]) -> bool,
     ) -> Option<io::Result<MaybeLine<'_>>> {
+        if !self.peeked && self.overridden_next() {
+            return self.overridden_line();
+        }
+        self.read_line(raw)
+    }
+
+    /// Whether the next line holds the declaration detection overrode (and
+    /// has yet to be reported).
+    fn overridden_next(&self) -> bool {
+        self.overridden
+            .as_ref()
+            .is_some_and(|o| o.line == self.line_no.saturating_add(1))
+    }
+
+    /// The line of an overridden declaration, as
+    /// [`LineError::Overridden`] (its text in `text`).
+    fn overridden_line(&mut self) -> Option<io::Result<MaybeLine<'_>>> {
+        let o = self.overridden.clone()?;
+        let read = match self.read_line(&mut |_, _| false)? {
+            Err(e) => Err(e),
+            Ok(Ok(Some((n, text)))) => Ok(Ok((n, text.to_string()))),
+            Ok(Ok(None)) => Ok(Ok((self.line_no, String::new()))),
+            Ok(Err(e)) => Ok(Err(e)),
+        };
+        Some(match read {
+            Err(e) => Err(e),
+            Ok(Ok((n, text))) => {
+                self.text = text;
+                self.block_line = None;
+                self.borrowed = None;
+                if o.line == n {
+                    Ok(Err((n, LineError::Overridden(o))))
+                } else {
+                    Ok(Ok(Some((n, self.text.as_str()))))
+                }
+            }
+            // Bytes that do not decode there are what to report.
+            Ok(Err(e)) => Ok(Err(e)),
+        })
+    }
+
+    fn read_line(
+        &mut self,
+        raw: &mut dyn FnMut(u32, &[u8]) -> bool,
+    ) -> Option<io::Result<MaybeLine<'_>>> {
         if self.peeked {
             self.peeked = false;
             if let Some((a, b)) = self.block_line {
@@ -578,7 +640,7 @@ impl<R: BufRead> LineReader<R> {
     #[inline]
     pub fn next_block_line(&mut self) -> Option<Line<'_>> {
         let start = self.block_pos;
-        if self.peeked || self.pending > 0 || start >= self.block.len() {
+        if self.peeked || self.pending > 0 || start >= self.block.len() || self.overridden_next() {
             return None;
         }
         let bytes = &self.block.as_bytes()[start..];
@@ -609,7 +671,14 @@ impl<R: BufRead> LineReader<R> {
     /// those `next_block_line` would have given, one by one.
     #[inline]
     pub(crate) fn block_rest(&self) -> Option<&str> {
-        if self.peeked || self.pending > 0 || self.block_pos >= self.block.len() {
+        if self.peeked
+            || self.pending > 0
+            || self.block_pos >= self.block.len()
+            || self
+                .overridden
+                .as_ref()
+                .is_some_and(|o| o.line > self.line_no)
+        {
             return None;
         }
         Some(&self.block[self.block_pos..])
@@ -750,6 +819,7 @@ mod tests {
                     out.push(None);
                 }
                 Err((_, LineError::TooLong)) => panic!("too long"),
+                Err((_, LineError::Overridden(o))) => panic!("{o:?}"),
             }
         }
         (out, r.bytes_read())

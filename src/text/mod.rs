@@ -368,7 +368,9 @@ impl Game {
 
 /// The finding for a line the line reader could not give whole: bytes that
 /// do not decode (`encoding`) or a line longer than
-/// [`lines::MAX_LINE_BYTES`] (`syntax`). Every reader reports them alike.
+/// [`lines::MAX_LINE_BYTES`] (`syntax`); or for the encoding declaration
+/// the bytes contradict (an `encoding` warning). Every reader reports them
+/// alike.
 pub(crate) fn line_finding(line: u32, err: &lines::LineError, encoding: Encoding) -> Finding {
     match err {
         lines::LineError::Encoding { column, bytes } => Finding::error(
@@ -383,6 +385,11 @@ pub(crate) fn line_finding(line: u32, err: &lines::LineError, encoding: Encoding
                     .join(" "),
                 encoding.name()
             ),
+        ),
+        lines::LineError::Overridden(o) => Finding::warning(
+            Rule::Encoding,
+            Location::new(line, o.column),
+            o.message.clone(),
         ),
         lines::LineError::TooLong => Finding::error(
             Rule::Syntax,

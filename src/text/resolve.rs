@@ -60,11 +60,11 @@ pub struct Resolved {
     /// Only legality told the candidates apart: the relative mark written
     /// was not enough by the pseudo-legal rule (a `dialect` warning).
     pub by_legality: bool,
-    /// The record named this unpromoted role (`角`, `飛`) for the promoted
-    /// piece that moves (馬, 龍: `role`), the only piece that fits: a KIF
-    /// origin holding it, or in KI2 the one such piece that reaches the
-    /// square when no piece of the named role does and none is in hand
-    /// (a `dialect` warning).
+    /// The record named this unpromoted role (`歩`, `香`, `桂`, `銀`, `角`,
+    /// `飛`) for the promoted piece that moves (と, 成香, 成桂, 成銀, 馬, 龍:
+    /// `role`), the only piece that fits: a KIF origin holding it, or in KI2
+    /// the one such piece that reaches the square when no piece of the
+    /// named role does and none is in hand (a `dialect` warning).
     pub unpromoted_name: Option<Role>,
 }
 
@@ -90,9 +90,9 @@ impl RawMove {
                 let (mv, by_legality) = match m.origin {
                     Origin::Square(from) => {
                         let mv = Move::Normal { from, to, promote };
-                        // Only a bishop or rook named where another piece
-                        // stands is looked at again.
-                        if matches!(m.role, Role::Bishop | Role::Rook)
+                        // Only a piece that promotes, named where another
+                        // piece stands, is looked at again.
+                        if m.role.promoted().is_some()
                             && pos.piece_at(from).is_some_and(|p| p.role != m.role)
                         {
                             if let Some(r) = promoted_named_unpromoted(pos, m.role, mv, color) {
@@ -108,11 +108,7 @@ impl RawMove {
                             Ok(r) => (r.mv, r.by_legality),
                             Err(ResolveError::NoPiece) => {
                                 if let Some(r) =
-                                    m.role.promoted().filter(|_| !promote).and_then(|p| {
-                                        let r = resolve(pos, to, p, m.mark, false).ok()?;
-                                        promoted_named_unpromoted(pos, m.role, r.mv, color)
-                                            .filter(|_| !r.by_legality)
-                                    })
+                                    ki2_promoted_named_unpromoted(pos, to, &m, promote, color)
                                 {
                                     return Ok(r);
                                 }
@@ -194,11 +190,46 @@ impl RawMove {
     }
 }
 
+/// A KI2 move that names a piece by its base name (`▲２二歩` for a と,
+/// `▲５五角` for a 馬) when no piece of that name can make it: read as the
+/// move of the one promoted piece of that kind that can, when
+///
+/// - no promotion is written (`歩成` for a と names no move),
+/// - no piece of the named role reaches the square by its movement and
+///   none is in hand (else the move is that piece's, or no move at all),
+/// - exactly one promoted piece of the kind fits the square and the
+///   relative mark by its movement (legality is not used to choose), and
+/// - its move is legal.
+///
+/// `None` otherwise: the move stays refused (`no-piece`).
+#[cold]
+fn ki2_promoted_named_unpromoted(
+    pos: &Position,
+    to: Square,
+    m: &MoveText,
+    promote: bool,
+    color: Option<Color>,
+) -> Option<Resolved> {
+    use crate::text::notation::ki2::{attackers, resolve};
+    let promoted = m.role.promoted().filter(|_| !promote)?;
+    let turn = pos.turn();
+    if !attackers(pos, to, turn, m.role).is_empty() || pos.hand(turn).count(m.role) > 0 {
+        return None;
+    }
+    let r = resolve(pos, to, promoted, m.mark, false).ok()?;
+    if r.by_legality {
+        return None;
+    }
+    promoted_named_unpromoted(pos, m.role, r.mv, color)
+}
+
 /// `mv` read as the move of the promoted piece on its origin when the
 /// record named the unpromoted role (`３三角(22)` with a 馬 on 2二, as an app
-/// writes a horse's move): only a bishop or a rook named, its promoted form
-/// on the origin, no promotion written, and the move legal for that piece.
-/// `None` otherwise (the move stays as written, for the validator to judge).
+/// writes a horse's move; `２二歩(23)` with a と on 2三): any role that
+/// promotes (歩 香 桂 銀 角 飛) named, its promoted form on the origin, no
+/// promotion written, and the move legal for that piece. `None` otherwise
+/// (the move stays as written, for the validator to judge:
+/// `piece-mismatch`).
 #[cold]
 fn promoted_named_unpromoted(
     pos: &Position,
@@ -214,9 +245,6 @@ fn promoted_named_unpromoted(
     else {
         return None;
     };
-    if !matches!(named, Role::Bishop | Role::Rook) {
-        return None;
-    }
     let actual = named.promoted()?;
     let p = pos.piece_at(from)?;
     if p.role != actual || p.color != pos.turn() || color.is_some_and(|c| c != p.color) {

@@ -242,8 +242,9 @@ def cmd_gen(a):
 
 def games_of(path):
     """The games cshogi reads in a file, each with whether its text has a
-    `%` special (cshogi also takes an end from floodgate's `'summary:`
-    comment, which kifu does not); raises if cshogi cannot read it."""
+    `%` special and floodgate's `'summary:` comment (which kifu reads as
+    the result of a game without a special, cshogi only for some reasons);
+    raises if cshogi cannot read it."""
     with open(path) as f:
         texts = f.read().split("\n/\n")
     return [Game(g, t) for g, t in zip(CSA.Parser.parse_file(path), texts)]
@@ -260,8 +261,57 @@ class Game:
         self.endgame = parsed.endgame
         self.ratings = parsed.ratings
         self.win = parsed.win
-        self.special = any(line.startswith("%") for line in text.split("\n"))
+        lines = text.split("\n")
+        self.special = any(line.startswith("%") for line in lines)
         self.fourfold = False
+        names = {}
+        for line in lines:
+            if line[:2] in ("N+", "N-"):
+                names.setdefault(line[1], line[2:].strip())
+        self.summary = next((summary_of(line[9:], names) for line in lines
+                             if line.startswith("'summary:")), None)
+
+
+SUMMARY_ENDS = {"toryo": "loss", "abnormal": "abort", "time_up": "loss",
+                "sennichite": "draw", "oute_sennichite": "draw",
+                "illegal_move": "loss", "uchifuzume": "loss",
+                "oute_kaihimore": "loss", "illegal_kachi": "loss",
+                "kachi": "win", "max_moves": "draw"}
+
+
+def summary_of(rest, names):
+    """A floodgate summary as kifu reads it (docs/validate.md): (reason,
+    winner) with winner "+", "-", "draw" or None (names that do not tell);
+    None when kifu cannot read it."""
+    parts = rest.split(":")
+    if len(parts) != 3:
+        return None
+    reason = parts[0].strip().replace(" ", "_")
+    if reason not in SUMMARY_ENDS:
+        return None
+    players = []
+    for p in parts[1:]:
+        name, _, word = p.strip().rpartition(" ")
+        if word not in ("win", "lose", "draw") or not name:
+            return None
+        players.append((name.strip(), word))
+    words = sorted(w for _, w in players)
+    if words == ["draw", "draw"]:
+        return reason, "draw"
+    if words != ["lose", "win"]:
+        return reason, None
+    won = next(n for n, w in players if w == "win")
+    lost = next(n for n, w in players if w == "lose")
+
+    def side(name):
+        s = [c for c in "+-" if names.get(c) == name]
+        return s[0] if len(s) == 1 else None
+    w, l = side(won), side(lost)
+    if won != lost and w is not None and w != l:
+        return reason, w
+    if won != lost and w is None and l is not None:
+        return reason, "-" if l == "+" else "+"
+    return reason, None
 
 
 def cmd_parseable(a):
@@ -312,7 +362,38 @@ def result_of(kif, board, fourfold):
     else:
         what = None
     if what is None:
-        return None
+        # Without a special or an end by rule, floodgate's summary states
+        # the result: a repetition the moves do not show is false.
+        if kif.special or kif.summary is None:
+            return None
+        reason, winner = kif.summary
+        if reason in ("sennichite", "oute_sennichite"):
+            return None
+        if winner == "draw":
+            return 0
+        if winner is None:
+            what = SUMMARY_ENDS[reason]
+            if what not in ("win", "loss"):
+                return None
+            mover = board.turn
+            w = mover if what == "win" else 1 - mover
+            return 1 if w == cshogi.BLACK else 2
+        return 1 if winner == "+" else 2
+    r = rule_result(what, board, fourfold)
+    if not kif.special and kif.summary is not None and r is not None:
+        # A summary after an end by rule: it must not state another
+        # result (`sennichite … draw` after a perpetual check only names
+        # the ending: a warning).
+        reason, winner = kif.summary
+        stated = {"draw": 0, "+": 1, "-": 2}.get(winner)
+        if reason == "sennichite" and fourfold and stated == 0:
+            return r
+        if stated is not None and stated != r:
+            return None
+    return r
+
+
+def rule_result(what, board, fourfold):
     if what == "draw":
         rep = board.is_draw(1 << 30) if fourfold else cshogi.REPETITION_DRAW
         if rep == cshogi.REPETITION_WIN:
@@ -358,7 +439,10 @@ def replay(kif, require_eval=False, stop=None, max_score=None):
 
 def flags(kif):
     if not kif.special:
-        return 4 if kif.fourfold else 0
+        if kif.fourfold:
+            return 4
+        reason = kif.summary[0] if kif.summary else None
+        return {"max_moves": 16, "kachi": 8}.get(reason, 0)
     return {"%SENNICHITE": 4, "%KACHI": 8, "%JISHOGI": 16}.get(kif.endgame, 0)
 
 

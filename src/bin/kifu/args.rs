@@ -277,7 +277,8 @@ fn parse_encoding(s: &str) -> Result<Encoding, String> {
 pub struct ValidateArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Encoding to assume when a file has no BOM or declaration (utf-8, shift_jis, euc-jp).
+    /// Encoding to assume when a file has no BOM or declaration, or one its bytes contradict
+    /// (utf-8, shift_jis, euc-jp).
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
     /// Output style.
@@ -340,7 +341,8 @@ or no record found (see docs/cli.md).";
 pub struct StatsArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Encoding to assume when a file has no BOM or declaration (utf-8, shift_jis, euc-jp).
+    /// Encoding to assume when a file has no BOM or declaration, or one its bytes contradict
+    /// (utf-8, shift_jis, euc-jp).
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
     /// Write the games table here (default: standard output; `-` for it).
@@ -609,7 +611,7 @@ pub struct BoardArgs {
     /// Read the input as this format instead of guessing (kif, ki2, csa, psn, jkf, usi).
     #[arg(long, value_parser = parse_format)]
     pub from: Option<Format>,
-    /// Encoding to assume when the input has no BOM or declaration.
+    /// Encoding to assume when the input has no BOM or declaration, or one its bytes contradict.
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
     /// Replace undecodable bytes with U+FFFD instead of reporting them.
@@ -645,7 +647,7 @@ error or a refused output.";
 pub struct HtmlArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Encoding to assume when a file has no BOM or declaration.
+    /// Encoding to assume when a file has no BOM or declaration, or one its bytes contradict.
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
     /// Write the page to this file (one game; default: standard output; `-` for it).

@@ -80,7 +80,8 @@ fn parse_ending(s: &str) -> Result<String, String> {
 pub struct ExportArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Encoding to assume when a file has no BOM or declaration (utf-8, shift_jis, euc-jp).
+    /// Encoding to assume when a file has no BOM or declaration, or one its bytes contradict
+    /// (utf-8, shift_jis, euc-jp).
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<Encoding>,
     /// The layout: hcpe (38-byte records), psv (40-byte records) or hcpe3 (per game).
@@ -92,7 +93,7 @@ pub struct ExportArgs {
     /// Overwrite existing output files (inputs are never overwritten).
     #[arg(long)]
     pub force: bool,
-    /// Keep games whose two players are both rated R or more (floodgate's `'black_rate:` and `'white_rate:` lines; unrated games are left out).
+    /// Keep games whose two players are both rated R or more (floodgate's `'black_rate:` and `'white_rate:` lines; unrated games are left out); 0 or less: no rating filter.
     #[arg(long, value_name = "R")]
     pub min_rating: Option<f64>,
     /// Write only positions whose move has an evaluation (hcpe3: leave out games where half the moves have none).

@@ -162,7 +162,8 @@ pub enum SelectFormat {
 pub struct SelectArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Encoding to assume when a file has no BOM or declaration (utf-8, shift_jis, euc-jp).
+    /// Encoding to assume when a file has no BOM or declaration, or one its bytes contradict
+    /// (utf-8, shift_jis, euc-jp).
     #[arg(long, value_parser = |s: &str| s.parse::<Encoding>())]
     pub encoding: Option<Encoding>,
     /// Output style.

@@ -9,7 +9,7 @@ use crate::out;
 use crate::output::{Destination, Plan, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
-use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason};
+use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason, HCPE3_MAX_MOVES};
 use kifu::read::{Rule, Severity};
 use kifu::replay::Replayed;
 use kifu::select::Selector;
@@ -230,6 +230,8 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
         (a.dedupe_what == Some(DedupeArg::Position)).then(HashSet::new);
     let mut skipped: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut invalid = 0u64;
+    // Games written as several `.hcpe3` games (over 65,535 moves).
+    let mut split_games = 0u64;
     let size = a.to.record_size();
     let per_game = batch::Visitors(|| {
         let sel = Selector::new(&filter).stop_rejected(true);
@@ -246,6 +248,7 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
                     mut report,
                     output: (verdict, output),
                 } = sel;
+                let hcpe3_games = output.hcpe3_games();
                 let GameExport {
                     skipped: why,
                     records,
@@ -290,6 +293,21 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
                         &progress,
                     );
                 }
+                // A game longer than a `.hcpe3` header counts is written as
+                // several `.hcpe3` games: said once per game, and counted.
+                if a.to == Layout::Hcpe3 && why.is_none() && hcpe3_games > 1 {
+                    rep.note(
+                        Some(&meta.display),
+                        Some(Severity::Warning),
+                        None,
+                        &format!(
+                            "game {}: {records} moves, more than an hcpe3 header counts \
+                             ({HCPE3_MAX_MOVES}); written as {hcpe3_games} consecutive hcpe3 games",
+                            index_in_file + 1
+                        ),
+                        &progress,
+                    );
+                }
                 // Records that survive --dedupe position.
                 let mut kept_bytes = bytes;
                 let mut kept_records = u64::from(records);
@@ -317,6 +335,9 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
                         let p = &mut parts[i];
                         let at = (p.records, p.bytes);
                         p.write(&kept_bytes, kept_records);
+                        if a.to == Layout::Hcpe3 && hcpe3_games > 1 {
+                            split_games += 1;
+                        }
                         (Some(at.0), Some(at.1))
                     }
                     None => {
@@ -364,13 +385,19 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
     });
     progress.finish();
     // Write what is gathered; the first failure ends the run with nothing
-    // committed.
+    // committed. Standard output that fails is the command's own failure,
+    // as for `convert` and `stats`: a reader that went away (`| head`)
+    // ends the run quietly with code 0, any other failure is said once
+    // (exit 2).
     let mut io_errors = 0u64;
-    let all: Vec<&mut Part> = parts.iter_mut().chain(index.as_mut()).collect();
     let mut failed = false;
-    for p in all {
+    for p in parts.iter_mut().chain(index.as_mut()) {
         p.drain();
         if let Some(e) = p.failed.take() {
+            if matches!(p.sink, Sink::Stdout(_)) {
+                let _ = rep.finish(false, &progress);
+                return Err(e);
+            }
             rep.note(
                 Some(&p.sink.display()),
                 Some(Severity::Error),
@@ -381,16 +408,10 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
             failed = true;
         }
     }
-    let kept: u64 = parts.iter().map(|p| p.games).sum();
-    let mut summary = Vec::new();
-    for p in &parts {
-        summary.push(format!(
-            "{} games ({} records) in {}",
-            p.games,
-            p.records,
-            p.sink.display()
-        ));
-    }
+    // What was committed, for the summary: only outputs that are in place.
+    let mut written = Vec::new();
+    let mut kept = 0u64;
+    let mut not_written = Vec::new();
     if failed {
         io_errors += 1;
     } else {
@@ -398,10 +419,12 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
         // the index is, whatever it lists.
         let outputs = parts
             .into_iter()
-            .map(|p| (p.games == 0 && !a.input.allow_empty, p))
-            .chain(index.map(|p| (false, p)));
-        for (empty, p) in outputs {
+            .map(|p| (p.games == 0 && !a.input.allow_empty, true, p))
+            .chain(index.map(|p| (false, false, p)));
+        for (empty, records_file, p) in outputs {
             let name = p.sink.display();
+            let line = format!("{} games ({} records) in {name}", p.games, p.records);
+            let games = p.games;
             if empty {
                 rep.note(
                     None,
@@ -410,26 +433,63 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
                     &format!("kifu export: {name}: nothing to write; not created"),
                     &progress,
                 );
+                written.push(line);
                 continue;
             }
-            if let Err(e) = p.sink.commit() {
-                rep.note(
-                    Some(&name),
-                    Some(Severity::Error),
-                    Some(Rule::Io),
-                    &e.to_string(),
-                    &progress,
-                );
-                io_errors += 1;
+            if !not_written.is_empty() {
+                // After a failure nothing more is committed (dropped, a
+                // file leaves no temporary behind).
+                not_written.push(name);
+                continue;
+            }
+            let stdout = matches!(p.sink, Sink::Stdout(_));
+            match p.sink.commit() {
+                Ok(()) if records_file => {
+                    written.push(line);
+                    kept += games;
+                }
+                Ok(()) => {}
+                Err(e) if stdout => {
+                    let _ = rep.finish(false, &progress);
+                    return Err(e);
+                }
+                Err(e) => {
+                    rep.note(
+                        Some(&name),
+                        Some(Severity::Error),
+                        Some(Rule::Io),
+                        &e.to_string(),
+                        &progress,
+                    );
+                    io_errors += 1;
+                    not_written.push(name);
+                }
             }
         }
     }
-    let skipped_total: u64 = skipped.values().sum();
-    let mut text = format!("kifu export: {kept} games written: {}", summary.join(", "));
-    if skipped_total > 0 {
-        let why: Vec<String> = skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        text.push_str(&format!("; {skipped_total} skipped ({})", why.join(", ")));
-    }
+    let text = if failed {
+        "kifu export: an output failed; nothing committed".to_string()
+    } else {
+        let mut text = if written.is_empty() {
+            "kifu export: nothing written".to_string()
+        } else {
+            format!("kifu export: {kept} games written: {}", written.join(", "))
+        };
+        if !not_written.is_empty() {
+            text.push_str(&format!("; not written: {}", not_written.join(", ")));
+        }
+        if split_games > 0 {
+            text.push_str(&format!(
+                "; {split_games} split into hcpe3 games of at most {HCPE3_MAX_MOVES} moves"
+            ));
+        }
+        let skipped_total: u64 = skipped.values().sum();
+        if skipped_total > 0 {
+            let why: Vec<String> = skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            text.push_str(&format!("; {skipped_total} skipped ({})", why.join(", ")));
+        }
+        text
+    };
     rep.note(None, None, None, &text, &progress);
     let (counts, _) = rep.finish(false, &progress);
     Ok(
