@@ -1,5 +1,5 @@
 //! `kifu.stats`: the games table of `kifu stats` as an Arrow stream. The
-//! rows are the library's (`kifu::stats::StatsCollector` on the batch
+//! rows are the library's (`kifu::stats::Stats` in a replay on the batch
 //! runner, in input order); each CSV column becomes a typed Arrow column
 //! holding the values a CSV reader gets from the table `kifu stats`
 //! writes. The work runs on its own threads, without the GIL, while the
@@ -14,9 +14,10 @@ use arrow_array::builder::{
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{ArrayRef, RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
-use kifu::batch::{self, Event, FileMeta, Input, Issue, Stop, Visitors, Workers};
+use kifu::batch::{self, Event, FileMeta, Input, Issue, Stop, VisitorsWith, Workers};
 use kifu::read::ReadOptions;
-use kifu::stats::{GameRow, Source, StatsCollector, StatsOptions};
+use kifu::replay::Replay;
+use kifu::stats::{GameRow, Source, Stats, StatsOptions};
 use kifu::validate::ValidateOptions;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -259,15 +260,16 @@ fn produce(
     stop: Stop,
 ) {
     let vopts = ValidateOptions::default();
-    let per_game = Visitors(|meta: &FileMeta| {
-        let mut c = StatsCollector::new(opts, vopts);
-        c.source(Source {
-            path: meta.display.clone(),
-            format: meta.format,
-            encoding: meta.encoding,
-        });
-        c
-    });
+    let per_game = VisitorsWith(
+        || Stats::replay(opts, vopts),
+        |r: &mut Replay<Stats>, meta: &FileMeta| {
+            r.observer_mut().source(Source {
+                path: meta.display.clone(),
+                format: meta.format,
+                encoding: meta.encoding,
+            })
+        },
+    );
     let mut cols = Columns::new(BATCH_ROWS);
     let mut rows = 0;
     let mut unread = Vec::new();
@@ -275,7 +277,8 @@ fn produce(
     let ropts = ReadOptions::default();
     let delivered = batch::run_until(&inputs, &workers, &ropts, per_game, &stop, |ev| {
         match ev {
-            Event::Game(_, index, mut stats) => {
+            Event::Game(_, index, g) => {
+                let mut stats = g.output;
                 stats.row.game = index;
                 cols.push(&stats.row);
                 rows += 1;

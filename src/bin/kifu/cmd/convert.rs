@@ -9,8 +9,7 @@ use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::convert::{encode_output, ConvertOptions, Target};
 use kifu::read::{Encoding, Rule, Severity};
-use kifu::select::Selector;
-use kifu::validate::{GameReport, ValidateOptions, Validator};
+use kifu::validate::{GameReport, ValidateOptions};
 use kifu::write::Dropped;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -214,9 +213,9 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
         &workers,
         &read_opts,
         batch::EachGame(|_meta: &FileMeta, game| {
-            let mut sel = Selector::new(&filter, Validator::new(vopts)).drain_rejected(true);
+            let mut sel = crate::cmd::select::replay(&filter, true, vopts, (), false);
             let selected = kifu::read::visit_game(&game, &mut sel);
-            let (mut report, verdict) = (selected.output, selected.verdict);
+            let (mut report, (verdict, ())) = (selected.report, selected.output);
             strictness.apply_report(&mut report);
             let text =
                 if verdict.matched && kifu::convert::writes_with(&report, strict, &strictness) {

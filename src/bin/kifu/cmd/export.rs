@@ -1,9 +1,9 @@
 //! `kifu export`: training data (`.hcpe`, `.psv`, `.hcpe3`) from records.
 
 use crate::args::ColorArg;
-use crate::batch::{self, Event, FileMeta};
+use crate::batch::{self, Event};
 use crate::cmd::common;
-use crate::cmd::select::{Keep, Selecting};
+use crate::cmd::select::Keep;
 use crate::export_args::{DedupeArg, ExportArgs, Preset, SplitPart};
 use crate::out;
 use crate::output::{Destination, Plan, Sink};
@@ -11,7 +11,8 @@ use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason, HCPE3_MAX_MOVES};
 use kifu::read::{Rule, Severity};
-use kifu::select::Selected;
+use kifu::replay::Replayed;
+use kifu::select::Selector;
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -232,20 +233,23 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
     // Games written as several `.hcpe3` games (over 65,535 moves).
     let mut split_games = 0u64;
     let size = a.to.record_size();
-    let per_game = Selecting {
-        filter: &filter,
-        drain: true,
-        inner: |_: &FileMeta| Exporter::new(opts.clone()),
-    };
+    let per_game = batch::Visitors(|| {
+        let sel = Selector::new(&filter).stop_rejected(true);
+        let names = sel.needs_names();
+        Exporter::replay_with(opts.clone(), |e| (sel, e))
+            .with_names(names.then(kifu::tags::Taxonomy::builtin))
+    });
     let mut line = Vec::new();
     batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
         match ev {
             Event::Game(meta, index_in_file, sel) => {
                 progress.game();
-                let Selected { output, verdict } = sel;
+                let Replayed {
+                    mut report,
+                    output: (verdict, output),
+                } = sel;
                 let hcpe3_games = output.hcpe3_games();
                 let GameExport {
-                    mut report,
                     skipped: why,
                     records,
                     bytes,

@@ -7,10 +7,10 @@ use crate::out;
 use crate::output::{Destination, Plan, Sink};
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
+use kifu::replay::{Replay, Replayed};
 use kifu::rules::ImpasseRule;
-use kifu::stats::{
-    GameRow, GameStats, MoveRow, Source, StatsCollector, StatsOptions, Summary, TagRow,
-};
+use kifu::select::Selector;
+use kifu::stats::{GameRow, GameStats, MoveRow, Source, Stats, StatsOptions, Summary, TagRow};
 use kifu::validate::ValidateOptions;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -213,30 +213,33 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
     let workers = common::workers(&a.input, |n| rep.tool_warning(n, &progress));
     let filter = a.filter.filter(None);
     let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
-    let collecting = Collecting {
-        opts,
-        vopts,
-        tags: !a.no_tags,
-    };
-    let per_game = crate::cmd::select::Selecting {
-        filter: &filter,
-        drain: false,
-        inner: |meta: &FileMeta| batch::PerGame::visitor(&collecting, meta),
-    };
+    // Name openings and castles (not with --no-tags); the names are found
+    // once per game, for the columns and the filters alike.
+    let names = !a.no_tags;
+    let per_game = batch::VisitorsWith(
+        || {
+            let stats = Stats::new(opts).with_names(names);
+            crate::cmd::select::replay(&filter, false, vopts, stats, names)
+        },
+        |r: &mut Replay<(Selector<'_>, Stats)>, meta: &FileMeta| {
+            r.observer_mut().1.source(Source {
+                path: meta.display.clone(),
+                format: meta.format,
+                encoding: meta.encoding,
+            })
+        },
+    );
     batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
         match ev {
             Event::Game(meta, index, selected) => {
                 progress.game();
-                let GameStats {
-                    mut row,
-                    mut moves,
+                let Replayed {
                     mut report,
-                } = selected.output;
+                    output: (verdict, GameStats { mut row, mut moves }),
+                } = selected;
                 // A game that failed to read keeps its row (valid=false),
                 // whatever the filters say.
-                if !keep.keep(selected.verdict.matched, row.game_key)
-                    && !selected.verdict.read_error
-                {
+                if !keep.keep(verdict.matched, row.game_key) && !verdict.read_error {
                     return ControlFlow::Continue(());
                 }
                 row.game = index;
@@ -315,29 +318,4 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
     } else {
         out::OK
     })
-}
-
-/// Collects the rows of every game as it is read (each move played once).
-struct Collecting {
-    opts: StatsOptions,
-    vopts: ValidateOptions,
-    /// Name openings and castles (not with --no-tags).
-    tags: bool,
-}
-
-impl batch::PerGame for Collecting {
-    type Output = GameStats;
-    type Visitor<'a> = StatsCollector;
-    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> StatsCollector {
-        let mut c = StatsCollector::new(self.opts, self.vopts);
-        if !self.tags {
-            c = c.with_tags(None);
-        }
-        c.source(Source {
-            path: meta.display.clone(),
-            format: meta.format,
-            encoding: meta.encoding,
-        });
-        c
-    }
 }

@@ -1,14 +1,14 @@
 //! `kifu validate`.
 
 use crate::args::{ColorArg, ImpasseArg, OutputFormat, ValidateArgs};
-use crate::batch::{self, Event, FileMeta};
+use crate::batch::{self, Event};
 use crate::cmd::common;
 use crate::out::{self, Out};
 use crate::output::Plan;
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
 use kifu::rules::ImpasseRule;
-use kifu::validate::{ValidateOptions, Validator};
+use kifu::validate::ValidateOptions;
 use std::ops::ControlFlow;
 
 pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
@@ -61,29 +61,23 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
     let game_key = json || a.filter.dedupe;
     let filter = a.filter.filter(Some(&a.moves));
     let mut keep = crate::cmd::select::Keep::new(a.filter.dedupe);
-    // Every game is played whole (drain: false), so that the games a filter
-    // leaves out but that failed to read are reported as without filters.
-    let per_game = crate::cmd::select::Selecting {
-        filter: &filter,
-        drain: false,
-        // Only the JSON report prints the final position and the game
-        // key; `--dedupe` reads the key too.
-        inner: |_: &FileMeta| {
-            Validator::new(opts)
-                .with_final_sfen(json)
-                .with_game_key(game_key)
-        },
-    };
+    // Only the JSON report prints the final position and the game key;
+    // `--dedupe` reads the key too. Every game is played whole (no stop),
+    // so that the games a filter leaves out but that failed to read are
+    // reported as without filters.
+    let per_game = batch::Visitors(|| {
+        crate::cmd::select::replay(&filter, false, opts, (), false)
+            .with_validator(|v| v.with_final_sfen(json).with_game_key(game_key))
+    });
     batch::run(&inputs, &workers, &read_opts, per_game, |ev| {
         match ev {
             Event::Game(meta, index, selected) => {
-                let mut report = selected.output;
+                let mut report = selected.report;
+                let verdict = selected.output.0;
                 report.index = index;
                 // The filters narrow what is reported; a game that failed
                 // to read is reported all the same.
-                if !keep.keep(selected.verdict.matched, report.game_key)
-                    && !selected.verdict.read_error
-                {
+                if !keep.keep(verdict.matched, report.game_key) && !verdict.read_error {
                     progress.game();
                     reporter.counts.left_out += 1;
                     return ControlFlow::Continue(());
