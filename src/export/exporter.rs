@@ -270,6 +270,9 @@ pub struct Exporter {
     coder: Option<pack::Incremental>,
     /// Records are still being written.
     recording: bool,
+    /// The code of the position a continued `.hcpe3` game starts from,
+    /// between `playing` and `played` of its first move.
+    continuation: Option<pack::Code>,
     /// A main-line move was not played (illegal).
     illegal: bool,
     out_of_range: bool,
@@ -295,6 +298,7 @@ impl Exporter {
             code: None,
             coder: None,
             recording: true,
+            continuation: None,
             illegal: false,
             out_of_range: false,
             ratings: [None, None],
@@ -391,11 +395,11 @@ impl Exporter {
                 // The first move: the coder still holds the start's code.
                 self.buf.extend_from_slice(&coder.code());
                 self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
-            } else if self.records.is_multiple_of(HCPE3_MAX_MOVES) {
+            } else if let Some(code) = self.continuation.take() {
                 // A header counts at most 65,535 moves: the game goes on
                 // as the next `.hcpe3` game, from the position before
-                // this move (the coder's code; see `fill_results`).
-                self.buf.extend_from_slice(&coder.code());
+                // this move (taken in `playing`; see `fill_results`).
+                self.buf.extend_from_slice(&code);
                 self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
             }
         }
@@ -607,6 +611,7 @@ impl Observer for Exporter {
         self.code = None;
         self.coder = None;
         self.recording = true;
+        self.continuation = None;
         self.illegal = false;
         self.out_of_range = false;
         self.ratings = [None, None];
@@ -629,6 +634,15 @@ impl Observer for Exporter {
     #[inline]
     fn playing(&mut self, before: &Position, _mv: Move) -> Flow {
         self.ply = before.ply();
+        if self.opts.layout == Layout::Hcpe3
+            && self.recording
+            && self.records > 0
+            && self.records.is_multiple_of(HCPE3_MAX_MOVES)
+        {
+            // The `.hcpe3` game in progress is full: the next one starts
+            // from this position (no coder follows `.hcpe3` moves).
+            self.continuation = Some(pack::hcp(before));
+        }
         CONTINUE
     }
 
