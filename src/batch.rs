@@ -661,7 +661,7 @@ fn read_games<P: PerGame, R: std::io::BufRead>(
     per_game: &Pooled<'_, P>,
     meta: &FileMeta,
     reader: &mut Reader<R>,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Vec<P::Output> {
     let mut items = Vec::new();
     let _ = each_game(per_game, meta, reader, |out| {
@@ -672,8 +672,8 @@ fn read_games<P: PerGame, R: std::io::BufRead>(
 }
 
 /// `Break` once `stop` is set.
-fn stopping(stop: &AtomicBool) -> ControlFlow<()> {
-    if stop.load(Ordering::Relaxed) {
+fn stopping(stop: &Stop) -> ControlFlow<()> {
+    if stop.is_stopped() {
         ControlFlow::Break(())
     } else {
         ControlFlow::Continue(())
@@ -920,7 +920,7 @@ fn parse_whole<T, F>(
     bytes: Arc<[u8]>,
     opts: &ReadOptions,
     per_game: &Pooled<'_, F>,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Batch<T>
 where
     F: PerGame<Output = T>,
@@ -1313,7 +1313,7 @@ fn stream_here<T, F>(
     rest: Stream,
     opts: &ReadOptions,
     per_game: &Pooled<'_, F>,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Batch<T>
 where
     F: PerGame<Output = T>,
@@ -1504,7 +1504,7 @@ fn read_piece<P: PerGame>(
     opts: &ReadOptions,
     per_game: &Pooled<'_, P>,
     meta: &FileMeta,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> Vec<P::Output> {
     let mut items = Vec::new();
     let _ = each_in_piece(p, format, encoding, opts, per_game, meta, |out| {
@@ -1971,7 +1971,7 @@ where
         s.spawn(move |_| {
             let items = chunk
                 .into_iter()
-                .take_while(|_| !stop.load(Ordering::Relaxed))
+                .take_while(|_| !stop.is_stopped())
                 .map(|g| per_game.built(&meta, g))
                 .collect();
             let _ = tx.send((my, vec![Batch { meta, items, last }]));
