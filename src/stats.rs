@@ -14,6 +14,9 @@ use crate::rules::variant::Variant;
 use crate::validate::{Played, ValidateOptions};
 use serde::Serialize;
 
+mod columns;
+pub use columns::{Cell, Column, ColumnType, GAME_COLUMNS, MOVE_COLUMNS, TAG_COLUMNS};
+
 /// Settings for the tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatsOptions {
@@ -798,117 +801,6 @@ impl<'a> CsvLine<'a> {
     }
 }
 
-impl GameRow {
-    /// The games table's columns, in order (the field names).
-    pub const COLUMNS: [&'static str; 46] = [
-        "path",
-        "game",
-        "format",
-        "encoding",
-        "variant",
-        "handicap",
-        "event",
-        "site",
-        "start_time",
-        "start_time_raw",
-        "sente",
-        "gote",
-        "time_control",
-        "plies",
-        "result",
-        "reason",
-        "valid",
-        "first_error_rule",
-        "first_error_ply",
-        "sente_captures",
-        "gote_captures",
-        "sente_drops",
-        "gote_drops",
-        "sente_promotions",
-        "gote_promotions",
-        "sente_checks",
-        "gote_checks",
-        "sente_time_s",
-        "gote_time_s",
-        "opening_usi",
-        "final_sfen",
-        "variations",
-        "comments",
-        "start_time_precision",
-        "game_key",
-        "terminal_text",
-        "sente_opening",
-        "gote_opening",
-        "sente_castle",
-        "gote_castle",
-        "sente_opening_ply",
-        "gote_opening_ply",
-        "sente_castle_ply",
-        "gote_castle_ply",
-        "game_style",
-        "opening_header",
-    ];
-
-    /// Appends the CSV header line of the games table to `out`.
-    pub fn write_csv_header(out: &mut Vec<u8>) {
-        CsvLine::header(out, &Self::COLUMNS);
-    }
-
-    /// Appends this row as one CSV line to `out`: the bytes a `csv::Writer`
-    /// with default settings writes when it serializes the row, without
-    /// serde's per-field cost.
-    pub fn write_csv(&self, out: &mut Vec<u8>) {
-        let mut l = CsvLine::new(out);
-        l.str(&self.path);
-        l.int(self.game);
-        l.str(self.format);
-        l.str(self.encoding);
-        l.str(self.variant);
-        l.str(self.handicap);
-        l.str(&self.event);
-        l.str(&self.site);
-        l.str(&self.start_time);
-        l.str(&self.start_time_raw);
-        l.str(&self.sente);
-        l.str(&self.gote);
-        l.str(&self.time_control);
-        l.int(self.plies);
-        l.str(self.result);
-        l.str(&self.reason);
-        l.bool(self.valid);
-        l.str(self.first_error_rule);
-        l.opt_int(self.first_error_ply);
-        l.int(self.sente_captures);
-        l.int(self.gote_captures);
-        l.int(self.sente_drops);
-        l.int(self.gote_drops);
-        l.int(self.sente_promotions);
-        l.int(self.gote_promotions);
-        l.int(self.sente_checks);
-        l.int(self.gote_checks);
-        l.opt_f64(self.sente_time_s);
-        l.opt_f64(self.gote_time_s);
-        l.str(&self.opening_usi);
-        l.str(&self.final_sfen);
-        l.int(self.variations);
-        l.int(self.comments);
-        l.str(self.start_time_precision);
-        l.key(self.game_key);
-        l.str(&self.terminal_text);
-        l.str(&self.sente_opening);
-        l.str(&self.gote_opening);
-        l.str(&self.sente_castle);
-        l.str(&self.gote_castle);
-        l.str(&self.sente_opening_ply);
-        l.str(&self.gote_opening_ply);
-        l.str(&self.sente_castle_ply);
-        l.str(&self.gote_castle_ply);
-        l.str(&self.game_style);
-        l.str(&self.opening_header);
-        l.end();
-    }
-}
-
 /// One row of the names table (`kifu stats --tags FILE`): one opening,
 /// castle or style found in a game. Field names are the CSV column names.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -930,9 +822,6 @@ pub struct TagRow {
 }
 
 impl TagRow {
-    /// The names table's columns, in order (the field names).
-    pub const COLUMNS: [&'static str; 7] = ["path", "game", "side", "kind", "id", "ja", "ply"];
-
     /// The rows of one game, from the name columns of its games-table row
     /// (`tax` gives the Japanese names): sente's openings and castles,
     /// gote's, then the style.
@@ -965,82 +854,6 @@ impl TagRow {
         push("gote", "castle", &row.gote_castle, &row.gote_castle_ply);
         push("", "style", &row.game_style, "");
         out
-    }
-
-    /// Appends the CSV header line of the names table to `out`.
-    pub fn write_csv_header(out: &mut Vec<u8>) {
-        CsvLine::header(out, &Self::COLUMNS);
-    }
-
-    /// Appends this row as one CSV line to `out` (the bytes `csv` writes).
-    pub fn write_csv(&self, out: &mut Vec<u8>) {
-        let mut l = CsvLine::new(out);
-        l.str(&self.path);
-        l.int(self.game);
-        l.str(self.side);
-        l.str(self.kind);
-        l.str(&self.id);
-        l.str(&self.ja);
-        l.opt_int(self.ply);
-        l.end();
-    }
-}
-
-impl MoveRow {
-    /// The moves table's columns, in order (the field names).
-    pub const COLUMNS: [&'static str; 20] = [
-        "path",
-        "game",
-        "ply",
-        "side",
-        "usi",
-        "psn",
-        "kif",
-        "piece",
-        "from",
-        "to",
-        "capture",
-        "promote",
-        "drop",
-        "check",
-        "time_s",
-        "cumulative_s",
-        "sfen_before",
-        "eval",
-        "pv",
-        "mate",
-    ];
-
-    /// Appends the CSV header line of the moves table to `out`.
-    pub fn write_csv_header(out: &mut Vec<u8>) {
-        CsvLine::header(out, &Self::COLUMNS);
-    }
-
-    /// Appends this row as one CSV line to `out` (see
-    /// [`GameRow::write_csv`]).
-    pub fn write_csv(&self, out: &mut Vec<u8>) {
-        let mut l = CsvLine::new(out);
-        l.str(&self.path);
-        l.int(self.game);
-        l.int(self.ply);
-        l.str(&self.side);
-        l.str(&self.usi);
-        l.str(&self.psn);
-        l.str(&self.kif);
-        l.str(&self.piece);
-        l.str(&self.from);
-        l.str(&self.to);
-        l.str(&self.capture);
-        l.bool(self.promote);
-        l.bool(self.drop);
-        l.bool(self.check);
-        l.opt_f64(self.time_s);
-        l.opt_f64(self.cumulative_s);
-        l.str(&self.sfen_before);
-        l.opt_int(self.eval);
-        l.str(&self.pv);
-        l.opt_int(self.mate);
-        l.end();
     }
 }
 
