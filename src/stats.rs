@@ -1291,4 +1291,40 @@ mod tests {
         assert_eq!(iso_date("2023/02/30"), None);
         assert_eq!(iso_date(""), None);
     }
+
+    /// `kifu stats --opening X`: the filter and the columns share the
+    /// replay's names, so each game is named once (the selector and the
+    /// collector each ran a tagger before, naming every game twice).
+    #[test]
+    fn stats_with_an_opening_filter_names_each_game_once() {
+        let tax = crate::tags::Taxonomy::builtin();
+        let mut filter = crate::select::Filter::default();
+        let id = tax.by_id("fourth_file_rook").expect("an opening");
+        filter.tags.push(*tax.subtree(id));
+        let stats = crate::stats::Stats::new(crate::stats::StatsOptions::default());
+        let mut replay = crate::replay::Replay::new(
+            crate::validate::ValidateOptions::default(),
+            (crate::select::Selector::new(&filter), stats),
+        )
+        .with_names(Some(tax));
+        let usi = "startpos moves 7g7f 3c3d 6g6f 8b4b\nstartpos moves 2g2f 8c8d\n";
+        let mut reader = crate::read::Reader::new(usi.as_bytes()).unwrap();
+        let before = crate::tags::GAMES_NAMED.with(|n| n.get());
+        let mut matched = Vec::new();
+        while let Some(g) = reader.read_game(&mut replay) {
+            matched.push((g.output.0.matched, g.output.1.row.gote_opening));
+        }
+        let begun = crate::tags::GAMES_NAMED.with(|n| n.get()) - before;
+        assert_eq!(
+            matched,
+            [
+                (true, "fourth_file_rook".to_string()),
+                (false, String::new())
+            ]
+        );
+        // Each game is begun twice by the one tagger (the even game at
+        // `begin_game`, then its start): two games, four begins, one
+        // tagger. Two taggers would make eight.
+        assert_eq!(begun, 4);
+    }
 }
