@@ -475,13 +475,15 @@ struct Quick<'a> {
 
 impl<'a> Quick<'a> {
     fn of(prefix: &'a [u8], complete: bool) -> Quick<'a> {
+        // The valid part: all of it, or all but a character cut at the
+        // end of a partial prefix (which is not a multi-byte character).
         let valid = match std::str::from_utf8(prefix) {
-            Ok(_) => true,
-            // A character cut at the end of a partial prefix.
-            Err(e) => e.error_len().is_none() && !complete,
+            Ok(_) => Some(prefix.len()),
+            Err(e) if e.error_len().is_none() && !complete => Some(e.valid_up_to()),
+            Err(_) => None,
         };
-        let (utf8_multi, utf8_bad) = if valid {
-            (usize::from(!prefix.is_ascii()), 0)
+        let (utf8_multi, utf8_bad) = if let Some(end) = valid {
+            (usize::from(!prefix[..end].is_ascii()), 0)
         } else {
             utf8_counts_settled(prefix, complete)
         };
@@ -932,6 +934,9 @@ mod tests {
             vec![0xA4, 0xA2, 0xA4],
             vec![0xFD, 0xFE, 0xFF],
             vec![0x82, 0x0A, 0x82, 0xA0],
+            // ASCII under a Shift_JIS declaration, cut in a character at
+            // the end: still ASCII, so the declaration stands.
+            b"#KIF version=2.0 encoding=Shift_JIS\r\n+7776FU\xc2".to_vec(),
             SHIFT_JIS.encode("▲７六歩").0.into_owned(),
             EUC_JP.encode("▲７六歩").0.into_owned(),
         ];
