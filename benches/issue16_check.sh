@@ -13,7 +13,7 @@ PY=${PY:-python3}
 CS=$(realpath benches/peers/validate_cshogi.py)
 OUT="${TMPDIR:-/tmp}/kifu-issue16-stats.csv"
 t(){ /usr/bin/time -f "%e s wall %U s user %M KB" "$@" 2>&1 >/dev/null | tail -1; }
-for d in "${CSA_DIR:-/work/peers/data/files}" "${KIF_DIR:-/tmp/gkif-sjis}" "${KI2_DIR:-/tmp/gkif-ki2}"; do
+for d in "${CSA_DIR:?set CSA_DIR to a folder of CSA records}" "${KIF_DIR:?set KIF_DIR to a folder of Shift_JIS KIF records}" "${KI2_DIR:?set KI2_DIR to a folder of KI2 records}"; do
   echo "== $d"; cd $d
   for r in 1 2; do
     echo -n "cat|wc: "; /usr/bin/time -f "%e s wall" sh -c 'cat * | wc -l >/dev/null' 2>&1 | tail -1
@@ -26,7 +26,7 @@ for d in "${CSA_DIR:-/work/peers/data/files}" "${KIF_DIR:-/tmp/gkif-sjis}" "${KI
   echo -n "kifu stats -j1 (stdout): "; t $K stats -j1 .
   case $d in *ki2) ;; *) echo -n "cshogi: "; $PY $CS . | python3 -c "import json,sys;o=json.load(sys.stdin);print(o['games'],'games',round(o['seconds'],3),'s inner')"; echo -n "cshogi process: "; t $PY $CS . ;; esac
 done
-MID=${MID:-/work/peers/data/mid.csa}
+MID=${MID:?set MID to a large multi-game CSA file}
 echo "== $MID"; echo -n "wc -l: "; t wc -l "$MID"
 for j in 1 2; do echo -n "-j$j: "; t $K validate -q -j$j "$MID"; done
 echo -n "stats -j1: "; rm -f "$OUT"; t $K stats -j1 -o "$OUT" "$MID"

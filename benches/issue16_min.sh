@@ -11,7 +11,7 @@ K=$(realpath "${KIFU:-target/release/kifu}")
 PY=${PY:-python3}
 CS=$(realpath benches/peers/validate_cshogi.py)
 N=${N:-7}
-for d in "${CSA_DIR:-/work/peers/data/files}" "${KIF_DIR:-/tmp/gkif-sjis}" "${KI2_DIR:-/tmp/gkif-ki2}"; do
+for d in "${CSA_DIR:?set CSA_DIR to a folder of CSA records}" "${KIF_DIR:?set KIF_DIR to a folder of Shift_JIS KIF records}" "${KI2_DIR:?set KI2_DIR to a folder of KI2 records}"; do
   (
     cd "$d" || exit 2
     declare -A best=()

@@ -9,7 +9,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use kifu::read::{Flow, Format, MoveEvent, ReadOptions, Reader, Visitor, CONTINUE};
 use kifu::record::{Node, Record, TerminalKind};
-use kifu::stats::{StatsCollector, StatsOptions};
+use kifu::stats::{Stats, StatsOptions};
 use kifu::validate::{ValidateOptions, Validator};
 use kifu::{Move, Position, Variant};
 use std::time::Duration;
@@ -134,8 +134,7 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_function(BenchmarkId::from_parameter("stats"), |b| {
             b.iter(|| {
-                let mut v =
-                    StatsCollector::new(StatsOptions::default(), ValidateOptions::default());
+                let mut v = Stats::replay(StatsOptions::default(), ValidateOptions::default());
                 each_game(&inputs, format, &mut v);
             })
         });

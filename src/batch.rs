@@ -457,22 +457,27 @@ impl Workers {
     }
 }
 
-/// What a run does with the games of its inputs: one visitor per input
-/// reads every game as the reader reads it (each move played once); its
-/// output for each game goes to the sink.
+/// What a run does with the games of its inputs: one visitor per worker
+/// thread, built once and reused for every game it reads (each move played
+/// once); its output for each game goes to the sink.
 pub trait PerGame: Sync {
     /// What one game gives.
     type Output: Send;
-    /// The visitor reading the games of one input.
-    type Visitor<'a>: Visitor<Output = Self::Output>
+    /// The visitor of one worker.
+    type Visitor<'a>: Visitor<Output = Self::Output> + Send
     where
         Self: 'a;
-    /// A visitor for the games of the input `meta` describes.
-    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> Self::Visitor<'a>;
+    /// A worker's visitor (built once per worker thread).
+    fn visitor(&self) -> Self::Visitor<'_>;
+    /// The games that follow come from the input `meta` describes.
+    fn input(&self, visitor: &mut Self::Visitor<'_>, meta: &FileMeta) {
+        let _ = (visitor, meta);
+    }
     /// What a game the reader already built gives (a large input read
-    /// game by game): its events go through a visitor.
-    fn built(&self, meta: &FileMeta, game: Game) -> Self::Output {
-        crate::read::visit_game(&game, &mut self.visitor(meta))
+    /// game by game): its events go through the worker's visitor.
+    fn built(&self, visitor: &mut Self::Visitor<'_>, meta: &FileMeta, game: Game) -> Self::Output {
+        self.input(visitor, meta);
+        crate::read::visit_game(&game, visitor)
     }
 }
 
@@ -483,7 +488,7 @@ pub struct EachGame<F>(pub F);
 /// The visitor of [`EachGame`].
 pub struct EachGameVisitor<'a, F> {
     builder: RecordBuilder,
-    meta: &'a FileMeta,
+    meta: FileMeta,
     f: &'a F,
 }
 
@@ -523,7 +528,7 @@ impl<T, F: Fn(&FileMeta, Game) -> T> Visitor for EachGameVisitor<'_, F> {
         self.builder.claim(claim)
     }
     fn end_game(&mut self) -> T {
-        (self.f)(self.meta, self.builder.end_game())
+        (self.f)(&self.meta, self.builder.end_game())
     }
 }
 
@@ -533,60 +538,127 @@ impl<T: Send, F: Fn(&FileMeta, Game) -> T + Sync> PerGame for EachGame<F> {
         = EachGameVisitor<'a, F>
     where
         F: 'a;
-    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> EachGameVisitor<'a, F> {
+    fn visitor(&self) -> EachGameVisitor<'_, F> {
         EachGameVisitor {
             builder: RecordBuilder::new(),
-            meta,
+            meta: FileMeta::default(),
             f: &self.0,
         }
     }
+    fn input(&self, v: &mut EachGameVisitor<'_, F>, meta: &FileMeta) {
+        v.meta = meta.clone();
+    }
     /// The game as built: never built a second time (two copies of a large
     /// game at once).
-    fn built(&self, meta: &FileMeta, game: Game) -> T {
+    fn built(&self, _: &mut EachGameVisitor<'_, F>, meta: &FileMeta, game: Game) -> T {
         (self.0)(meta, game)
     }
 }
 
-/// A visitor per input, made by a closure from the input's description:
-/// the validator, the statistics collector, any visitor that owns what it
-/// needs.
+/// A visitor per worker, made by a closure: the validator, a
+/// [`crate::replay::Replay`], any visitor that owns what it needs.
 pub struct Visitors<F>(pub F);
 
 impl<V, F> PerGame for Visitors<F>
 where
-    V: Visitor,
+    V: Visitor + Send,
     V::Output: Send,
-    F: Fn(&FileMeta) -> V + Sync,
+    F: Fn() -> V + Sync,
 {
     type Output = V::Output;
     type Visitor<'a>
         = V
     where
         F: 'a;
-    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> V {
-        (self.0)(meta)
+    fn visitor(&self) -> V {
+        (self.0)()
+    }
+}
+
+/// Like [`Visitors`], and told of each input by the second closure (the
+/// rows of a statistics table name their input, say).
+pub struct VisitorsWith<F, I>(pub F, pub I);
+
+impl<V, F, I> PerGame for VisitorsWith<F, I>
+where
+    V: Visitor + Send,
+    V::Output: Send,
+    F: Fn() -> V + Sync,
+    I: Fn(&mut V, &FileMeta) + Sync,
+{
+    type Output = V::Output;
+    type Visitor<'a>
+        = V
+    where
+        F: 'a,
+        I: 'a;
+    fn visitor(&self) -> V {
+        (self.0)()
+    }
+    fn input(&self, v: &mut V, meta: &FileMeta) {
+        (self.1)(v, meta)
+    }
+}
+
+/// The workers' visitors of one run: one slot per worker thread (and one
+/// for the calling thread), each filled at its first game and reused.
+struct Pooled<'a, P: PerGame + 'a> {
+    per_game: &'a P,
+    slots: Vec<Mutex<Option<P::Visitor<'a>>>>,
+}
+
+impl<'a, P: PerGame> Pooled<'a, P> {
+    fn new(per_game: &'a P, threads: usize) -> Pooled<'a, P> {
+        Pooled {
+            per_game,
+            slots: (0..=threads).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
+    /// Runs `f` with this thread's visitor, told of the input `meta`.
+    fn with<R>(&self, meta: &FileMeta, f: impl FnOnce(&mut P::Visitor<'a>) -> R) -> R {
+        let last = self.slots.len() - 1;
+        let slot = &self.slots[rayon::current_thread_index().map_or(last, |i| i.min(last))];
+        let taken = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        // A slot already in use (never on a worker) gets a visitor of its own.
+        let mut v = taken.unwrap_or_else(|| self.per_game.visitor());
+        self.per_game.input(&mut v, meta);
+        let r = f(&mut v);
+        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+        r
+    }
+
+    fn built(&self, meta: &FileMeta, game: Game) -> P::Output {
+        let last = self.slots.len() - 1;
+        let slot = &self.slots[rayon::current_thread_index().map_or(last, |i| i.min(last))];
+        let taken = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let mut v = taken.unwrap_or_else(|| self.per_game.visitor());
+        let r = self.per_game.built(&mut v, meta, game);
+        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+        r
     }
 }
 
 /// Every game of a reader, through one visitor, handed to `each` as it
 /// is read until `each` breaks (then `Break`).
 fn each_game<P: PerGame, R: std::io::BufRead>(
-    per_game: &P,
+    per_game: &Pooled<'_, P>,
     meta: &FileMeta,
     reader: &mut Reader<R>,
     mut each: impl FnMut(P::Output) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut v = per_game.visitor(meta);
-    while let Some(out) = reader.read_game(&mut v) {
-        each(out)?;
-    }
-    ControlFlow::Continue(())
+    per_game.with(meta, |v| {
+        while let Some(out) = reader.read_game(v) {
+            each(out)?;
+        }
+        ControlFlow::Continue(())
+    })
 }
 
 /// Every game of a reader, through one visitor; no more once `stop` is
 /// set (the run was stopped: what was read is thrown away).
 fn read_games<P: PerGame, R: std::io::BufRead>(
-    per_game: &P,
+    per_game: &Pooled<'_, P>,
     meta: &FileMeta,
     reader: &mut Reader<R>,
     stop: &Stop,
@@ -762,16 +834,16 @@ fn error_meta(i: usize, input: &Input, e: &io::Error) -> FileMeta {
 }
 
 /// Everything the reading side shares.
-struct Ctx<'a, T, F> {
+struct Ctx<'a, 'p, T, F: PerGame> {
     opts: &'a ReadOptions,
-    per_game: &'a F,
+    per_game: &'a Pooled<'p, F>,
     permits: &'a Semaphore,
     stop: &'a Stop,
     tx: mpsc::Sender<(u64, Vec<Batch<T>>)>,
     seq: u64,
 }
 
-impl<'a, T: Send + 'a, F: PerGame<Output = T>> Ctx<'a, T, F> {
+impl<'a, T: Send + 'a, F: PerGame<Output = T>> Ctx<'a, '_, T, F> {
     fn stopped(&self) -> bool {
         self.stop.is_stopped()
     }
@@ -803,7 +875,7 @@ fn read_whole<T, F, E>(
     input: &Input,
     bytes: Arc<[u8]>,
     opts: &ReadOptions,
-    per_game: &F,
+    per_game: &Pooled<'_, F>,
     mut each: E,
 ) -> (Arc<FileMeta>, bool)
 where
@@ -828,17 +900,14 @@ where
                 })),
                 ..meta_for(i, input)
             });
-            let stopped = {
-                let mut v = per_game.visitor(&meta);
-                let mut stopped = false;
-                while let Some(out) = reader.read_game(&mut v) {
+            let stopped = per_game.with(&meta, |v| {
+                while let Some(out) = reader.read_game(v) {
                     if each(&meta, out).is_break() {
-                        stopped = true;
-                        break;
+                        return true;
                     }
                 }
-                stopped
-            };
+                false
+            });
             (meta, stopped)
         }
     }
@@ -850,7 +919,7 @@ fn parse_whole<T, F>(
     input: &Input,
     bytes: Arc<[u8]>,
     opts: &ReadOptions,
-    per_game: &F,
+    per_game: &Pooled<'_, F>,
     stop: &Stop,
 ) -> Batch<T>
 where
@@ -917,7 +986,7 @@ where
     // One worker (`-j1`): everything on this thread, no thread, no channel.
     let pool = match &workers.pool {
         Some(pool) if workers.threads > 1 => pool,
-        _ => return run_here(inputs, opts, &per_game, stop, &mut sink),
+        _ => return run_here(inputs, opts, &Pooled::new(&per_game, 0), stop, &mut sink),
     };
     let jobs = workers.threads.max(1);
     let permits = Semaphore {
@@ -925,7 +994,8 @@ where
         cv: Condvar::new(),
     };
     let (tx, rx) = mpsc::channel::<(u64, Vec<Batch<T>>)>();
-    let per_game = &per_game;
+    let pooled = Pooled::new(&per_game, pool.current_num_threads());
+    let per_game = &pooled;
     let permits = &permits;
     std::thread::scope(|ts| {
         let reader = std::thread::Builder::new()
@@ -1013,7 +1083,7 @@ where
 fn run_here<T, F, S>(
     inputs: &[Input],
     opts: &ReadOptions,
-    per_game: &F,
+    per_game: &Pooled<'_, F>,
     stop: &Stop,
     sink: &mut S,
 ) -> bool
@@ -1133,7 +1203,7 @@ fn small_group(inputs: &[Input], from: usize) -> Vec<(usize, u64)> {
 fn spawn_small<'scope, T, F>(
     group: Vec<(usize, u64)>,
     inputs: &'scope [Input],
-    ctx: &mut Ctx<'scope, T, F>,
+    ctx: &mut Ctx<'scope, '_, T, F>,
     s: &rayon::Scope<'scope>,
 ) where
     T: Send + 'scope,
@@ -1157,7 +1227,7 @@ fn read_small<T, F>(
     input: &Input,
     size: u64,
     opts: &ReadOptions,
-    per_game: &F,
+    per_game: &Pooled<'_, F>,
     stop: &Stop,
 ) -> Batch<T>
 where
@@ -1191,7 +1261,7 @@ where
 fn read_input<'scope, T, F>(
     i: usize,
     input: &'scope Input,
-    ctx: &mut Ctx<'scope, T, F>,
+    ctx: &mut Ctx<'scope, '_, T, F>,
     s: &rayon::Scope<'scope>,
 ) where
     T: Send + 'scope,
@@ -1242,7 +1312,7 @@ fn stream_here<T, F>(
     prefix: Vec<u8>,
     rest: Stream,
     opts: &ReadOptions,
-    per_game: &F,
+    per_game: &Pooled<'_, F>,
     stop: &Stop,
 ) -> Batch<T>
 where
@@ -1432,7 +1502,7 @@ fn read_piece<P: PerGame>(
     format: Format,
     encoding: Encoding,
     opts: &ReadOptions,
-    per_game: &P,
+    per_game: &Pooled<'_, P>,
     meta: &FileMeta,
     stop: &Stop,
 ) -> Vec<P::Output> {
@@ -1451,7 +1521,7 @@ fn each_in_piece<P: PerGame>(
     format: Format,
     encoding: Encoding,
     opts: &ReadOptions,
-    per_game: &P,
+    per_game: &Pooled<'_, P>,
     meta: &FileMeta,
     each: impl FnMut(P::Output) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
@@ -1483,7 +1553,7 @@ fn spawn_piece<'scope, T, F>(
     format: Format,
     base: &FileMeta,
     encoding: Encoding,
-    ctx: &mut Ctx<'scope, T, F>,
+    ctx: &mut Ctx<'scope, '_, T, F>,
     s: &rayon::Scope<'scope>,
 ) where
     T: Send + 'scope,
@@ -1575,7 +1645,7 @@ fn read_whole_in_pieces<'scope, T, F>(
     i: usize,
     input: &'scope Input,
     buf: &[u8],
-    ctx: &mut Ctx<'scope, T, F>,
+    ctx: &mut Ctx<'scope, '_, T, F>,
     s: &rayon::Scope<'scope>,
 ) -> bool
 where
@@ -1833,7 +1903,7 @@ fn read_in_pieces<'scope, T, F>(
     input: &'scope Input,
     buf: Vec<u8>,
     rest: Stream,
-    ctx: &mut Ctx<'scope, T, F>,
+    ctx: &mut Ctx<'scope, '_, T, F>,
     s: &rayon::Scope<'scope>,
 ) -> io::Result<()>
 where
@@ -1922,7 +1992,7 @@ fn stream_inline<T, F, S>(
     buf: Vec<u8>,
     rest: Stream,
     opts: &ReadOptions,
-    per_game: &F,
+    per_game: &Pooled<'_, F>,
     sink: &mut S,
 ) -> bool
 where
@@ -1970,14 +2040,17 @@ where
                 encoding: Some(reader.encoding()),
                 ..meta_for(i, input)
             });
-            {
-                let mut v = per_game.visitor(&meta);
-                while let Some(out) = reader.read_game(&mut v) {
+            let stopped = per_game.with(&meta, |v| {
+                while let Some(out) = reader.read_game(v) {
                     if sink(Event::Game(meta.clone(), n, out)).is_break() {
-                        return false;
+                        return true;
                     }
                     n += 1;
                 }
+                false
+            });
+            if stopped {
+                return false;
             }
             meta
         }

@@ -40,7 +40,7 @@
 //! ([`read::RecordBuilder`], behind [`read::Reader::games`]), validate
 //! ([`validate::Validator`]: every line played once against the rules
 //! engine, every problem reported with its rule id, location, ply, move and
-//! position), gather statistics ([`stats::StatsCollector`]) and choose
+//! position), gather statistics ([`stats::Stats`], an observer of one [`replay::Replay`]) and choose
 //! games ([`select::Selector`]: filters, the game key, duplicates);
 //! [`write::write`] writes a [`record::Record`] in any format.
 //!
@@ -109,6 +109,7 @@ pub mod usi;
 pub mod read;
 
 pub mod export;
+pub mod replay;
 pub mod select;
 pub mod stats;
 pub mod strictness;
@@ -135,7 +136,8 @@ pub use japanese::display_width;
 // The flat API: what a program that reads, checks and writes records uses.
 pub use read::{Encoding, Finding, Format, Game, Reader, Rule, Severity, Visitor};
 pub use record::{Location, Record};
-pub use stats::StatsCollector;
+pub use replay::{Observer, Replay};
+pub use stats::Stats;
 pub use validate::Validator;
 pub use write::{write, WriteOptions};
 

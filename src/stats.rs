@@ -3,14 +3,19 @@
 //! move).
 
 use crate::psn::PsnMove;
-use crate::read::{Encoding, Finding, Flow, Format, Game, MoveEvent, Severity, Visitor};
-use crate::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
+use crate::read::{Encoding, Flow, Format, Game, Severity, CONTINUE};
+use crate::record::{HeaderKey, MoveTime, Start, TerminalKind};
+use crate::replay::{Ended, Observer, Replay, Replayed};
 use crate::rules::color::Color;
 use crate::rules::handicap::Handicap;
 use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::rules::variant::Variant;
-use crate::validate::{ValidateOptions, Validator};
+use crate::validate::{Played, ValidateOptions};
 use serde::Serialize;
+
+mod columns;
+pub use columns::{Cell, Column, ColumnType, GAME_COLUMNS, MOVE_COLUMNS, TAG_COLUMNS};
 
 /// Settings for the tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,27 +239,27 @@ pub struct Source {
     pub encoding: Option<Encoding>,
 }
 
-/// Collects the statistics of games as they are read: a [`Visitor`] whose
-/// output is the game's row and (with [`StatsOptions::moves`]) its move
-/// rows. It drives a [`Validator`], so every move is played once, and reads
-/// what each move did from it.
+/// Collects the statistics of games as they are read: an [`Observer`]
+/// whose output is the game's row and (with [`StatsOptions::moves`]) its
+/// move rows, counted from the moves the [`Replay`] plays (each once); the
+/// name columns come from the replay's names ([`Replay::with_names`]).
 ///
 /// ```
 /// use kifu::read::Reader;
-/// use kifu::stats::{Source, StatsCollector, StatsOptions};
+/// use kifu::stats::{Stats, StatsOptions};
 /// use kifu::validate::ValidateOptions;
 ///
 /// let csa = b"N+Alice\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n%TORYO\n";
 /// let mut reader = Reader::new(&csa[..]).unwrap();
-/// let mut stats = StatsCollector::new(StatsOptions::default(), ValidateOptions::default());
-/// let row = reader.read_game(&mut stats).unwrap().row;
+/// let mut stats = Stats::replay(StatsOptions::default(), ValidateOptions::default());
+/// let row = reader.read_game(&mut stats).unwrap().output.row;
 /// assert_eq!((row.sente.as_str(), row.plies, row.sente_captures), ("Alice", 3, 1));
 /// assert_eq!(row.result, "sente_win");
+/// assert_eq!(row.sente_opening, "");
 /// ```
 #[derive(Debug)]
-pub struct StatsCollector {
+pub struct Stats {
     opts: StatsOptions,
-    validator: Validator,
     source: Source,
     row: GameRow,
     variant: Variant,
@@ -263,9 +268,8 @@ pub struct StatsCollector {
     handicap: Option<Handicap>,
     /// Captures, drops, promotions and checks, per side (Black first).
     counts: [[u32; 2]; 4],
-    depth: usize,
-    /// The side of the last main-line move, when it was played.
-    last_main: Option<Color>,
+    /// The side of the last main-line move played (its time follows).
+    last_color: Color,
     totals: [Option<u64>; 2],
     cumulative: [u64; 2],
     prev_to: Option<crate::rules::square::Square>,
@@ -275,28 +279,24 @@ pub struct StatsCollector {
     moves: Vec<MoveRow>,
     /// The last main-line move row, the position after it and its
     /// comments so far (for the `eval` and `pv` columns).
-    pending_eval: Option<(usize, crate::rules::position::Position, Vec<String>)>,
-    /// Names the openings and castles (the `*_opening`, `*_castle` and
-    /// `game_style` columns); `None` when turned off.
-    tagger: Option<crate::tags::Tagger<'static>>,
-    /// The last game's names (memory reused from game to game).
-    tags: crate::tags::GameTags,
+    pending_eval: Option<(usize, Position, Vec<String>)>,
+    /// Fill the name columns from the replay's names.
+    names: bool,
 }
 
-impl StatsCollector {
+impl Stats {
     /// A collector; the rows' `path`, `format` and `encoding` come from
-    /// [`StatsCollector::source`].
-    pub fn new(opts: StatsOptions, validate: ValidateOptions) -> StatsCollector {
-        StatsCollector {
+    /// [`Stats::source`]. It fills the name columns when the replay names
+    /// games.
+    pub fn new(opts: StatsOptions) -> Stats {
+        Stats {
             opts,
-            validator: Validator::new(validate),
             source: Source::default(),
             row: GameRow::default(),
             variant: Variant::Standard,
             handicap: None,
             counts: [[0; 2]; 4],
-            depth: 0,
-            last_main: None,
+            last_color: Color::Black,
             totals: [None, None],
             cumulative: [0, 0],
             prev_to: None,
@@ -305,33 +305,27 @@ impl StatsCollector {
             opening: Vec::with_capacity(opts.opening_plies.min(64) * 6),
             moves: Vec::new(),
             pending_eval: None,
-            tagger: Some(crate::tags::Tagger::new(crate::tags::Taxonomy::builtin())),
-            tags: crate::tags::GameTags::default(),
+            names: true,
         }
     }
 
-    /// Names openings and castles from `taxonomy` (the built-in one by
-    /// default), or not at all with `None`: the name columns are then
-    /// empty and nothing is checked per move.
-    pub fn with_tags(mut self, taxonomy: Option<&'static crate::tags::Taxonomy>) -> StatsCollector {
-        self.tagger = taxonomy.map(crate::tags::Tagger::new);
+    /// The replay of a collector alone: judged with `validate`, naming
+    /// games from the built-in taxonomy.
+    pub fn replay(opts: StatsOptions, validate: ValidateOptions) -> Replay<Stats> {
+        Replay::new(validate, Stats::new(opts)).with_names(Some(crate::tags::Taxonomy::builtin()))
+    }
+
+    /// Whether the name columns are filled (when the replay names games;
+    /// yes by default). With `false` they stay empty even when another
+    /// observer has the replay name games.
+    pub fn with_names(mut self, yes: bool) -> Stats {
+        self.names = yes;
         self
     }
 
     /// Sets where the next games come from.
     pub fn source(&mut self, source: Source) {
         self.source = source;
-    }
-
-    fn set_start(&mut self, start: &Start) {
-        if let Some(t) = self.tagger.as_mut() {
-            t.begin(&start.setup, start.handicap);
-        }
-        self.variant = start.setup.variant;
-        self.handicap = match self.variant {
-            Variant::Standard => start.handicap.or_else(|| Handicap::detect(&start.setup)),
-            _ => None,
-        };
     }
 
     /// The `variant` and `handicap` columns of the start set last.
@@ -341,34 +335,6 @@ impl StatsCollector {
             Variant::Standard => self.handicap.map_or("other", |h| h.info().japanese),
             v => v.name(),
         };
-    }
-
-    /// Counts what the move just sent to the validator did (a main-line
-    /// move; `before` is the position it was played in, with the moves
-    /// table).
-    #[inline(always)]
-    fn count(&mut self, before: Option<&crate::rules::position::Position>) {
-        let Some(&p) = self.validator.last_played() else {
-            return;
-        };
-        self.last_main = Some(p.color);
-        let side = p.color.index();
-        self.counts[0][side] += p.captured.is_some() as u32;
-        self.counts[1][side] += p.mv.is_drop() as u32;
-        self.counts[2][side] += p.mv.is_promotion() as u32;
-        self.counts[3][side] += p.check as u32;
-        if self.opening_plies < self.opts.opening_plies {
-            self.push_opening(p.mv);
-        }
-        if let Some(t) = self.tagger.as_mut() {
-            if t.wants_moves() {
-                t.played(self.validator.position(), p.mv, p.role, p.captured);
-            }
-        }
-        if let Some(pos) = before {
-            self.push_move_row(&p, pos);
-            self.prev_to = Some(p.mv.to());
-        }
     }
 
     /// Adds a move to the `opening_usi` column: its USI text as `Move::usi`
@@ -383,56 +349,47 @@ impl StatsCollector {
             .extend_from_slice(&word.to_le_bytes()[skip..len]);
     }
 
-    /// Adds the moves-table row of a main-line move played in `pos`.
+    /// Starts the moves-table row of a main-line move played in `pos`
+    /// (what needs the position before it).
     #[cold]
-    fn push_move_row(
-        &mut self,
-        p: &crate::validate::Played,
-        pos: &crate::rules::position::Position,
-    ) {
+    fn begin_move_row(&mut self, pos: &Position, mv: Move) {
         let v = self.variant;
-        let piece = crate::rules::role::Piece::new(p.color, p.role)
-            .sfen(v)
-            .to_ascii_uppercase();
         self.moves.push(MoveRow {
             path: self.row.path.clone(),
             game: self.row.game,
             ply: self.moves.len() as u32 + 1,
-            side: p.color.name().to_string(),
-            usi: p.mv.usi(v).to_string(),
-            psn: PsnMove::from_move(pos, p.mv).display(v).to_string(),
-            kif: crate::kif::move_text(pos, p.mv, self.prev_to).unwrap_or_default(),
-            piece,
-            from: p.mv.from().map_or(String::new(), |s| s.to_string()),
-            to: p.mv.to().to_string(),
-            capture: p.captured.map_or(String::new(), |r| r.sfen(v).to_string()),
-            promote: p.mv.is_promotion(),
-            drop: p.mv.is_drop(),
-            check: p.check,
-            time_s: None,
-            cumulative_s: None,
+            usi: mv.usi(v).to_string(),
+            psn: PsnMove::from_move(pos, mv).display(v).to_string(),
+            kif: crate::kif::move_text(pos, mv, self.prev_to).unwrap_or_default(),
+            from: mv.from().map_or(String::new(), |s| s.to_string()),
+            to: mv.to().to_string(),
+            promote: mv.is_promotion(),
+            drop: mv.is_drop(),
             sfen_before: if self.opts.sfen {
                 pos.sfen()
             } else {
                 String::new()
             },
-            eval: None,
-            pv: String::new(),
-            mate: None,
+            ..MoveRow::default()
         });
-        self.pending_eval = Some((self.moves.len() - 1, *self.validator.position(), Vec::new()));
     }
-}
 
-impl StatsCollector {
-    /// A main-line move with the moves table: the position before it is
-    /// kept for the row.
-    #[inline(never)]
-    fn movement_with_row(&mut self, mv: &MoveEvent<'_>) -> Flow {
-        let before = *self.validator.position();
-        let flow = self.validator.movement(mv);
-        self.count(Some(&before));
-        flow
+    /// Ends the row [`Stats::begin_move_row`] started, with what the move
+    /// did (`after`: the position after it).
+    #[cold]
+    fn end_move_row(&mut self, p: &Played, after: &Position) {
+        let v = self.variant;
+        let Some(row) = self.moves.last_mut() else {
+            return;
+        };
+        row.side = p.color.name().to_string();
+        row.piece = crate::rules::role::Piece::new(p.color, p.role)
+            .sfen(v)
+            .to_ascii_uppercase();
+        row.capture = p.captured.map_or(String::new(), |r| r.sfen(v).to_string());
+        row.check = p.check;
+        self.pending_eval = Some((self.moves.len() - 1, *after, Vec::new()));
+        self.prev_to = Some(p.mv.to());
     }
 
     /// Fills the `eval`/`pv` columns of the last main-line move from its
@@ -463,22 +420,21 @@ impl StatsCollector {
     }
 }
 
-/// What [`StatsCollector`] makes of one game: its row, its move rows (with
-/// [`StatsOptions::moves`]) and the validator's report it was counted from.
+/// What [`Stats`] makes of one game: its row and its move rows (with
+/// [`StatsOptions::moves`]); the report it was counted from is beside it
+/// ([`Replayed::report`]).
 #[derive(Clone, Debug)]
 pub struct GameStats {
     /// The games-table row.
     pub row: GameRow,
     /// The moves-table rows (empty unless [`StatsOptions::moves`]).
     pub moves: Vec<MoveRow>,
-    /// The validation report (findings, result) the row was made from.
-    pub report: crate::validate::GameReport,
 }
 
-impl Visitor for StatsCollector {
+impl Observer for Stats {
     type Output = GameStats;
 
-    fn begin_game(&mut self, index: usize) -> Flow {
+    fn begin(&mut self, index: usize) -> Flow {
         self.row = GameRow {
             path: self.source.path.clone(),
             game: index,
@@ -486,9 +442,7 @@ impl Visitor for StatsCollector {
             encoding: self.source.encoding.map_or("", |e| e.name()),
             ..GameRow::default()
         };
-        self.depth = 0;
         self.counts = [[0; 2]; 4];
-        self.last_main = None;
         self.totals = [None, None];
         self.cumulative = [0, 0];
         self.prev_to = None;
@@ -496,21 +450,13 @@ impl Visitor for StatsCollector {
         self.opening.clear();
         self.moves.clear();
         self.pending_eval = None;
-        if let Some(t) = self.tagger.as_mut() {
-            t.begin_even();
-        }
-        let flow = self.validator.begin_game(index);
         // The default start: the even game.
         self.variant = Variant::Standard;
         self.handicap = Some(Handicap::Even);
-        flow
+        CONTINUE
     }
 
-    fn finding(&mut self, finding: Finding) -> Flow {
-        self.validator.finding(finding)
-    }
-
-    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
+    fn header(&mut self, key: &HeaderKey, value: &str) -> Flow {
         let slot = match key {
             HeaderKey::Event => Some(&mut self.row.event),
             HeaderKey::Site => Some(&mut self.row.site),
@@ -527,92 +473,100 @@ impl Visitor for StatsCollector {
                 *s = value.to_string();
             }
         }
-        self.validator.header(key, value, at)
+        CONTINUE
     }
 
-    fn start(&mut self, start: &Start) -> Flow {
-        self.set_start(start);
-        self.validator.start(start)
+    fn start(&mut self, start: &Start, _pos: &Position) -> Flow {
+        self.variant = start.setup.variant;
+        self.handicap = match self.variant {
+            Variant::Standard => start.handicap.or_else(|| Handicap::detect(&start.setup)),
+            _ => None,
+        };
+        CONTINUE
     }
 
-    fn comment(&mut self, text: &str, at: Location) -> Flow {
+    fn comment(&mut self, text: &str, main: bool) -> Flow {
         self.row.comments += 1;
-        if self.depth == 0 {
+        if main {
             if let Some((_, _, c)) = self.pending_eval.as_mut() {
                 c.push(text.to_string());
             }
         }
-        self.validator.comment(text, at)
+        CONTINUE
     }
 
-    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
-        self.last_main = None;
-        if self.depth != 0 {
-            return self.validator.movement(mv);
-        }
+    #[inline]
+    fn playing(&mut self, before: &Position, mv: Move) -> Flow {
         self.flush_eval();
         if self.opts.moves {
-            return self.movement_with_row(mv);
+            self.begin_move_row(before, mv);
         }
-        let flow = self.validator.movement(mv);
-        self.count(None);
-        flow
+        CONTINUE
     }
 
-    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
-        if let Some(c) = self.last_main.take() {
-            let t = &mut self.totals[c.index()];
-            if let Some(s) = time.spent_ms {
-                *t = Some(t.unwrap_or(0) + s);
-            } else if let Some(total) = time.total_ms {
-                *t = Some(total);
-            }
-            if let Some(row) = self.moves.last_mut() {
-                let cum = match (time.total_ms, time.spent_ms) {
-                    (Some(t), _) => {
-                        self.cumulative[c.index()] = t;
-                        Some(t)
-                    }
-                    (None, Some(s)) => {
-                        self.cumulative[c.index()] += s;
-                        Some(self.cumulative[c.index()])
-                    }
-                    _ => None,
-                };
-                row.time_s = time.spent_ms.map(secs);
-                row.cumulative_s = cum.map(secs);
-            }
+    #[inline(always)]
+    fn played(&mut self, p: &Played, after: &Position) -> Flow {
+        self.last_color = p.color;
+        let side = p.color.index();
+        self.counts[0][side] += p.captured.is_some() as u32;
+        self.counts[1][side] += p.mv.is_drop() as u32;
+        self.counts[2][side] += p.mv.is_promotion() as u32;
+        self.counts[3][side] += p.check as u32;
+        if self.opening_plies < self.opts.opening_plies {
+            self.push_opening(p.mv);
         }
-        self.validator.time(time, at)
+        if self.opts.moves {
+            self.end_move_row(p, after);
+        }
+        CONTINUE
     }
 
-    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
-        self.last_main = None;
+    fn unplayed(&mut self) -> Flow {
+        self.flush_eval();
+        CONTINUE
+    }
+
+    fn time(&mut self, time: MoveTime) -> Flow {
+        let c = self.last_color;
+        let t = &mut self.totals[c.index()];
+        if let Some(s) = time.spent_ms {
+            *t = Some(t.unwrap_or(0) + s);
+        } else if let Some(total) = time.total_ms {
+            *t = Some(total);
+        }
+        if let Some(row) = self.moves.last_mut() {
+            let cum = match (time.total_ms, time.spent_ms) {
+                (Some(t), _) => {
+                    self.cumulative[c.index()] = t;
+                    Some(t)
+                }
+                (None, Some(s)) => {
+                    self.cumulative[c.index()] += s;
+                    Some(self.cumulative[c.index()])
+                }
+                _ => None,
+            };
+            row.time_s = time.spent_ms.map(secs);
+            row.cumulative_s = cum.map(secs);
+        }
+        CONTINUE
+    }
+
+    fn variation(&mut self) -> Flow {
         self.row.variations += 1;
-        self.depth += 1;
-        self.validator.begin_variation(ply, at)
+        CONTINUE
     }
 
-    fn end_variation(&mut self) -> Flow {
-        self.depth = self.depth.saturating_sub(1);
-        self.validator.end_variation()
-    }
-
-    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
-        self.last_main = None;
-        if self.depth == 0 {
+    fn terminal(&mut self, _kind: &TerminalKind, main: bool) -> Flow {
+        if main {
             self.flush_eval();
         }
-        self.validator.terminal(kind, at)
+        CONTINUE
     }
 
-    fn claim(&mut self, claim: &ResultClaim) -> Flow {
-        self.validator.claim(claim)
-    }
-
-    fn end_game(&mut self) -> GameStats {
+    fn end(&mut self, ended: &Ended<'_>) -> GameStats {
         self.flush_eval();
-        let report = self.validator.end_game();
+        let report = ended.report;
         self.start_columns();
         let [caps, drops, proms, checks] = self.counts;
         let r = &mut self.row;
@@ -645,14 +599,12 @@ impl Visitor for StatsCollector {
         row.game_key = report.game_key;
         row.sente_time_s = self.totals[0].map(secs);
         row.gote_time_s = self.totals[1].map(secs);
-        if let Some(t) = &self.tagger {
-            t.finish_into(&mut self.tags);
-            tag_columns(&mut row, &self.tags, t.taxonomy());
+        if let (true, Some(tags), Some(tax)) = (self.names, ended.tags, ended.taxonomy) {
+            tag_columns(&mut row, tags, tax);
         }
         GameStats {
             row,
             moves: std::mem::take(&mut self.moves),
-            report,
         }
     }
 }
@@ -689,18 +641,6 @@ fn tag_columns(row: &mut GameRow, tags: &crate::tags::GameTags, tax: &crate::tag
     fill(&mut row.gote_castle, &mut row.gote_castle_ply, &g.castles);
     if let Some(st) = tags.style {
         row.game_style.push_str(&tax.get(st).id);
-    }
-}
-
-impl crate::select::Replays for StatsCollector {
-    fn validator(&self) -> &Validator {
-        &self.validator
-    }
-
-    fn summary(output: &GameStats) -> crate::select::Summary<'_> {
-        // The report the row was made from, with the result kifu
-        // established (the row's `result` column is the record's word).
-        crate::select::Summary::of(&output.report)
     }
 }
 
@@ -861,117 +801,6 @@ impl<'a> CsvLine<'a> {
     }
 }
 
-impl GameRow {
-    /// The games table's columns, in order (the field names).
-    pub const COLUMNS: [&'static str; 46] = [
-        "path",
-        "game",
-        "format",
-        "encoding",
-        "variant",
-        "handicap",
-        "event",
-        "site",
-        "start_time",
-        "start_time_raw",
-        "sente",
-        "gote",
-        "time_control",
-        "plies",
-        "result",
-        "reason",
-        "valid",
-        "first_error_rule",
-        "first_error_ply",
-        "sente_captures",
-        "gote_captures",
-        "sente_drops",
-        "gote_drops",
-        "sente_promotions",
-        "gote_promotions",
-        "sente_checks",
-        "gote_checks",
-        "sente_time_s",
-        "gote_time_s",
-        "opening_usi",
-        "final_sfen",
-        "variations",
-        "comments",
-        "start_time_precision",
-        "game_key",
-        "terminal_text",
-        "sente_opening",
-        "gote_opening",
-        "sente_castle",
-        "gote_castle",
-        "sente_opening_ply",
-        "gote_opening_ply",
-        "sente_castle_ply",
-        "gote_castle_ply",
-        "game_style",
-        "opening_header",
-    ];
-
-    /// Appends the CSV header line of the games table to `out`.
-    pub fn write_csv_header(out: &mut Vec<u8>) {
-        CsvLine::header(out, &Self::COLUMNS);
-    }
-
-    /// Appends this row as one CSV line to `out`: the bytes a `csv::Writer`
-    /// with default settings writes when it serializes the row, without
-    /// serde's per-field cost.
-    pub fn write_csv(&self, out: &mut Vec<u8>) {
-        let mut l = CsvLine::new(out);
-        l.str(&self.path);
-        l.int(self.game);
-        l.str(self.format);
-        l.str(self.encoding);
-        l.str(self.variant);
-        l.str(self.handicap);
-        l.str(&self.event);
-        l.str(&self.site);
-        l.str(&self.start_time);
-        l.str(&self.start_time_raw);
-        l.str(&self.sente);
-        l.str(&self.gote);
-        l.str(&self.time_control);
-        l.int(self.plies);
-        l.str(self.result);
-        l.str(&self.reason);
-        l.bool(self.valid);
-        l.str(self.first_error_rule);
-        l.opt_int(self.first_error_ply);
-        l.int(self.sente_captures);
-        l.int(self.gote_captures);
-        l.int(self.sente_drops);
-        l.int(self.gote_drops);
-        l.int(self.sente_promotions);
-        l.int(self.gote_promotions);
-        l.int(self.sente_checks);
-        l.int(self.gote_checks);
-        l.opt_f64(self.sente_time_s);
-        l.opt_f64(self.gote_time_s);
-        l.str(&self.opening_usi);
-        l.str(&self.final_sfen);
-        l.int(self.variations);
-        l.int(self.comments);
-        l.str(self.start_time_precision);
-        l.key(self.game_key);
-        l.str(&self.terminal_text);
-        l.str(&self.sente_opening);
-        l.str(&self.gote_opening);
-        l.str(&self.sente_castle);
-        l.str(&self.gote_castle);
-        l.str(&self.sente_opening_ply);
-        l.str(&self.gote_opening_ply);
-        l.str(&self.sente_castle_ply);
-        l.str(&self.gote_castle_ply);
-        l.str(&self.game_style);
-        l.str(&self.opening_header);
-        l.end();
-    }
-}
-
 /// One row of the names table (`kifu stats --tags FILE`): one opening,
 /// castle or style found in a game. Field names are the CSV column names.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -993,9 +822,6 @@ pub struct TagRow {
 }
 
 impl TagRow {
-    /// The names table's columns, in order (the field names).
-    pub const COLUMNS: [&'static str; 7] = ["path", "game", "side", "kind", "id", "ja", "ply"];
-
     /// The rows of one game, from the name columns of its games-table row
     /// (`tax` gives the Japanese names): sente's openings and castles,
     /// gote's, then the style.
@@ -1029,93 +855,17 @@ impl TagRow {
         push("", "style", &row.game_style, "");
         out
     }
-
-    /// Appends the CSV header line of the names table to `out`.
-    pub fn write_csv_header(out: &mut Vec<u8>) {
-        CsvLine::header(out, &Self::COLUMNS);
-    }
-
-    /// Appends this row as one CSV line to `out` (the bytes `csv` writes).
-    pub fn write_csv(&self, out: &mut Vec<u8>) {
-        let mut l = CsvLine::new(out);
-        l.str(&self.path);
-        l.int(self.game);
-        l.str(self.side);
-        l.str(self.kind);
-        l.str(&self.id);
-        l.str(&self.ja);
-        l.opt_int(self.ply);
-        l.end();
-    }
 }
 
-impl MoveRow {
-    /// The moves table's columns, in order (the field names).
-    pub const COLUMNS: [&'static str; 20] = [
-        "path",
-        "game",
-        "ply",
-        "side",
-        "usi",
-        "psn",
-        "kif",
-        "piece",
-        "from",
-        "to",
-        "capture",
-        "promote",
-        "drop",
-        "check",
-        "time_s",
-        "cumulative_s",
-        "sfen_before",
-        "eval",
-        "pv",
-        "mate",
-    ];
-
-    /// Appends the CSV header line of the moves table to `out`.
-    pub fn write_csv_header(out: &mut Vec<u8>) {
-        CsvLine::header(out, &Self::COLUMNS);
-    }
-
-    /// Appends this row as one CSV line to `out` (see
-    /// [`GameRow::write_csv`]).
-    pub fn write_csv(&self, out: &mut Vec<u8>) {
-        let mut l = CsvLine::new(out);
-        l.str(&self.path);
-        l.int(self.game);
-        l.int(self.ply);
-        l.str(&self.side);
-        l.str(&self.usi);
-        l.str(&self.psn);
-        l.str(&self.kif);
-        l.str(&self.piece);
-        l.str(&self.from);
-        l.str(&self.to);
-        l.str(&self.capture);
-        l.bool(self.promote);
-        l.bool(self.drop);
-        l.bool(self.check);
-        l.opt_f64(self.time_s);
-        l.opt_f64(self.cumulative_s);
-        l.str(&self.sfen_before);
-        l.opt_int(self.eval);
-        l.str(&self.pv);
-        l.opt_int(self.mate);
-        l.end();
-    }
-}
-
-/// The rows of a game already read (see [`StatsCollector`]).
+/// The rows of a game already read (see [`Stats`]).
 pub fn collect(
     source: &Source,
     game: &Game,
     opts: &StatsOptions,
     validate: &ValidateOptions,
-) -> GameStats {
-    let mut c = StatsCollector::new(*opts, *validate);
-    c.source(source.clone());
+) -> Replayed<GameStats> {
+    let mut c = Stats::replay(*opts, *validate);
+    c.observer_mut().source(source.clone());
     crate::read::visit_game(game, &mut c)
 }
 
@@ -1540,5 +1290,41 @@ mod tests {
         assert_eq!(iso_date("2024/13/02"), None);
         assert_eq!(iso_date("2023/02/30"), None);
         assert_eq!(iso_date(""), None);
+    }
+
+    /// `kifu stats --opening X`: the filter and the columns share the
+    /// replay's names, so each game is named once (the selector and the
+    /// collector each ran a tagger before, naming every game twice).
+    #[test]
+    fn stats_with_an_opening_filter_names_each_game_once() {
+        let tax = crate::tags::Taxonomy::builtin();
+        let mut filter = crate::select::Filter::default();
+        let id = tax.by_id("fourth_file_rook").expect("an opening");
+        filter.tags.push(*tax.subtree(id));
+        let stats = crate::stats::Stats::new(crate::stats::StatsOptions::default());
+        let mut replay = crate::replay::Replay::new(
+            crate::validate::ValidateOptions::default(),
+            (crate::select::Selector::new(&filter), stats),
+        )
+        .with_names(Some(tax));
+        let usi = "startpos moves 7g7f 3c3d 6g6f 8b4b\nstartpos moves 2g2f 8c8d\n";
+        let mut reader = crate::read::Reader::new(usi.as_bytes()).unwrap();
+        let before = crate::tags::GAMES_NAMED.with(|n| n.get());
+        let mut matched = Vec::new();
+        while let Some(g) = reader.read_game(&mut replay) {
+            matched.push((g.output.0.matched, g.output.1.row.gote_opening));
+        }
+        let begun = crate::tags::GAMES_NAMED.with(|n| n.get()) - before;
+        assert_eq!(
+            matched,
+            [
+                (true, "fourth_file_rook".to_string()),
+                (false, String::new())
+            ]
+        );
+        // Each game is begun twice by the one tagger (the even game at
+        // `begin_game`, then its start): two games, four begins, one
+        // tagger. Two taggers would make eight.
+        assert_eq!(begun, 4);
     }
 }

@@ -325,70 +325,19 @@ pub struct Validator {
     game_key: bool,
 }
 
-/// The memory of a dropped [`Validator`], for the next one made on the same
-/// thread: a batch makes one validator per input, and most inputs hold one
-/// game, so the move lists, the repetition table and the key buffer would
-/// otherwise be allocated and grown again for every game.
-struct Spare {
-    findings: Vec<Finding>,
-    cursor: LineCursor,
-    history: PathHistory,
-    lines: Vec<VLine>,
-    key: KeyHasher,
-}
-
-thread_local! {
-    static SPARE: std::cell::RefCell<Option<Spare>> = const { std::cell::RefCell::new(None) };
-}
-
-impl Drop for Validator {
-    fn drop(&mut self) {
-        let spare = Spare {
-            findings: std::mem::take(&mut self.findings),
-            cursor: std::mem::replace(&mut self.cursor, LineCursor::empty()),
-            history: std::mem::take(&mut self.history),
-            lines: std::mem::take(&mut self.lines),
-            key: std::mem::replace(&mut self.key, KeyHasher::empty()),
-        };
-        // During thread teardown the slot may be gone: the memory is freed.
-        let _ = SPARE.try_with(|slot| {
-            if let Ok(mut slot) = slot.try_borrow_mut() {
-                *slot = Some(spare);
-            }
-        });
-    }
-}
-
 impl Validator {
     /// A validator.
     pub fn new(opts: ValidateOptions) -> Validator {
-        let spare = SPARE
-            .try_with(|slot| slot.try_borrow_mut().ok().and_then(|mut s| s.take()))
-            .ok()
-            .flatten();
-        // A fresh validator, in the memory of a dropped one when there is
-        // one: every part is put in the state a new one has.
-        let (findings, cursor, history, lines, key) = match spare {
-            Some(mut s) => {
-                s.findings.clear();
-                s.cursor.reset(
-                    &crate::rules::setup::Setup::empty(crate::rules::variant::Variant::Standard),
-                    None,
-                );
-                s.history.clear();
-                s.lines.clear();
-                s.lines.push(VLine::new(true));
-                s.key.begin_bytes(b"");
-                (s.findings, s.cursor, s.history, s.lines, s.key)
-            }
-            None => (
-                Vec::new(),
-                LineCursor::default(),
-                PathHistory::default(),
-                vec![VLine::new(true)],
-                KeyHasher::default(),
-            ),
-        };
+        // One validator serves every game of a worker (a
+        // [`crate::replay::Replay`] is built once per worker): its memory
+        // is reused from game to game, never pooled behind its back.
+        let (findings, cursor, history, lines, key) = (
+            Vec::new(),
+            LineCursor::default(),
+            PathHistory::default(),
+            vec![VLine::new(true)],
+            KeyHasher::default(),
+        );
         Validator {
             opts,
             index: 0,
@@ -1043,6 +992,102 @@ impl Verdict {
     }
 }
 
+impl Validator {
+    /// [`Visitor::movement`], with `before` called just before a legal
+    /// main-line move is played, on the position it is played in (what
+    /// [`crate::replay::Replay`] shows observers).
+    #[inline]
+    pub(crate) fn movement_hooked(
+        &mut self,
+        ev: &MoveEvent<'_>,
+        before: impl FnOnce(&Position, Move),
+    ) -> Flow {
+        self.ensure_started();
+        self.last = None;
+        if self.cursor.top().stopped {
+            // A move written after the line's first illegal move: counted,
+            // never judged (one illegal move, one finding).
+            if let Some(f) = self.top().failed.as_mut() {
+                f.after += 1;
+            }
+            return CONTINUE;
+        }
+        let main = self.lines.len() == 1;
+        let ply = self.cursor.top().next_ply();
+        // Moves after the main line's terminal are not part of the game.
+        let keyed = main && !self.cursor.top().terminal;
+        let failed = self.lines.last().is_some_and(|l| l.failed.is_some());
+        let judged = self.lines.last().is_some_and(|l| l.judged) && !failed;
+        if failed {
+            if let Some(f) = self.top().failed.as_mut() {
+                f.after += 1;
+            }
+        }
+        let mover = self.cursor.top().pos.turn();
+        let r = match self.cursor.resolve(&ev.raw, ev.written, ev.at) {
+            Ok((r, warning)) => {
+                if let (true, Some(w)) = (judged, warning) {
+                    self.findings.push(*w);
+                }
+                r
+            }
+            Err(f) => {
+                let ctx = MoveContext {
+                    main,
+                    ply,
+                    keyed,
+                    judged,
+                    mover,
+                };
+                self.unresolved_move(ev, f, ctx);
+                return CONTINUE;
+            }
+        };
+        if main {
+            self.main_nodes += 1;
+            self.last_main = LastMain::Move;
+            self.last_node_at = ev.at;
+        }
+        if !judged {
+            // Not judged: only followed, so that variations find their start.
+            self.cursor.play(r.mv);
+            return CONTINUE;
+        }
+        let pos = &self.cursor.top().pos;
+        let verdict = match self.history.repetition() {
+            Some(end) => Err(Rejection::AfterEnd(end)),
+            None => check_node(pos, &r).map_err(Rejection::Illegal),
+        };
+        if let Err(e) = verdict {
+            self.illegal_move(ev, &r, ply, mover, e);
+            return CONTINUE;
+        }
+        let role = pos
+            .moving_role(r.mv)
+            .unwrap_or(crate::rules::role::Role::Pawn);
+        let captured = pos.captured(r.mv).map(|p| p.role);
+        if main {
+            before(pos, r.mv);
+        }
+        self.cursor.play(r.mv);
+        let after = &self.cursor.top().pos;
+        let check = after.in_check();
+        self.history.push(after, check);
+        let info = Played {
+            mv: r.mv,
+            color: mover,
+            role,
+            captured,
+            check,
+        };
+        if main {
+            self.plies += 1;
+        }
+        self.last = Some(info);
+        CONTINUE
+    }
+}
+
 impl Visitor for Validator {
     type Output = GameReport;
 
@@ -1122,86 +1167,7 @@ impl Visitor for Validator {
     }
 
     fn movement(&mut self, ev: &MoveEvent<'_>) -> Flow {
-        self.ensure_started();
-        self.last = None;
-        if self.cursor.top().stopped {
-            // A move written after the line's first illegal move: counted,
-            // never judged (one illegal move, one finding).
-            if let Some(f) = self.top().failed.as_mut() {
-                f.after += 1;
-            }
-            return CONTINUE;
-        }
-        let main = self.lines.len() == 1;
-        let ply = self.cursor.top().next_ply();
-        // Moves after the main line's terminal are not part of the game.
-        let keyed = main && !self.cursor.top().terminal;
-        let failed = self.lines.last().is_some_and(|l| l.failed.is_some());
-        let judged = self.lines.last().is_some_and(|l| l.judged) && !failed;
-        if failed {
-            if let Some(f) = self.top().failed.as_mut() {
-                f.after += 1;
-            }
-        }
-        let mover = self.cursor.top().pos.turn();
-        let r = match self.cursor.resolve(&ev.raw, ev.written, ev.at) {
-            Ok((r, warning)) => {
-                if let (true, Some(w)) = (judged, warning) {
-                    self.findings.push(*w);
-                }
-                r
-            }
-            Err(f) => {
-                let ctx = MoveContext {
-                    main,
-                    ply,
-                    keyed,
-                    judged,
-                    mover,
-                };
-                self.unresolved_move(ev, f, ctx);
-                return CONTINUE;
-            }
-        };
-        if main {
-            self.main_nodes += 1;
-            self.last_main = LastMain::Move;
-            self.last_node_at = ev.at;
-        }
-        if !judged {
-            // Not judged: only followed, so that variations find their start.
-            self.cursor.play(r.mv);
-            return CONTINUE;
-        }
-        let pos = &self.cursor.top().pos;
-        let verdict = match self.history.repetition() {
-            Some(end) => Err(Rejection::AfterEnd(end)),
-            None => check_node(pos, &r).map_err(Rejection::Illegal),
-        };
-        if let Err(e) = verdict {
-            self.illegal_move(ev, &r, ply, mover, e);
-            return CONTINUE;
-        }
-        let role = pos
-            .moving_role(r.mv)
-            .unwrap_or(crate::rules::role::Role::Pawn);
-        let captured = pos.captured(r.mv).map(|p| p.role);
-        self.cursor.play(r.mv);
-        let after = &self.cursor.top().pos;
-        let check = after.in_check();
-        self.history.push(after, check);
-        let info = Played {
-            mv: r.mv,
-            color: mover,
-            role,
-            captured,
-            check,
-        };
-        if main {
-            self.plies += 1;
-        }
-        self.last = Some(info);
-        CONTINUE
+        self.movement_hooked(ev, |_, _| {})
     }
 
     fn time(&mut self, time: MoveTime, _at: Location) -> Flow {

@@ -277,9 +277,9 @@ fn usi_pvs_of_csa_evaluations_are_translated() {
         moves: true,
         ..Default::default()
     };
-    let mut stats = kifu::stats::StatsCollector::new(opts, Default::default());
+    let mut stats = kifu::stats::Stats::replay(opts, Default::default());
     let game = &read::read_all(csa.as_bytes(), Some(Format::Csa), &ReadOptions::default())[0];
-    let out = kifu::read::visit_game(game, &mut stats);
+    let out = kifu::read::visit_game(game, &mut stats).output;
     assert_eq!(out.moves[0].pv, "8c8d 7i6h");
     assert_eq!(out.moves[0].eval, Some(130));
 }

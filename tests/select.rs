@@ -5,6 +5,7 @@
 //! `kifu select` prints what docs/select.md says, the same for any `-j`.
 
 use kifu::read::Reader;
+use kifu::replay::Replay;
 use kifu::select::{Filter, GameKey, PositionQuery, Selector};
 use kifu::validate::{ValidateOptions, Validator};
 use std::collections::BTreeMap;
@@ -41,16 +42,17 @@ fn run(filter: &Filter) -> Vec<Hit> {
     for path in files() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let mut reader = Reader::from_path(&path).unwrap();
-        let mut sel = Selector::new(filter, Validator::new(ValidateOptions::default()));
+        let mut sel = Replay::new(ValidateOptions::default(), Selector::new(filter))
+            .with_names(Some(kifu::tags::Taxonomy::builtin()));
         let mut n = 0;
         while let Some(g) = reader.read_game(&mut sel) {
             n += 1;
-            assert!(!g.verdict.read_error, "{name}:{n} reads cleanly");
+            assert!(!g.output.read_error, "{name}:{n} reads cleanly");
             out.push(Hit {
                 name: format!("{name}:{n}"),
-                key: g.output.game_key,
-                matched: g.verdict.matched,
-                ply: g.verdict.ply,
+                key: g.report.game_key,
+                matched: g.output.matched,
+                ply: g.output.ply,
             });
         }
     }
@@ -724,10 +726,10 @@ fn selects_text(filter: &Filter, text: &str, format: kifu::Format, lenient: bool
         lenient_claims: lenient,
         ..Default::default()
     };
-    let mut sel = Selector::new(filter, Validator::new(vopts));
+    let mut sel = Replay::new(vopts, Selector::new(filter));
     let g = reader.read_game(&mut sel).unwrap();
-    assert!(!g.verdict.read_error, "{text}");
-    g.verdict.matched
+    assert!(!g.output.read_error, "{text}");
+    g.output.matched
 }
 
 /// `--result`/`--reason` read the result kifu established (issue 27): a

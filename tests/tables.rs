@@ -6,6 +6,7 @@
 //! (`harness = false`): without Python or network the pandas and DuckDB
 //! test is reported `ignored`, with the reason.
 
+use kifu::stats::{Column, ColumnType, GAME_COLUMNS, MOVE_COLUMNS, TAG_COLUMNS};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -18,9 +19,13 @@ mod trials;
 
 fn main() {
     trials::main(
-        tests![tables_match_their_column_schemas, docs_list_every_column]
-            .into_iter()
-            .chain(trials![the_tables_load_typed_in_pandas_and_duckdb]),
+        tests![
+            tables_match_their_column_schemas,
+            docs_list_every_column,
+            schemas_and_docs_follow_the_column_tables
+        ]
+        .into_iter()
+        .chain(trials![the_tables_load_typed_in_pandas_and_duckdb]),
     );
 }
 
@@ -225,6 +230,87 @@ fn docs_list_every_column() {
                 "docs/stats.md names `{col}`"
             );
         }
+    }
+}
+
+/// The Table Schema of a column table: the schema file's fields are the
+/// table's columns, in order, with its types and doc lines; a column that
+/// may be empty is not `required`.
+fn check_schema<R>(file: &str, table: &[Column<R>]) {
+    let schema = schema(file);
+    let fields = schema["fields"].as_array().unwrap();
+    let names: Vec<&str> = fields.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    let want: Vec<&str> = table.iter().map(|c| c.name).collect();
+    assert_eq!(names, want, "{file}: the columns, in order");
+    for (f, c) in fields.iter().zip(table) {
+        assert_eq!(f["type"], c.ty.table_schema(), "{file}: {}", c.name);
+        assert_eq!(f["description"], c.doc, "{file}: {}", c.name);
+        if c.nullable {
+            assert_ne!(
+                f["constraints"]["required"], true,
+                "{file}: {} may be empty",
+                c.name
+            );
+        }
+        if c.ty == ColumnType::Timestamp {
+            assert_eq!(f["format"], "%Y-%m-%dT%H:%M:%S", "{file}: {}", c.name);
+        }
+    }
+}
+
+/// The rows of the column list under `heading` in docs/stats.md: each
+/// backquoted name of a row's first cell, with the row's type word.
+fn doc_columns(doc: &str, heading: &str) -> Vec<(String, String)> {
+    let section = doc
+        .split("\n## ")
+        .find(|s| s.starts_with(heading))
+        .unwrap_or_else(|| panic!("docs/stats.md has a section {heading}"));
+    let mut out = Vec::new();
+    for line in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        for name in cells[1].split(',') {
+            let name = name.trim().trim_matches('`');
+            out.push((name.to_string(), cells[2].to_string()));
+        }
+    }
+    out
+}
+
+/// One declaration per column (`kifu::stats::GAME_COLUMNS`…): the schema
+/// files and the column lists of docs/stats.md say the same.
+fn schemas_and_docs_follow_the_column_tables() {
+    check_schema("stats-games.schema.json", GAME_COLUMNS);
+    check_schema("stats-moves.schema.json", MOVE_COLUMNS);
+    let doc = std::fs::read_to_string(root().join("docs/stats.md")).unwrap();
+    let games = doc_columns(&doc, "Games table");
+    let want: Vec<(String, String)> = GAME_COLUMNS
+        .iter()
+        .map(|c| (c.name.to_string(), c.ty.doc_word().to_string()))
+        .collect();
+    assert_eq!(games, want, "docs/stats.md, games table");
+    // The moves list begins with `path`, `game` "as above" (no type).
+    let moves = doc_columns(&doc, "Moves table");
+    let want: Vec<(String, String)> = MOVE_COLUMNS
+        .iter()
+        .map(|c| {
+            let ty = if c.name == "path" || c.name == "game" {
+                ""
+            } else {
+                c.ty.doc_word()
+            };
+            (c.name.to_string(), ty.to_string())
+        })
+        .collect();
+    assert_eq!(moves, want, "docs/stats.md, moves table");
+    // The names table is a sentence: its columns, in order.
+    let names = doc
+        .split("\n## ")
+        .find(|s| s.starts_with("Names table"))
+        .unwrap();
+    let mut at = 0;
+    for c in TAG_COLUMNS {
+        let found = names[at..].find(&format!("`{}`", c.name));
+        at += found.unwrap_or_else(|| panic!("docs/stats.md, names table: `{}` in order", c.name));
     }
 }
 

@@ -18,7 +18,9 @@
 //! fails, with what was found on the failing example.
 
 use kifu::read::{read_all, Format, ReadOptions, Reader};
-use kifu::tags::{tag_record, Collector, Found, Kind, Pattern, Tagged, Taxonomy};
+use kifu::replay::{Ended, Observer, Replay};
+use kifu::tags::{tag_record, Found, GameTags, Kind, Pattern, Taxonomy};
+use kifu::validate::{GameReport, ValidateOptions};
 use kifu::{Color, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -233,11 +235,33 @@ fn revealed() -> Taxonomy {
     Taxonomy::parse(&text).unwrap_or_else(|e| panic!("the revealed taxonomy:{e}"))
 }
 
-fn play(tax: &Taxonomy, moves: &str) -> Tagged {
+/// A game played through a replay that names it.
+struct Tagged {
+    tags: GameTags,
+    report: GameReport,
+}
+
+/// Keeps the replay's names.
+struct Names;
+
+impl Observer for Names {
+    type Output = GameTags;
+    fn end(&mut self, ended: &Ended<'_>) -> GameTags {
+        ended.tags.cloned().unwrap_or_default()
+    }
+}
+
+fn play(tax: &'static Taxonomy, moves: &str) -> Tagged {
     let usi = format!("position startpos moves {moves}\n");
     let mut reader = Reader::new(usi.as_bytes()).expect("a reader");
-    let mut collector = Collector::new(tax);
-    reader.read_game(&mut collector).expect("a game")
+    let mut replay = Replay::new(ValidateOptions::default(), Names)
+        .with_names(Some(tax))
+        .with_validator(|v| v.with_final_sfen(false).with_game_key(false));
+    let g = reader.read_game(&mut replay).expect("a game");
+    Tagged {
+        tags: g.output,
+        report: g.report,
+    }
 }
 
 fn listing(tax: &Taxonomy, found: &[Found]) -> String {
@@ -249,7 +273,7 @@ fn listing(tax: &Taxonomy, found: &[Found]) -> String {
 }
 
 /// What is wrong with one example, if anything.
-fn check(tax: &Taxonomy, ex: &Example) -> Option<String> {
+fn check(tax: &'static Taxonomy, ex: &Example) -> Option<String> {
     let id = if ex.id.starts_with('_') {
         format!("helper{}", ex.id)
     } else {
@@ -330,13 +354,14 @@ fn check(tax: &Taxonomy, ex: &Example) -> Option<String> {
 #[test]
 fn every_entry_has_an_example_on_which_it_is_found() {
     let builtin = Taxonomy::builtin();
-    let revealed = revealed();
+    // Replays name from a taxonomy that lives as long as the program.
+    let revealed: &'static Taxonomy = Box::leak(Box::new(revealed()));
     let examples = examples();
     let mut problems = Vec::new();
     let mut covered = BTreeSet::new();
     for ex in &examples {
         let tax = if ex.id.starts_with('_') {
-            &revealed
+            revealed
         } else {
             builtin
         };

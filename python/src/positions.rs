@@ -3,7 +3,7 @@
 //! dtypes, without a copy.
 
 use crate::inputs;
-use kifu::batch::{self, Event, FileMeta, Visitors};
+use kifu::batch::{self, Event, Visitors};
 use kifu::export::{parse_ending, ExportOptions, Exporter, Layout};
 use kifu::read::ReadOptions;
 use pyo3::exceptions::{PyBufferError, PyValueError};
@@ -195,12 +195,12 @@ pub fn positions_buffer(
         let inputs = inputs::expand(&paths, ext, format)?;
         let mut bytes = Vec::new();
         let mut unread = Vec::new();
-        let per_game = Visitors(|_: &FileMeta| Exporter::new(opts.clone()));
+        let per_game = Visitors(|| Exporter::replay(opts.clone()));
         let ropts = ReadOptions::default();
         batch::run_until(&inputs, &workers, &ropts, per_game, &stop, |ev| {
             match ev {
                 // A game left out has no bytes.
-                Event::Game(_, _, game) => game.append_to(&mut bytes),
+                Event::Game(_, _, game) => game.output.append_to(&mut bytes),
                 Event::FileDone(meta) => {
                     if let Some(e) = &meta.error {
                         unread.push(format!("{}: {e}", meta.display));

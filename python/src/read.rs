@@ -7,12 +7,13 @@ use kifu::batch;
 use kifu::batch::Stop;
 use kifu::read as kr;
 use kifu::read::{Encoding, Format, ReadOptions, Reader};
-use kifu::read::{Flow, MoveEvent, Visitor};
-use kifu::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};
+use kifu::read::{Flow, CONTINUE};
+use kifu::record::{HeaderKey, Start};
+use kifu::replay::{Ended, Observer, Replay};
 use kifu::rules::write_sfen;
-use kifu::rules::Move;
-use kifu::validate::{GameReport, ValidateOptions};
-use kifu::{Color, Validator, Variant};
+use kifu::rules::{Move, Position};
+use kifu::validate::{GameReport, Played, ValidateOptions};
+use kifu::{Color, Variant};
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -234,95 +235,88 @@ pub struct Game {
     report: GameReport,
 }
 
-/// Reads a game in one pass: the library's [`Validator`] plays every move
-/// once, and the header, the start and the main-line moves it played are
-/// kept on the way.
+/// Reads a game in one pass: an observer of the library's replay (every
+/// move played once) that keeps the header, the start and the main-line
+/// moves played.
 struct Reading {
     format: Format,
     encoding: Encoding,
-    validator: Validator,
     header: Vec<(String, String)>,
     start: Option<(String, Variant)>,
     moves: Vec<Move>,
 }
 
 impl Reading {
-    fn new(format: Format, encoding: Encoding) -> Reading {
-        Reading {
+    fn replay(format: Format, encoding: Encoding) -> Replay<Reading> {
+        let reading = Reading {
             format,
             encoding,
-            validator: Validator::new(ValidateOptions::default())
-                .with_final_sfen(true)
-                .with_game_key(true),
             header: Vec::new(),
             start: None,
             moves: Vec::new(),
+        };
+        Replay::new(ValidateOptions::default(), reading)
+            .with_validator(|v| v.with_final_sfen(true).with_game_key(true))
+    }
+}
+
+/// A game as [`Reading`] keeps it, without its report.
+struct Kept {
+    format: Format,
+    encoding: Encoding,
+    header: Vec<(String, String)>,
+    start_sfen: String,
+    variant: Variant,
+    moves: Vec<Move>,
+}
+
+impl Kept {
+    fn game(self, report: GameReport) -> Game {
+        Game {
+            format: self.format,
+            encoding: self.encoding,
+            header: self.header,
+            start_sfen: self.start_sfen,
+            variant: self.variant,
+            moves: self.moves,
+            report,
         }
     }
 }
 
-impl Visitor for Reading {
-    type Output = Game;
-    fn begin_game(&mut self, index: usize) -> Flow {
+impl Observer for Reading {
+    type Output = Kept;
+    fn begin(&mut self, _index: usize) -> Flow {
         self.header.clear();
         self.start = None;
         self.moves.clear();
-        self.validator.begin_game(index)
+        CONTINUE
     }
-    fn finding(&mut self, f: kr::Finding) -> Flow {
-        self.validator.finding(f)
-    }
-    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
+    fn header(&mut self, key: &HeaderKey, value: &str) -> Flow {
         self.header
             .push((key.name().to_string(), value.to_string()));
-        self.validator.header(key, value, at)
+        CONTINUE
     }
-    fn start(&mut self, start: &Start) -> Flow {
+    fn start(&mut self, start: &Start, _pos: &Position) -> Flow {
         self.start = Some((write_sfen(&start.setup), start.setup.variant));
-        self.validator.start(start)
+        CONTINUE
     }
-    fn comment(&mut self, text: &str, at: Location) -> Flow {
-        self.validator.comment(text, at)
+    fn played(&mut self, p: &Played, _after: &Position) -> Flow {
+        self.moves.push(p.mv);
+        CONTINUE
     }
-    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
-        let main = self.validator.in_main_line();
-        let flow = self.validator.movement(mv);
-        if main {
-            if let Some(p) = self.validator.last_played() {
-                self.moves.push(p.mv);
-            }
-        }
-        flow
-    }
-    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
-        self.validator.time(time, at)
-    }
-    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
-        self.validator.begin_variation(ply, at)
-    }
-    fn end_variation(&mut self) -> Flow {
-        self.validator.end_variation()
-    }
-    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
-        self.validator.terminal(kind, at)
-    }
-    fn claim(&mut self, claim: &ResultClaim) -> Flow {
-        self.validator.claim(claim)
-    }
-    fn end_game(&mut self) -> Game {
-        let report = self.validator.end_game();
+    fn end(&mut self, _ended: &Ended<'_>) -> Kept {
         let (start_sfen, variant) = self.start.take().unwrap_or_else(|| {
             let s = Start::default();
             (write_sfen(&s.setup), s.setup.variant)
         });
-        Game {
+        Kept {
             format: self.format,
             encoding: self.encoding,
             header: std::mem::take(&mut self.header),
             start_sfen,
             variant,
             moves: std::mem::take(&mut self.moves),
-            report,
         }
     }
 }
@@ -486,10 +480,10 @@ fn read_path(path: &Path, format: Option<Format>, stop: &Stop) -> std::io::Resul
 
 /// Reads every game of a reader, validating each as it is read.
 fn games<R: BufRead>(mut reader: Reader<R>) -> Vec<Game> {
-    let mut v = Reading::new(reader.format(), reader.encoding());
+    let mut v = Reading::replay(reader.format(), reader.encoding());
     let mut games = Vec::new();
     while let Some(g) = reader.read_game(&mut v) {
-        games.push(g);
+        games.push(g.output.game(g.report));
     }
     games
 }

@@ -1,5 +1,5 @@
 //! `kifu.stats`: the games table of `kifu stats` as an Arrow stream. The
-//! rows are the library's (`kifu::stats::StatsCollector` on the batch
+//! rows are the library's (`kifu::stats::Stats` in a replay on the batch
 //! runner, in input order); each CSV column becomes a typed Arrow column
 //! holding the values a CSV reader gets from the table `kifu stats`
 //! writes. The work runs on its own threads, without the GIL, while the
@@ -14,9 +14,10 @@ use arrow_array::builder::{
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{ArrayRef, RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
-use kifu::batch::{self, Event, FileMeta, Input, Issue, Stop, Visitors, Workers};
+use kifu::batch::{self, Event, FileMeta, Input, Issue, Stop, VisitorsWith, Workers};
 use kifu::read::ReadOptions;
-use kifu::stats::{GameRow, Source, StatsCollector, StatsOptions};
+use kifu::replay::Replay;
+use kifu::stats::{Cell, ColumnType, GameRow, Source, Stats, StatsOptions, GAME_COLUMNS};
 use kifu::validate::ValidateOptions;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -31,82 +32,71 @@ const BATCH_ROWS: usize = 8192;
 /// Batches produced ahead of the consumer (memory stays flat).
 const AHEAD: usize = 2;
 
-/// How one CSV column is held in Arrow.
-trait Kind {
-    type Builder: ArrayBuilder;
-    type Value<'a>;
-    const TYPE: DataType;
-    const NULLABLE: bool;
-    fn builder(rows: usize) -> Self::Builder;
-    fn append(b: &mut Self::Builder, v: Self::Value<'_>);
-}
-
-/// Text (`utf8`); an empty cell is the empty string, as a CSV reader
-/// gives it for a text column.
-struct Text;
-impl Kind for Text {
-    type Builder = StringBuilder;
-    type Value<'a> = &'a str;
-    const TYPE: DataType = DataType::Utf8;
-    const NULLABLE: bool = false;
-    fn builder(rows: usize) -> StringBuilder {
-        StringBuilder::with_capacity(rows, rows * 8)
-    }
-    fn append(b: &mut StringBuilder, v: &str) {
-        b.append_value(v);
-    }
-}
-
-/// A column kind whose values go into their builder as they are.
-macro_rules! kind {
-    ($(#[$doc:meta])* $name:ident: $builder:ty, $value:ty, $ty:expr, $nullable:expr, $append:ident) => {
-        $(#[$doc])*
-        struct $name;
-        impl Kind for $name {
-            type Builder = $builder;
-            type Value<'a> = $value;
-            const TYPE: DataType = $ty;
-            const NULLABLE: bool = $nullable;
-            fn builder(rows: usize) -> $builder {
-                <$builder>::with_capacity(rows)
-            }
-            fn append(b: &mut $builder, v: $value) {
-                b.$append(v);
-            }
-        }
-    };
-}
-
-kind!(
-    /// An integer (`int64`).
-    Int: Int64Builder, i64, DataType::Int64, false, append_value
-);
-kind!(
-    /// An integer that may be empty (`int64`, null).
-    OptInt: Int64Builder, Option<i64>, DataType::Int64, true, append_option
-);
-kind!(
-    /// A number of seconds that may be empty (`float64`, null).
-    OptFloat: Float64Builder, Option<f64>, DataType::Float64, true, append_option
-);
-kind!(
+/// One column's builder, by the column's type.
+enum Builder {
+    /// Text (`utf8`); an empty cell is the empty string, as a CSV reader
+    /// gives it for a text column.
+    Text(StringBuilder),
+    /// An integer (`int64`), null when the cell is empty.
+    Int(Int64Builder),
+    /// A number of seconds (`float64`), null when the cell is empty.
+    Float(Float64Builder),
     /// `true`/`false` (`bool`).
-    Bool: BooleanBuilder, bool, DataType::Boolean, false, append_value
-);
+    Bool(BooleanBuilder),
+    /// `start_time`, one ISO 8601 form without a zone (`timestamp[s]`,
+    /// null when empty): the wall-clock time as written.
+    Time(TimestampSecondBuilder),
+}
 
-/// `start_time`, one ISO 8601 form without a zone (`timestamp[s]`, null
-/// when empty): the wall-clock time as written.
-struct Time;
-impl Kind for Time {
-    type Builder = TimestampSecondBuilder;
-    type Value<'a> = &'a str;
-    const TYPE: DataType = DataType::Timestamp(TimeUnit::Second, None);
-    const NULLABLE: bool = true;
-    fn builder(rows: usize) -> TimestampSecondBuilder {
-        TimestampSecondBuilder::with_capacity(rows)
+impl Builder {
+    fn new(ty: ColumnType, rows: usize) -> Builder {
+        match ty {
+            ColumnType::Text => Builder::Text(StringBuilder::with_capacity(rows, rows * 8)),
+            ColumnType::Integer => Builder::Int(Int64Builder::with_capacity(rows)),
+            ColumnType::Float => Builder::Float(Float64Builder::with_capacity(rows)),
+            ColumnType::Bool => Builder::Bool(BooleanBuilder::with_capacity(rows)),
+            ColumnType::Timestamp => Builder::Time(TimestampSecondBuilder::with_capacity(rows)),
+        }
     }
-    fn append(b: &mut TimestampSecondBuilder, v: &str) {
-        b.append_option(seconds(v));
+
+    /// The Arrow type of a column of `ty`.
+    fn data_type(ty: ColumnType) -> DataType {
+        match ty {
+            ColumnType::Text => DataType::Utf8,
+            ColumnType::Integer => DataType::Int64,
+            ColumnType::Float => DataType::Float64,
+            ColumnType::Bool => DataType::Boolean,
+            ColumnType::Timestamp => DataType::Timestamp(TimeUnit::Second, None),
+        }
+    }
+
+    fn append(&mut self, cell: Cell<'_>) {
+        match (self, cell) {
+            (Builder::Text(b), Cell::Text(s)) => b.append_value(s),
+            (Builder::Text(b), Cell::Key(k)) => b.append_value(k.to_string()),
+            (Builder::Int(b), Cell::Int(n)) => b.append_option(n),
+            (Builder::Float(b), Cell::Float(x)) => b.append_option(x),
+            (Builder::Bool(b), Cell::Bool(v)) => b.append_value(v),
+            (Builder::Time(b), Cell::Text(s)) => b.append_option(seconds(s)),
+            // The column tables pair each type with its cells (a test in
+            // the library checks them); a mismatch would be a null, which
+            // a column that may not be empty refuses (the batch errs).
+            (Builder::Text(b), _) => b.append_null(),
+            (Builder::Int(b), _) => b.append_null(),
+            (Builder::Float(b), _) => b.append_null(),
+            (Builder::Bool(b), _) => b.append_null(),
+            (Builder::Time(b), _) => b.append_null(),
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            Builder::Text(b) => ArrayBuilder::finish(b),
+            Builder::Int(b) => ArrayBuilder::finish(b),
+            Builder::Float(b) => ArrayBuilder::finish(b),
+            Builder::Bool(b) => ArrayBuilder::finish(b),
+            Builder::Time(b) => ArrayBuilder::finish(b),
+        }
     }
 }
 
@@ -121,84 +111,41 @@ fn seconds(iso: &str) -> Option<i64> {
     Some(ts.as_second())
 }
 
-/// The games table: one Arrow column per CSV column, in the CSV's order
-/// (`GameRow::COLUMNS`; a test compares the names), and how a row fills it.
-macro_rules! table {
-    ($row:ident; $($name:ident: $kind:ident = $value:expr),* $(,)?) => {
-        /// The column builders of one record batch.
-        struct Columns {
-            $($name: <$kind as Kind>::Builder,)*
-        }
-
-        impl Columns {
-            fn new(rows: usize) -> Columns {
-                Columns { $($name: <$kind as Kind>::builder(rows),)* }
-            }
-
-            fn push(&mut self, $row: &GameRow) {
-                $(<$kind as Kind>::append(&mut self.$name, $value);)*
-            }
-
-            fn finish(&mut self) -> Vec<ArrayRef> {
-                vec![$(ArrayBuilder::finish(&mut self.$name),)*]
-            }
-
-            fn schema() -> Schema {
-                Schema::new(vec![
-                    $(Field::new(stringify!($name), <$kind as Kind>::TYPE, <$kind as Kind>::NULLABLE),)*
-                ])
-            }
-        }
-    };
+/// The games table: one Arrow column per CSV column, in the CSV's order,
+/// from the library's column table (`kifu::stats::GAME_COLUMNS`: names,
+/// types, nullability and how a row gives each cell).
+struct Columns {
+    builders: Vec<Builder>,
 }
 
-table! { row;
-    path: Text = &row.path,
-    game: Int = row.game as i64,
-    format: Text = row.format,
-    encoding: Text = row.encoding,
-    variant: Text = row.variant,
-    handicap: Text = row.handicap,
-    event: Text = &row.event,
-    site: Text = &row.site,
-    start_time: Time = &row.start_time,
-    start_time_raw: Text = &row.start_time_raw,
-    sente: Text = &row.sente,
-    gote: Text = &row.gote,
-    time_control: Text = &row.time_control,
-    plies: Int = i64::from(row.plies),
-    result: Text = row.result,
-    reason: Text = &row.reason,
-    valid: Bool = row.valid,
-    first_error_rule: Text = row.first_error_rule,
-    first_error_ply: OptInt = row.first_error_ply.map(i64::from),
-    sente_captures: Int = i64::from(row.sente_captures),
-    gote_captures: Int = i64::from(row.gote_captures),
-    sente_drops: Int = i64::from(row.sente_drops),
-    gote_drops: Int = i64::from(row.gote_drops),
-    sente_promotions: Int = i64::from(row.sente_promotions),
-    gote_promotions: Int = i64::from(row.gote_promotions),
-    sente_checks: Int = i64::from(row.sente_checks),
-    gote_checks: Int = i64::from(row.gote_checks),
-    sente_time_s: OptFloat = row.sente_time_s,
-    gote_time_s: OptFloat = row.gote_time_s,
-    opening_usi: Text = &row.opening_usi,
-    final_sfen: Text = &row.final_sfen,
-    variations: Int = row.variations as i64,
-    comments: Int = row.comments as i64,
-    start_time_precision: Text = row.start_time_precision,
-    game_key: Text = &row.game_key.to_string(),
-    terminal_text: Text = &row.terminal_text,
-    sente_opening: Text = &row.sente_opening,
-    gote_opening: Text = &row.gote_opening,
-    sente_castle: Text = &row.sente_castle,
-    gote_castle: Text = &row.gote_castle,
-    sente_opening_ply: Text = &row.sente_opening_ply,
-    gote_opening_ply: Text = &row.gote_opening_ply,
-    sente_castle_ply: Text = &row.sente_castle_ply,
-    gote_castle_ply: Text = &row.gote_castle_ply,
-    game_style: Text = &row.game_style,
-    opening_header: Text = &row.opening_header,
+impl Columns {
+    fn new(rows: usize) -> Columns {
+        Columns {
+            builders: GAME_COLUMNS
+                .iter()
+                .map(|c| Builder::new(c.ty, rows))
+                .collect(),
+        }
+    }
+
+    fn push(&mut self, row: &GameRow) {
+        for (b, c) in self.builders.iter_mut().zip(GAME_COLUMNS) {
+            b.append((c.value)(row));
+        }
+    }
+
+    fn finish(&mut self) -> Vec<ArrayRef> {
+        self.builders.iter_mut().map(Builder::finish).collect()
+    }
+
+    fn schema() -> Schema {
+        Schema::new(
+            GAME_COLUMNS
+                .iter()
+                .map(|c| Field::new(c.name, Builder::data_type(c.ty), c.nullable))
+                .collect::<Vec<_>>(),
+        )
+    }
 }
 
 /// The record batches as the producing thread sends them.
@@ -259,15 +206,16 @@ fn produce(
     stop: Stop,
 ) {
     let vopts = ValidateOptions::default();
-    let per_game = Visitors(|meta: &FileMeta| {
-        let mut c = StatsCollector::new(opts, vopts);
-        c.source(Source {
-            path: meta.display.clone(),
-            format: meta.format,
-            encoding: meta.encoding,
-        });
-        c
-    });
+    let per_game = VisitorsWith(
+        || Stats::replay(opts, vopts),
+        |r: &mut Replay<Stats>, meta: &FileMeta| {
+            r.observer_mut().source(Source {
+                path: meta.display.clone(),
+                format: meta.format,
+                encoding: meta.encoding,
+            })
+        },
+    );
     let mut cols = Columns::new(BATCH_ROWS);
     let mut rows = 0;
     let mut unread = Vec::new();
@@ -275,7 +223,8 @@ fn produce(
     let ropts = ReadOptions::default();
     let delivered = batch::run_until(&inputs, &workers, &ropts, per_game, &stop, |ev| {
         match ev {
-            Event::Game(_, index, mut stats) => {
+            Event::Game(_, index, g) => {
+                let mut stats = g.output;
                 stats.row.game = index;
                 cols.push(&stats.row);
                 rows += 1;

@@ -167,7 +167,7 @@ pub fn validate(
     let reports = interrupt::run(py, move |stop| -> PyResult<_> {
         let inputs = inputs::expand(&paths, ext, format)?;
         let mut reports = Vec::new();
-        let per_game = Visitors(|_: &FileMeta| {
+        let per_game = Visitors(|| {
             Validator::new(opts)
                 .with_final_sfen(true)
                 .with_game_key(true)

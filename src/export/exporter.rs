@@ -7,12 +7,14 @@ use super::layout::{
 };
 use super::pack::{self, Unencodable};
 use crate::eval::{score_of, Score};
-use crate::read::{Finding, Flow, MoveEvent, Visitor};
-use crate::record::{HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind};
+use crate::read::{Flow, CONTINUE};
+use crate::record::{Outcome, Start};
+use crate::replay::{Ended, Observer, Replay};
 use crate::rules::color::Color;
+use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::role::Role;
-use crate::validate::{GameReport, ValidateOptions, Validator};
+use crate::validate::{GameReport, Played, ValidateOptions};
 use std::fmt;
 
 /// The value a mate score (`#詰み=…`) counts as: the threshold of
@@ -151,11 +153,10 @@ impl fmt::Display for SkipReason {
     }
 }
 
-/// What one game gave.
+/// What one game gave (the validator's report is beside it, in
+/// [`crate::replay::Replayed::report`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameExport {
-    /// The validator's verdict (findings, result, plies, game key).
-    pub report: GameReport,
     /// Why nothing was written, if nothing was.
     pub skipped: Option<SkipReason>,
     /// Records in `bytes`: positions (`.hcpe`, `.psv`) or moves (`.hcpe3`,
@@ -192,12 +193,6 @@ struct StartCode {
     coder: Option<pack::Incremental>,
 }
 
-thread_local! {
-    /// The last start encoded on this thread.
-    static LAST_START: std::cell::RefCell<Option<StartCode>> =
-        const { std::cell::RefCell::new(None) };
-}
-
 /// Whether two positions have the same code: the same pieces on the same
 /// squares, the same hands, the same side to move.
 fn same_placement(a: &Position, b: &Position) -> bool {
@@ -222,12 +217,11 @@ struct Pending {
     has_eval: bool,
 }
 
-/// The export visitor (see the [module docs](super)); one serves any
-/// number of games.
+/// The export observer (see the [module docs](super)); one serves any
+/// number of games, in a [`Replay`] ([`Exporter::replay`]).
 #[derive(Debug)]
 pub struct Exporter {
     opts: ExportOptions,
-    validator: Validator,
     buf: Vec<u8>,
     records: u32,
     pending: Option<Pending>,
@@ -238,37 +232,61 @@ pub struct Exporter {
     coder: Option<pack::Incremental>,
     /// Records are still being written.
     recording: bool,
+    /// The code of the position a continued `.hcpe3` game starts from,
+    /// between `playing` and `played` of its first move.
+    continuation: Option<pack::Code>,
     /// A main-line move was not played (illegal).
     illegal: bool,
     out_of_range: bool,
     ratings: [Option<f64>; 2],
     /// `.hcpe3`: written moves without an evaluation.
     missing_evals: u32,
+    /// The ply of the position before the move being played.
+    ply: u32,
     /// The size of the last game's bytes: the next buffer's capacity.
     hint: usize,
+    /// The last start encoded (most games share theirs).
+    last_start: Option<StartCode>,
 }
 
 impl Exporter {
     /// An exporter.
     pub fn new(opts: ExportOptions) -> Exporter {
-        let validator = Validator::new(opts.validate)
-            .with_final_sfen(false)
-            .with_game_key(opts.game_key);
         Exporter {
             opts,
-            validator,
             buf: Vec::new(),
             records: 0,
             pending: None,
             code: None,
             coder: None,
             recording: true,
+            continuation: None,
             illegal: false,
             out_of_range: false,
             ratings: [None, None],
             missing_evals: 0,
+            ply: 0,
             hint: 64 * HCPE_SIZE,
+            last_start: None,
         }
+    }
+
+    /// The replay that runs an exporter: judged with
+    /// [`ExportOptions::validate`], with the game key when
+    /// [`ExportOptions::game_key`], without the final SFEN.
+    pub fn replay(opts: ExportOptions) -> Replay<Exporter> {
+        Exporter::replay_with(opts, |e| e)
+    }
+
+    /// [`Exporter::replay`] with other observers beside the exporter
+    /// (`wrap` builds the composed observer from it).
+    pub fn replay_with<O: Observer>(
+        opts: ExportOptions,
+        wrap: impl FnOnce(Exporter) -> O,
+    ) -> Replay<O> {
+        let (validate, key) = (opts.validate, opts.game_key);
+        Replay::new(validate, wrap(Exporter::new(opts)))
+            .with_validator(|v| v.with_final_sfen(false).with_game_key(key))
     }
 
     /// The options.
@@ -292,76 +310,61 @@ impl Exporter {
         }
     }
 
-    /// Decides at the first move whether the start has a code, and takes
-    /// the start's code (from the thread's cache when the start is the
-    /// last one seen: most games share theirs).
-    #[cold]
-    fn check_start(&mut self) {
-        let pos = self.validator.next_position();
+    /// Decides at the start whether it has a code, and takes the start's
+    /// code (the last one's when the start is the same: most games share
+    /// theirs).
+    fn check_start(&mut self, pos: &Position) {
         let kind = match self.opts.layout {
             Layout::Psv => pack::Kind::PackedSfen,
             Layout::Hcpe | Layout::Hcpe3 => pack::Kind::Hcp,
         };
-        let (c, coder) = LAST_START.with(|cell| {
-            let mut slot = cell.borrow_mut();
-            if !slot
-                .as_ref()
-                .is_some_and(|s| s.kind == kind && same_placement(&s.pos, pos))
-            {
-                let check = pack::check(pos);
-                *slot = Some(StartCode {
-                    pos: *pos,
-                    kind,
-                    check,
-                    coder: check.is_ok().then(|| pack::Incremental::new(pos, kind)),
-                });
-            }
-            let s = slot.as_ref().expect("just filled");
-            (s.check, s.coder.clone())
-        });
+        if !self
+            .last_start
+            .as_ref()
+            .is_some_and(|s| s.kind == kind && same_placement(&s.pos, pos))
+        {
+            let check = pack::check(pos);
+            self.last_start = Some(StartCode {
+                pos: *pos,
+                kind,
+                check,
+                coder: check.is_ok().then(|| pack::Incremental::new(pos, kind)),
+            });
+        }
+        let (c, coder) = match &self.last_start {
+            Some(s) => (s.check, s.coder.clone()),
+            None => (Ok(()), None),
+        };
         self.coder = coder;
         self.recording = c.is_ok();
         self.code = Some(c);
     }
 
-    /// A main-line move while records are written: the position before it
-    /// is encoded, then the move is played and its fields filled.
+    /// A legal main-line move while records are written: the position
+    /// before it is encoded, then its fields filled.
     #[inline]
-    fn record_move(&mut self, mv: &MoveEvent<'_>) -> Flow {
+    fn record_move(&mut self, p: &Played) {
         self.close_pending();
         let layout = self.opts.layout;
-        // The game has started (`check_start` placed it) and, as records
-        // are written, its start has a code: the coder is there.
-        let ply = match layout {
-            Layout::Psv => self.validator.position().ply(),
-            _ => 0,
+        // As records are written, the start has a code: the coder is there.
+        let Some(coder) = self.coder.as_mut() else {
+            self.recording = false;
+            return;
         };
+        let ply = self.ply;
         if layout == Layout::Hcpe3 {
             if self.buf.is_empty() {
-                if let Some(start) = &self.coder {
-                    // The first move: the coder still holds the start's code.
-                    self.buf.extend_from_slice(&start.code());
-                    self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
-                }
-            } else if self.records.is_multiple_of(HCPE3_MAX_MOVES) {
+                // The first move: the coder still holds the start's code.
+                self.buf.extend_from_slice(&coder.code());
+                self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
+            } else if let Some(code) = self.continuation.take() {
                 // A header counts at most 65,535 moves: the game goes on
                 // as the next `.hcpe3` game, from the position before
-                // this move (see `fill_results`).
-                self.buf
-                    .extend_from_slice(&pack::hcp(self.validator.position()));
+                // this move (taken in `playing`; see `fill_results`).
+                self.buf.extend_from_slice(&code);
                 self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
             }
         }
-        let flow = self.validator.movement(mv);
-        let (p, coder) = match (self.validator.last_played(), self.coder.as_mut()) {
-            (Some(p), Some(coder)) if self.validator.in_main_line() => (*p, coder),
-            _ => {
-                // An illegal move: the game writes nothing.
-                self.recording = false;
-                self.illegal = true;
-                return flow;
-            }
-        };
         let at = self.buf.len();
         let eval_at = match layout {
             Layout::Hcpe => {
@@ -398,7 +401,6 @@ impl Exporter {
             color: p.color,
             has_eval: false,
         });
-        flow
     }
 
     /// A main-line comment: an evaluation for the pending record, or a
@@ -561,111 +563,86 @@ fn rating(rest: &str) -> Option<f64> {
     value.trim().parse().ok()
 }
 
-impl Visitor for Exporter {
+impl Observer for Exporter {
     type Output = GameExport;
 
-    fn begin_game(&mut self, index: usize) -> Flow {
+    fn begin(&mut self, _index: usize) -> Flow {
         self.buf = Vec::with_capacity(self.hint);
         self.records = 0;
         self.pending = None;
         self.code = None;
         self.coder = None;
         self.recording = true;
+        self.continuation = None;
         self.illegal = false;
         self.out_of_range = false;
         self.ratings = [None, None];
         self.missing_evals = 0;
-        self.validator.begin_game(index)
+        CONTINUE
     }
 
-    fn finding(&mut self, finding: Finding) -> Flow {
-        self.validator.finding(finding)
+    fn start(&mut self, _start: &Start, pos: &Position) -> Flow {
+        self.check_start(pos);
+        CONTINUE
     }
 
-    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
-        self.validator.header(key, value, at)
-    }
-
-    fn start(&mut self, start: &Start) -> Flow {
-        self.validator.start(start)
-    }
-
-    fn comment(&mut self, text: &str, at: Location) -> Flow {
-        if self.validator.in_main_line() && self.recording {
+    fn comment(&mut self, text: &str, main: bool) -> Flow {
+        if main && self.recording {
             self.main_comment(text);
         }
-        self.validator.comment(text, at)
+        CONTINUE
     }
 
     #[inline]
-    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
-        if self.code.is_none() {
-            self.check_start();
+    fn playing(&mut self, before: &Position, _mv: Move) -> Flow {
+        self.ply = before.ply();
+        if self.opts.layout == Layout::Hcpe3
+            && self.recording
+            && self.records > 0
+            && self.records.is_multiple_of(HCPE3_MAX_MOVES)
+        {
+            // The `.hcpe3` game in progress is full: the next one starts
+            // from this position (no coder follows `.hcpe3` moves).
+            self.continuation = Some(pack::hcp(before));
         }
-        if !self.validator.in_main_line() {
-            return self.validator.movement(mv);
-        }
+        CONTINUE
+    }
+
+    #[inline]
+    fn played(&mut self, p: &Played, _after: &Position) -> Flow {
         if self.recording {
-            return self.record_move(mv);
+            self.record_move(p);
         }
-        let flow = self.validator.movement(mv);
-        if self.validator.last_played().is_none() {
-            self.illegal = true;
+        CONTINUE
+    }
+
+    fn unplayed(&mut self) -> Flow {
+        // An illegal move: the game writes nothing.
+        if self.recording {
+            self.close_pending();
+            self.recording = false;
         }
-        flow
+        self.illegal = true;
+        CONTINUE
     }
 
-    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
-        self.validator.time(time, at)
-    }
-
-    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
-        self.validator.begin_variation(ply, at)
-    }
-
-    fn end_variation(&mut self) -> Flow {
-        self.validator.end_variation()
-    }
-
-    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
-        self.validator.terminal(kind, at)
-    }
-
-    fn claim(&mut self, claim: &ResultClaim) -> Flow {
-        self.validator.claim(claim)
-    }
-
-    fn end_game(&mut self) -> GameExport {
-        if self.code.is_none() {
-            self.check_start();
-        }
+    fn end(&mut self, ended: &Ended<'_>) -> GameExport {
         self.close_pending();
-        let report = self.validator.end_game();
-        let skipped = self.verdict(&report);
+        let report = ended.report;
+        let skipped = self.verdict(report);
         let records = if skipped.is_some() {
             self.buf.clear();
             0
         } else {
-            self.fill_results(&report);
+            self.fill_results(report);
             self.records
         };
         self.hint = self.hint.max(self.buf.len()).min(1 << 20);
         GameExport {
-            report,
             skipped,
             records,
             bytes: std::mem::take(&mut self.buf),
         }
-    }
-}
-
-impl crate::select::Replays for Exporter {
-    fn validator(&self) -> &Validator {
-        &self.validator
-    }
-
-    fn summary(output: &GameExport) -> crate::select::Summary<'_> {
-        <Validator as crate::select::Replays>::summary(&output.report)
     }
 }
 
@@ -700,9 +677,10 @@ pub fn export<R: std::io::BufRead, W: std::io::Write>(
     opts: &ExportOptions,
     out: &mut W,
 ) -> std::io::Result<Totals> {
-    let mut e = Exporter::new(opts.clone());
+    let mut e = Exporter::replay(opts.clone());
     let mut t = Totals::default();
     while let Some(g) = reader.read_game(&mut e) {
+        let g = g.output;
         t.games += 1;
         if g.skipped.is_none() {
             t.kept += 1;
@@ -721,8 +699,12 @@ mod tests {
     use crate::read::Reader;
 
     fn run(text: &str, opts: ExportOptions) -> Vec<GameExport> {
+        run_full(text, opts).into_iter().map(|g| g.output).collect()
+    }
+
+    fn run_full(text: &str, opts: ExportOptions) -> Vec<crate::replay::Replayed<GameExport>> {
         let mut r = Reader::new(text.as_bytes()).unwrap();
-        let mut e = Exporter::new(opts);
+        let mut e = Exporter::replay(opts);
         let mut v = Vec::new();
         while let Some(g) = r.read_game(&mut e) {
             v.push(g);
@@ -832,9 +814,9 @@ mod tests {
     fn a_foul_writes_nothing_even_after_the_stop() {
         // 反則負け: the record states the foul (a warning, the game is judged).
         let foul = "PI\n+\n+7776FU\n-3334FU\n+7775FU\n%ILLEGAL_MOVE\n";
-        let g = &run(foul, ExportOptions::new(Layout::Hcpe))[0];
+        let g = &run_full(foul, ExportOptions::new(Layout::Hcpe))[0];
         assert!(g.report.ok);
-        assert_eq!(g.skipped, Some(SkipReason::IllegalMove));
+        assert_eq!(g.output.skipped, Some(SkipReason::IllegalMove));
         let mut o = ExportOptions::new(Layout::Hcpe);
         o.stop_score = Some(100_000);
         let after_stop = "PI\n+\n+7776FU\n'** 100000\n-3334FU\n+7775FU\n%ILLEGAL_MOVE\n";

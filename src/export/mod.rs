@@ -14,11 +14,14 @@
 //! ```
 //! use kifu::export::{ExportOptions, Exporter, Layout, HCPE_SIZE};
 //! use kifu::read::Reader;
+//! use kifu::replay::Replay;
+//! use kifu::validate::ValidateOptions;
 //!
 //! let csa = b"PI\n+\n+7776FU\n'** 30\n-3334FU\n'** 45\n+8822UM\n%TORYO\n";
 //! let mut reader = Reader::new(&csa[..]).unwrap();
-//! let mut exporter = Exporter::new(ExportOptions::new(Layout::Hcpe));
-//! let game = reader.read_game(&mut exporter).unwrap();
+//! let exporter = Exporter::new(ExportOptions::new(Layout::Hcpe));
+//! let mut replay = Replay::new(ValidateOptions::default(), exporter);
+//! let game = reader.read_game(&mut replay).unwrap().output;
 //! assert_eq!(game.skipped, None);
 //! assert_eq!(game.records, 3);
 //! assert_eq!(game.bytes.len(), 3 * HCPE_SIZE);

@@ -122,17 +122,6 @@ impl fmt::Debug for KeyHasher {
     }
 }
 
-impl KeyHasher {
-    /// A hasher that allocates nothing until its first game.
-    pub(crate) fn empty() -> KeyHasher {
-        KeyHasher {
-            buf: Vec::new(),
-            moves: 0,
-            closed: false,
-        }
-    }
-}
-
 /// The bytes of the key before the moves: `<variant> "\n" <board> " "
 /// <side> " " <hands> "\n"`.
 pub(crate) fn start_bytes(start: &Setup) -> String {

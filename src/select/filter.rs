@@ -304,19 +304,20 @@ impl PositionQuery {
 /// (OR). The default filter keeps every game.
 ///
 /// ```
-/// use kifu::read::{visit_game, Reader};
+/// use kifu::read::Reader;
+/// use kifu::replay::Replay;
 /// use kifu::select::{Filter, Selector};
-/// use kifu::validate::{ValidateOptions, Validator};
+/// use kifu::validate::ValidateOptions;
 ///
 /// let mut f = Filter::default();
 /// f.player.push("ｈａｒｕｎｏ".parse().unwrap());
 /// f.moves = Some("7g7f 3c3d".parse().unwrap());
 /// let csa = "N+Haruno\nN-Akikawa\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
 /// let mut reader = Reader::new(csa.as_bytes()).unwrap();
-/// let mut sel = Selector::new(&f, Validator::new(ValidateOptions::default()));
+/// let mut sel = Replay::new(ValidateOptions::default(), Selector::new(&f));
 /// let game = reader.read_game(&mut sel).unwrap();
-/// assert!(game.verdict.matched);
-/// assert_eq!(game.output.plies, 2);
+/// assert!(game.output.matched);
+/// assert_eq!(game.report.plies, 2);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {

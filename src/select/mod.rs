@@ -3,12 +3,12 @@
 //! game key that identifies a game whatever format it came in; copies of
 //! the same game.
 //!
-//! A [`Selector`] is a [`Visitor`] wrapped around one that plays the game
-//! through a [`Validator`] (a `Validator` itself, or a
-//! [`crate::stats::StatsCollector`]): it forwards every event, reads the
-//! header as it passes, and follows the main line through the validator
-//! (one Zobrist key per ply for a position), so every move is still played
-//! once. Its output is the inner visitor's, with a [`Verdict`].
+//! A [`Selector`] is an [`Observer`] of a [`crate::replay::Replay`]: it
+//! reads the header as it passes and follows the main line the replay
+//! plays (one Zobrist key per ply for a position), so every move is played
+//! once whatever else observes the game; the names a filter asks for are
+//! the replay's ([`crate::replay::Replay::with_names`]). Its output is a
+//! [`Verdict`].
 //!
 //! A game that fails to read (an error finding from the reader: `syntax`,
 //! `encoding`, `io`, …) is flagged in [`Verdict::read_error`], matched or
@@ -16,8 +16,9 @@
 //!
 //! ```
 //! use kifu::read::Reader;
+//! use kifu::replay::Replay;
 //! use kifu::select::{Filter, PositionQuery, Selector};
-//! use kifu::validate::{ValidateOptions, Validator};
+//! use kifu::validate::ValidateOptions;
 //!
 //! let mut f = Filter::default();
 //! // After 2g2f 3c3d 7g7f, whichever order.
@@ -26,10 +27,10 @@
 //! ).unwrap());
 //! let games = "PI\n+\n+2726FU\n-3334FU\n+7776FU\n/\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n/\nPI\n+\n+7776FU\n-8384FU\n";
 //! let mut reader = Reader::new(games.as_bytes()).unwrap();
-//! let mut sel = Selector::new(&f, Validator::new(ValidateOptions::default()));
+//! let mut sel = Replay::new(ValidateOptions::default(), Selector::new(&f));
 //! let mut found = Vec::new();
 //! while let Some(game) = reader.read_game(&mut sel) {
-//!     found.push((game.verdict.matched, game.verdict.ply));
+//!     found.push((game.output.matched, game.output.ply));
 //! }
 //! assert_eq!(found, [(true, Some(3)), (true, Some(3)), (false, None)]);
 //! ```
@@ -49,12 +50,13 @@ pub use filter::{
 pub use key::{GameKey, KeyHasher};
 pub use text::{fold, fold_into, matched_part, Needle, MAX_MATCHED_CHARS};
 
-use crate::read::{Finding, Flow, MoveEvent, Severity, Visitor, CONTINUE};
-use crate::record::{HeaderKey, Location, MoveTime, Outcome, ResultClaim, Start, TerminalKind};
+use crate::read::{Finding, Flow, Severity, CONTINUE, SKIP};
+use crate::record::{HeaderKey, Outcome, Start};
+use crate::replay::{Ended, Observer};
 use crate::rules::handicap::Handicap;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::validate::{GameReport, Validator};
+use crate::validate::{GameReport, Played};
 
 /// What a game came to, as a [`Selector`] needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,25 +93,6 @@ impl Summary<'_> {
     }
 }
 
-/// A visitor that plays each game through a [`Validator`] it drives, so that
-/// a [`Selector`] around it follows the moves without playing them again.
-pub trait Replays: Visitor {
-    /// The validator, in the state the last event left it.
-    fn validator(&self) -> &Validator;
-    /// What the game came to, from the visitor's output.
-    fn summary(output: &Self::Output) -> Summary<'_>;
-}
-
-impl Replays for Validator {
-    fn validator(&self) -> &Validator {
-        self
-    }
-
-    fn summary(r: &GameReport) -> Summary<'_> {
-        Summary::of(r)
-    }
-}
-
 /// Whether a game is kept, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
@@ -125,15 +108,6 @@ pub struct Verdict {
     pub info: GameInfo,
 }
 
-/// The output of a [`Selector`]: the inner visitor's, and the verdict.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Selected<T> {
-    /// What the inner visitor made of the game.
-    pub output: T,
-    /// Whether the filter keeps it.
-    pub verdict: Verdict,
-}
-
 /// Where the header part of the filter stands in the current game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Header {
@@ -145,17 +119,14 @@ enum Header {
     Failed,
 }
 
-/// Selects games as they are read (see the [module docs](self)): wraps a
-/// visitor that [`Replays`] the game and adds a [`Verdict`] to its output.
+/// Selects games as they are read (see the [module docs](self)): an
+/// [`Observer`] whose output is the game's [`Verdict`].
 #[derive(Debug)]
-pub struct Selector<'f, V> {
+pub struct Selector<'f> {
     filter: &'f Filter,
-    inner: V,
-    drain: bool,
+    stop: bool,
     info: GameInfo,
     header: Header,
-    /// Rejected by the header: events other than findings are not passed on.
-    draining: bool,
     read_error: bool,
     /// Legal main-line moves followed so far.
     main_ply: u32,
@@ -166,108 +137,78 @@ pub struct Selector<'f, V> {
     prefix_failed: bool,
     prefix: Option<&'f [Move]>,
     ply: Option<u32>,
-    start: Option<Start>,
-    /// Names the game when the filter asks for names.
-    tagger: Option<crate::tags::Tagger<'static>>,
 }
 
-impl<'f, V: Replays> Selector<'f, V> {
-    /// A selector applying `filter` around `inner`.
-    pub fn new(filter: &'f Filter, inner: V) -> Selector<'f, V> {
+impl<'f> Selector<'f> {
+    /// A selector applying `filter`.
+    pub fn new(filter: &'f Filter) -> Selector<'f> {
         Selector {
             filter,
-            inner,
-            drain: false,
+            stop: false,
             info: GameInfo::default(),
             header: Header::Open,
-            draining: false,
             read_error: false,
             main_ply: 0,
             main_stopped: false,
             prefix_failed: false,
             prefix: None,
             ply: None,
-            start: None,
-            tagger: (!filter.tags.is_empty())
-                .then(|| crate::tags::Tagger::new(crate::tags::Taxonomy::builtin())),
         }
     }
 
-    /// When the header and start already rule a game out, pass nothing but
-    /// the reader's findings to the inner visitor for the rest of it (its
-    /// moves are not played): for callers that use the inner output of
-    /// games that do not match only to report read errors. The reader
-    /// still reads the whole game, so its errors are all found.
-    pub fn drain_rejected(mut self, yes: bool) -> Selector<'f, V> {
-        self.drain = yes;
+    /// When the header and start already rule a game out, stop the game
+    /// there (its moves are not played; the replay still takes the
+    /// reader's findings, so that its read errors are all found): for
+    /// callers that use the output of games that do not match only to
+    /// report read errors.
+    pub fn stop_rejected(mut self, yes: bool) -> Selector<'f> {
+        self.stop = yes;
         self
     }
 
-    /// The inner visitor.
-    pub fn inner(&self) -> &V {
-        &self.inner
-    }
-
-    /// The inner visitor, to change its settings between games.
-    pub fn inner_mut(&mut self) -> &mut V {
-        &mut self.inner
+    /// Whether the filter needs the names of openings and castles (the
+    /// replay must then name games: [`crate::replay::Replay::with_names`]).
+    pub fn needs_names(&self) -> bool {
+        !self.filter.tags.is_empty()
     }
 
     /// Decides the header part of the filter once the header is complete
-    /// (at the start position, or the first event after it).
-    fn decide_header(&mut self) {
-        if self.header != Header::Open {
-            return;
-        }
-        let start = self.start.take().unwrap_or_default();
+    /// (at the start): `SKIP` when it rules the game out and rejected
+    /// games stop.
+    fn decide_header(&mut self, start: &Start, pos: &Position) -> Flow {
         self.info.variant = start.setup.variant;
         self.info.handicap = start.handicap.or_else(|| Handicap::detect(&start.setup));
         let ok = self.filter.header_matches(&self.info);
         self.header = if ok { Header::Passed } else { Header::Failed };
         if !ok {
-            self.draining = self.drain;
-            return;
+            return if self.stop { SKIP } else { CONTINUE };
         }
         if let Some(m) = &self.filter.moves {
             self.prefix = m.moves(start.setup.variant);
             self.prefix_failed = self.prefix.is_none();
         }
         if let Some(q) = &self.filter.position {
-            if q.matches(&Position::from_setup_unchecked(&start.setup)) {
+            if q.matches(pos) {
                 self.ply = Some(0);
             }
         }
-        if let Some(t) = &mut self.tagger {
-            t.begin(&start.setup, self.info.handicap);
-        }
+        CONTINUE
     }
 
     /// Whether the main line must still be followed.
+    #[inline]
     fn following(&self) -> bool {
         self.header == Header::Passed
             && !self.main_stopped
             && ((self.filter.position.is_some() && self.ply.is_none())
                 || self
                     .prefix
-                    .is_some_and(|p| !self.prefix_failed && (self.main_ply as usize) < p.len())
-                || self.tagger.as_ref().is_some_and(|t| t.wants_moves()))
+                    .is_some_and(|p| !self.prefix_failed && (self.main_ply as usize) < p.len()))
     }
 
-    /// Follows a main-line move the inner visitor just received.
-    fn follow(&mut self) {
-        let v = self.inner.validator();
-        if !v.in_main_line() {
-            return;
-        }
-        let Some(played) = v.last_played() else {
-            self.main_stopped = true;
-            return;
-        };
-        let mv = played.mv;
+    /// Follows a legal main-line move.
+    fn follow(&mut self, mv: Move, after: &Position) {
         self.main_ply += 1;
-        if let Some(t) = &mut self.tagger {
-            t.played(v.position(), mv, played.role, played.captured);
-        }
         if let Some(p) = self.prefix {
             if let Some(want) = p.get(self.main_ply as usize - 1) {
                 if *want != mv {
@@ -277,14 +218,14 @@ impl<'f, V: Replays> Selector<'f, V> {
         }
         if self.ply.is_none() {
             if let Some(q) = &self.filter.position {
-                if q.matches(self.inner.validator().position()) {
+                if q.matches(after) {
                     self.ply = Some(self.main_ply);
                 }
             }
         }
     }
 
-    fn verdict(&self, s: Summary<'_>) -> bool {
+    fn verdict(&self, s: Summary<'_>, tags: Option<&crate::tags::GameTags>) -> bool {
         let f = self.filter;
         if self.header != Header::Passed {
             return false;
@@ -301,8 +242,10 @@ impl<'f, V: Replays> Selector<'f, V> {
         {
             return false;
         }
-        if let Some(t) = &self.tagger {
-            let names = t.finish();
+        if !f.tags.is_empty() {
+            let Some(names) = tags else {
+                return false;
+            };
             if !f.tags.iter().all(|set| names.any_in(set)) {
                 return false;
             }
@@ -315,37 +258,35 @@ impl<'f, V: Replays> Selector<'f, V> {
     }
 }
 
-impl<V: Replays> Visitor for Selector<'_, V> {
-    type Output = Selected<V::Output>;
+impl Observer for Selector<'_> {
+    type Output = Verdict;
 
-    fn begin_game(&mut self, index: usize) -> Flow {
+    fn begin(&mut self, _index: usize) -> Flow {
         self.info.sente.clear();
         self.info.gote.clear();
         self.info.event.clear();
         self.info.start_time.clear();
         self.header = Header::Open;
-        self.draining = false;
         self.read_error = false;
         self.main_ply = 0;
         self.main_stopped = false;
         self.prefix_failed = false;
         self.prefix = None;
         self.ply = None;
-        self.start = None;
-        self.inner.begin_game(index)
+        CONTINUE
     }
 
-    fn finding(&mut self, finding: Finding) -> Flow {
+    fn finding(&mut self, finding: &Finding) -> Flow {
         // Two statements of the result that contradict each other are a
         // false claim (the reader compares them), not text that fails to
         // read.
         if finding.severity == Severity::Error && finding.rule != crate::read::Rule::ClaimMismatch {
             self.read_error = true;
         }
-        self.inner.finding(finding)
+        CONTINUE
     }
 
-    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
+    fn header(&mut self, key: &HeaderKey, value: &str) -> Flow {
         let slot = match key {
             HeaderKey::Sente => Some(&mut self.info.sente),
             HeaderKey::Gote => Some(&mut self.info.gote),
@@ -357,90 +298,34 @@ impl<V: Replays> Visitor for Selector<'_, V> {
         if let Some(s) = slot.filter(|s| s.is_empty()) {
             s.push_str(value);
         }
-        if self.draining {
-            return CONTINUE;
-        }
-        self.inner.header(key, value, at)
+        CONTINUE
     }
 
-    fn start(&mut self, start: &Start) -> Flow {
-        if self.header == Header::Open {
-            self.start = Some(start.clone());
-        }
-        let flow = self.inner.start(start);
-        self.decide_header();
-        flow
+    fn start(&mut self, start: &Start, pos: &Position) -> Flow {
+        self.decide_header(start, pos)
     }
 
-    fn comment(&mut self, text: &str, at: Location) -> Flow {
-        if self.draining {
-            return CONTINUE;
-        }
-        self.inner.comment(text, at)
-    }
-
-    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
-        self.decide_header();
-        if self.draining {
-            return CONTINUE;
-        }
-        let flow = self.inner.movement(mv);
+    #[inline]
+    fn played(&mut self, played: &Played, after: &Position) -> Flow {
         if self.following() {
-            self.follow();
+            self.follow(played.mv, after);
         }
-        flow
+        CONTINUE
     }
 
-    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
-        if self.draining {
-            return CONTINUE;
-        }
-        self.inner.time(time, at)
+    fn unplayed(&mut self) -> Flow {
+        self.main_stopped = true;
+        CONTINUE
     }
 
-    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
-        self.decide_header();
-        if self.draining {
-            return CONTINUE;
-        }
-        self.inner.begin_variation(ply, at)
-    }
-
-    fn end_variation(&mut self) -> Flow {
-        if self.draining {
-            return CONTINUE;
-        }
-        self.inner.end_variation()
-    }
-
-    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
-        self.decide_header();
-        if self.draining {
-            return CONTINUE;
-        }
-        self.inner.terminal(kind, at)
-    }
-
-    fn claim(&mut self, claim: &ResultClaim) -> Flow {
-        if self.draining {
-            return CONTINUE;
-        }
-        self.inner.claim(claim)
-    }
-
-    fn end_game(&mut self) -> Selected<V::Output> {
-        self.decide_header();
-        let output = self.inner.end_game();
-        let matched = self.verdict(V::summary(&output));
+    fn end(&mut self, ended: &Ended<'_>) -> Verdict {
+        let matched = self.verdict(Summary::of(ended.report), ended.tags);
         let info = std::mem::take(&mut self.info);
-        Selected {
-            output,
-            verdict: Verdict {
-                matched,
-                read_error: self.read_error,
-                ply: if matched { self.ply } else { None },
-                info,
-            },
+        Verdict {
+            matched,
+            read_error: self.read_error,
+            ply: if matched { self.ply } else { None },
+            info,
         }
     }
 }

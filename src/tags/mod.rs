@@ -13,21 +13,32 @@
 //! each kind's window (openings 60 plies, castles 62); a name whose
 //! descendant holds at the same ply is not kept then (its descendant
 //! is), so a game lists what each side built on the way. Handicap games get castles only, variants
-//! nothing. [`Collector`] is the [`Visitor`] that does it while a game is
-//! read (it drives a [`Validator`], as [`crate::stats::StatsCollector`]
-//! does); [`tag_record`] names a built record.
+//! nothing. A [`crate::replay::Replay`] runs one tagger per game while the
+//! game is read ([`crate::replay::Replay::with_names`]) and hands the
+//! names to every observer; [`tag_record`] names a built record.
 //!
 //! ```
 //! use kifu::read::Reader;
-//! use kifu::tags::{Collector, Taxonomy};
+//! use kifu::replay::{Ended, Observer, Replay};
+//! use kifu::tags::{GameTags, Taxonomy};
+//! use kifu::validate::ValidateOptions;
+//!
+//! /// Keeps the names the replay found.
+//! struct Names;
+//! impl Observer for Names {
+//!     type Output = GameTags;
+//!     fn end(&mut self, ended: &Ended<'_>) -> GameTags {
+//!         ended.tags.cloned().unwrap_or_default()
+//!     }
+//! }
 //!
 //! let usi = "position startpos moves 7g7f 3c3d 2h7h 8b2b\n";
 //! let mut reader = Reader::new(usi.as_bytes()).unwrap();
 //! let tax = Taxonomy::builtin();
-//! let mut collector = Collector::new(tax);
-//! let game = reader.read_game(&mut collector).unwrap();
+//! let mut replay = Replay::new(ValidateOptions::default(), Names).with_names(Some(tax));
+//! let tags = reader.read_game(&mut replay).unwrap().output;
 //! let name = |f: &kifu::tags::Found| tax.get(f.tag).id.clone();
-//! assert_eq!(game.tags.sides[0].openings.iter().map(name).collect::<Vec<_>>(), ["third_file_rook"]);
+//! assert_eq!(tags.sides[0].openings.iter().map(name).collect::<Vec<_>>(), ["third_file_rook"]);
 //! ```
 
 pub mod rule;
@@ -35,130 +46,16 @@ mod tagger;
 mod taxonomy;
 
 pub use rule::{Pattern, PatternError, PatternErrorKind};
+#[cfg(test)]
+pub(crate) use tagger::GAMES_NAMED;
 pub use tagger::{Found, GameTags, SideTags, Tagger};
 pub use taxonomy::{
     Entry, Kind, LoadError, TagId, TagIter, TagSet, Taxonomy, TaxonomyError, TaxonomyErrorKind,
     COLUMNS, MAX_ENTRIES, MAX_NAME_CHARS, MAX_TAXONOMY_BYTES,
 };
 
-use crate::read::{Finding, Flow, MoveEvent, Visitor};
-use crate::record::{HeaderKey, Location, MoveTime, Record, ResultClaim, Start, TerminalKind};
+use crate::record::{HeaderKey, Record};
 use crate::rules::Position;
-use crate::validate::{GameReport, ValidateOptions, Validator};
-
-/// What [`Collector`] makes of a game.
-#[derive(Clone, Debug)]
-pub struct Tagged {
-    /// The names found.
-    pub tags: GameTags,
-    /// The record's own opening header (KIF `戦型`, CSA `$OPENING`, PSN
-    /// `[Opening]`), as written.
-    pub opening_header: Option<String>,
-    /// The validator's report on the game.
-    pub report: GameReport,
-}
-
-/// A [`Visitor`] that names each game's openings and castles as it is
-/// read: it plays the game through a [`Validator`] and feeds the main line
-/// to a [`Tagger`].
-#[derive(Debug)]
-pub struct Collector<'t> {
-    validator: Validator,
-    tagger: Tagger<'t>,
-    depth: usize,
-    opening_header: Option<String>,
-}
-
-impl<'t> Collector<'t> {
-    /// A collector naming from `tax`.
-    pub fn new(tax: &'t Taxonomy) -> Collector<'t> {
-        Collector {
-            validator: Validator::new(ValidateOptions::default())
-                .with_final_sfen(false)
-                .with_game_key(false),
-            tagger: Tagger::new(tax),
-            depth: 0,
-            opening_header: None,
-        }
-    }
-
-    /// The validator the game is played through.
-    pub fn validator(&self) -> &Validator {
-        &self.validator
-    }
-}
-
-impl Visitor for Collector<'_> {
-    type Output = Tagged;
-
-    fn begin_game(&mut self, index: usize) -> Flow {
-        self.depth = 0;
-        self.opening_header = None;
-        self.tagger.begin_even();
-        self.validator.begin_game(index)
-    }
-
-    fn finding(&mut self, finding: Finding) -> Flow {
-        self.validator.finding(finding)
-    }
-
-    fn header(&mut self, key: &HeaderKey, value: &str, at: Location) -> Flow {
-        if *key == HeaderKey::Opening && self.opening_header.is_none() {
-            self.opening_header = Some(value.to_string());
-        }
-        self.validator.header(key, value, at)
-    }
-
-    fn start(&mut self, start: &Start) -> Flow {
-        self.tagger.begin(&start.setup, start.handicap);
-        self.validator.start(start)
-    }
-
-    fn comment(&mut self, text: &str, at: Location) -> Flow {
-        self.validator.comment(text, at)
-    }
-
-    fn movement(&mut self, mv: &MoveEvent<'_>) -> Flow {
-        let flow = self.validator.movement(mv);
-        if self.depth == 0 && self.tagger.wants_moves() {
-            if let Some(p) = self.validator.last_played() {
-                self.tagger
-                    .played(self.validator.position(), p.mv, p.role, p.captured);
-            }
-        }
-        flow
-    }
-
-    fn time(&mut self, time: MoveTime, at: Location) -> Flow {
-        self.validator.time(time, at)
-    }
-
-    fn begin_variation(&mut self, ply: u32, at: Location) -> Flow {
-        self.depth += 1;
-        self.validator.begin_variation(ply, at)
-    }
-
-    fn end_variation(&mut self) -> Flow {
-        self.depth = self.depth.saturating_sub(1);
-        self.validator.end_variation()
-    }
-
-    fn terminal(&mut self, kind: &TerminalKind, at: Location) -> Flow {
-        self.validator.terminal(kind, at)
-    }
-
-    fn claim(&mut self, claim: &ResultClaim) -> Flow {
-        self.validator.claim(claim)
-    }
-
-    fn end_game(&mut self) -> Tagged {
-        Tagged {
-            tags: self.tagger.finish(),
-            opening_header: self.opening_header.take(),
-            report: self.validator.end_game(),
-        }
-    }
-}
 
 /// Names the openings and castles of a built record: its main line is
 /// played from its start up to the first move that is not legal.

@@ -125,6 +125,13 @@ pub struct Tagger<'t> {
     settled: [TagSet; 2],
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Games begun by any tagger on this thread (tests count the taggers'
+    /// work: one begin per game and tagger).
+    pub(crate) static GAMES_NAMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// The position a style's rule is checked with (it looks at tags and the
 /// ply only).
 fn idle() -> &'static Position {
@@ -178,6 +185,8 @@ impl<'t> Tagger<'t> {
     }
 
     fn reset(&mut self) {
+        #[cfg(test)]
+        GAMES_NAMED.with(|n| n.set(n.get() + 1));
         self.ply = 0;
         self.captured = Roles::default();
         self.dead = TagSet::default();

@@ -323,10 +323,17 @@ pub fn detection(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Detecti
         let why = match e {
             // Files re-encoded by nkf keep their `encoding=UTF-8` line.
             Encoding::Utf8 if quick.utf8_bad > 0 && quick.best() != Encoding::Utf8 => {
-                Some(format!(
-                    "its bytes are not UTF-8 ({} undecodable sequences)",
-                    quick.utf8_bad
-                ))
+                Some(if quick.utf8_bad >= SETTLED_BAD {
+                    format!(
+                        "its bytes are not UTF-8 ({} or more undecodable sequences)",
+                        quick.utf8_bad
+                    )
+                } else {
+                    format!(
+                        "its bytes are not UTF-8 ({} undecodable sequences)",
+                        quick.utf8_bad
+                    )
+                })
             }
             // GUIs copy the header line from a template.
             Encoding::ShiftJis | Encoding::EucJp if quick.is_utf8() => {
@@ -370,7 +377,30 @@ pub fn detection(prefix: &[u8], complete: bool, opts: &DecodeOptions) -> Detecti
 /// (an invalid one is the longest start of a valid sequence, at least a
 /// byte), in one pass over the bytes: Shift_JIS text breaks every few
 /// bytes, where restarting the validator each time would cost more.
+#[cfg(test)]
 fn utf8_counts(prefix: &[u8], complete: bool) -> (usize, usize) {
+    utf8_counts_until(prefix, complete, usize::MAX)
+}
+
+/// Invalid sequences after which [`utf8_counts_settled`] may stop.
+const SETTLED_BAD: usize = 64;
+
+/// [`utf8_counts`], stopped early once the bytes so far are plainly not
+/// UTF-8: at least [`SETTLED_BAD`] invalid sequences with fewer than one
+/// valid multi-byte character per 8 of them, 16 times below
+/// [`MOSTLY_UTF8`]. Shift_JIS text gets there within a few hundred
+/// characters, so detection does not count the whole 64 KiB prefix of
+/// every Shift_JIS file; UTF-8 text, damaged or not, never does. The
+/// counts are those of the bytes read up to there (the verdict is the
+/// same: not UTF-8).
+fn utf8_counts_settled(prefix: &[u8], complete: bool) -> (usize, usize) {
+    utf8_counts_until(prefix, complete, SETTLED_BAD)
+}
+
+/// [`utf8_counts`] with the early stop of [`utf8_counts_settled`] from
+/// `settle` invalid sequences on (`usize::MAX`: never).
+fn utf8_counts_until(prefix: &[u8], complete: bool, settle: usize) -> (usize, usize) {
+    let settled = |multi: usize, bad: usize| bad >= settle && multi.saturating_mul(8) < bad;
     let (mut multi, mut bad) = (0, 0);
     let mut i = 0;
     while i < prefix.len() {
@@ -391,6 +421,9 @@ fn utf8_counts(prefix: &[u8], complete: bool) -> (usize, usize) {
             _ => {
                 bad += 1;
                 i += 1;
+                if settled(multi, bad) {
+                    return (multi, bad);
+                }
                 continue;
             }
         };
@@ -413,6 +446,9 @@ fn utf8_counts(prefix: &[u8], complete: bool) -> (usize, usize) {
             multi += 1;
         } else {
             bad += 1;
+            if settled(multi, bad) {
+                return (multi, bad);
+            }
         }
         i += k;
     }
@@ -439,15 +475,17 @@ struct Quick<'a> {
 
 impl<'a> Quick<'a> {
     fn of(prefix: &'a [u8], complete: bool) -> Quick<'a> {
+        // The valid part: all of it, or all but a character cut at the
+        // end of a partial prefix (which is not a multi-byte character).
         let valid = match std::str::from_utf8(prefix) {
-            Ok(_) => true,
-            // A character cut at the end of a partial prefix.
-            Err(e) => e.error_len().is_none() && !complete,
+            Ok(_) => Some(prefix.len()),
+            Err(e) if e.error_len().is_none() && !complete => Some(e.valid_up_to()),
+            Err(_) => None,
         };
-        let (utf8_multi, utf8_bad) = if valid {
-            (usize::from(!prefix.is_ascii()), 0)
+        let (utf8_multi, utf8_bad) = if let Some(end) = valid {
+            (usize::from(!prefix[..end].is_ascii()), 0)
         } else {
-            utf8_counts(prefix, complete)
+            utf8_counts_settled(prefix, complete)
         };
         Quick {
             prefix,
@@ -532,7 +570,7 @@ struct Evidence {
 
 impl Evidence {
     fn of(prefix: &[u8], complete: bool) -> Evidence {
-        let (utf8_multi, utf8_bad) = utf8_counts(prefix, complete);
+        let (utf8_multi, utf8_bad) = utf8_counts_settled(prefix, complete);
         let (mut sjis_bad, mut euc_bad, mut sjis_score, mut euc_score) = (0, 0, 0, 0);
         if utf8_bad > 0 {
             let count = |enc: &'static Enc| {
@@ -896,6 +934,9 @@ mod tests {
             vec![0xA4, 0xA2, 0xA4],
             vec![0xFD, 0xFE, 0xFF],
             vec![0x82, 0x0A, 0x82, 0xA0],
+            // ASCII under a Shift_JIS declaration, cut in a character at
+            // the end: still ASCII, so the declaration stands.
+            b"#KIF version=2.0 encoding=Shift_JIS\r\n+7776FU\xc2".to_vec(),
             SHIFT_JIS.encode("▲７六歩").0.into_owned(),
             EUC_JP.encode("▲７六歩").0.into_owned(),
         ];

@@ -397,15 +397,6 @@ impl LineCursor {
         }
     }
 
-    /// A cursor with no line at all, which allocates nothing: only a
-    /// placeholder to [`LineCursor::reset`] before any other use.
-    pub(crate) fn empty() -> LineCursor {
-        LineCursor {
-            lines: Vec::new(),
-            played: 0,
-        }
-    }
-
     /// Starts again at `setup` (keeping memory).
     pub fn reset(&mut self, setup: &Setup, last_to: Option<Square>) {
         self.reset_to(Position::from_setup_unchecked(setup), last_to);

@@ -29,7 +29,7 @@
 //!
 //! Visitors that come with the library: [`crate::text::RecordBuilder`]
 //! (builds [`crate::text::Game`]s), [`crate::validate::Validator`] and
-//! [`crate::stats::StatsCollector`].
+//! [`crate::replay::Replay`] (the driver of every per-game analysis).
 
 use super::resolve::RawMove;
 pub use super::written::WrittenText;

@@ -9,8 +9,7 @@ use crate::progress::Progress;
 use crate::report::Reporter;
 use kifu::convert::{encode_output, ConvertOptions, Target};
 use kifu::read::{Encoding, Rule, Severity};
-use kifu::select::Selector;
-use kifu::validate::{GameReport, ValidateOptions, Validator};
+use kifu::validate::{GameReport, ValidateOptions};
 use kifu::write::Dropped;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -205,9 +204,9 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     let (strict, target) = (a.refuse_errors, a.to);
     let per_game = batch::EachGame(|_meta: &FileMeta, game| {
         let mut sel =
-            Selector::new(&filter, Validator::new(ValidateOptions::default())).drain_rejected(true);
+            crate::cmd::select::replay(&filter, true, ValidateOptions::default(), (), false);
         let selected = kifu::read::visit_game(&game, &mut sel);
-        let (mut report, verdict) = (selected.output, selected.verdict);
+        let (mut report, (verdict, ())) = (selected.report, selected.output);
         strictness.apply_report(&mut report);
         let text = if verdict.matched && kifu::convert::writes_with(&report, strict, &strictness) {
             let mut game = game;

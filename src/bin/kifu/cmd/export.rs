@@ -3,14 +3,15 @@
 use crate::args::ColorArg;
 use crate::batch::FileMeta;
 use crate::cmd::common::{self, usage, Consumer, Job, StartError};
-use crate::cmd::select::{Keep, Selecting};
+use crate::cmd::select::Keep;
 use crate::export_args::{DedupeArg, ExportArgs, Preset, SplitPart};
 use crate::output::{Destination, Sink};
 use crate::progress::Progress;
 use crate::report::Reporter;
 use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason, HCPE3_MAX_MOVES};
 use kifu::read::{Rule, Severity};
-use kifu::select::Selected;
+use kifu::replay::Replayed;
+use kifu::select::{Selector, Verdict};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -241,11 +242,12 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
         line: Vec::new(),
     };
     let workers = common::workers(&a.input, |n| w.rep.tool_warning(n, &progress));
-    let per_game = Selecting {
-        filter: &filter,
-        drain: true,
-        inner: |_: &FileMeta| Exporter::new(opts.clone()),
-    };
+    let per_game = crate::batch::Visitors(|| {
+        let sel = Selector::new(&filter).stop_rejected(true);
+        let names = sel.needs_names();
+        Exporter::replay_with(opts.clone(), |e| (sel, e))
+            .with_names(names.then(kifu::tags::Taxonomy::builtin))
+    });
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut w);
     w.finish(&progress)
 }
@@ -268,18 +270,20 @@ struct Writing<'a> {
     line: Vec<u8>,
 }
 
-impl Consumer<Selected<GameExport>> for Writing<'_> {
+impl Consumer<Replayed<(Verdict, GameExport)>> for Writing<'_> {
     fn game(
         &mut self,
         meta: &Arc<FileMeta>,
         index_in_file: usize,
-        sel: Selected<GameExport>,
+        sel: Replayed<(Verdict, GameExport)>,
         progress: &Progress,
     ) -> ControlFlow<()> {
-        let Selected { output, verdict } = sel;
+        let Replayed {
+            mut report,
+            output: (verdict, output),
+        } = sel;
         let hcpe3_games = output.hcpe3_games();
         let GameExport {
-            mut report,
             skipped: why,
             records,
             bytes,

@@ -6,38 +6,28 @@ use crate::filter_args::{SelectArgs, SelectFormat};
 use crate::out::Out;
 use crate::progress::Progress;
 use kifu::read::Severity;
-use kifu::select::{Dedupe, Duplicates, Filter, GameKey, Replays, Selected, Selector};
-use kifu::validate::{GameReport, ValidateOptions, Validator};
+use kifu::replay::{Observer, Replay, Replayed};
+use kifu::select::{Dedupe, Duplicates, Filter, GameKey, Selector, Verdict};
+use kifu::validate::{GameReport, ValidateOptions};
 use serde_json::json;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-/// Runs a [`Selector`] with `filter` around the visitor `inner` makes for
-/// each input: what validate, stats and select hand to the batch.
-pub struct Selecting<'f, F> {
-    /// The filter.
-    pub filter: &'f Filter,
-    /// Stop playing the moves of games the header rules out (only their
-    /// read errors are needed).
-    pub drain: bool,
-    /// Makes the inner visitor for an input.
-    pub inner: F,
-}
-
-impl<V, F> batch::PerGame for Selecting<'_, F>
-where
-    V: Replays,
-    V::Output: Send,
-    F: Fn(&FileMeta) -> V + Sync,
-{
-    type Output = Selected<V::Output>;
-    type Visitor<'a>
-        = Selector<'a, V>
-    where
-        Self: 'a;
-    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> Selector<'a, V> {
-        Selector::new(self.filter, (self.inner)(meta)).drain_rejected(self.drain)
-    }
+/// The replay every reading command runs on each worker: a [`Selector`]
+/// applying `filter` beside the command's `observer`, naming games when
+/// the filter asks for names or the command does (`names`). With `stop`,
+/// a game the header and start rule out is not played further (only its
+/// read errors are needed).
+pub fn replay<O: Observer>(
+    filter: &Filter,
+    stop: bool,
+    vopts: ValidateOptions,
+    observer: O,
+    names: bool,
+) -> Replay<(Selector<'_>, O)> {
+    let sel = Selector::new(filter).stop_rejected(stop);
+    let names = names || sel.needs_names();
+    Replay::new(vopts, (sel, observer)).with_names(names.then(kifu::tags::Taxonomy::builtin))
 }
 
 /// Which selected games a command goes on with, in input order: those
@@ -82,11 +72,7 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
     };
     let workers = common::workers(&a.input, common::warn_plain);
     let vopts = ValidateOptions::default();
-    let per_game = Selecting {
-        filter: &filter,
-        drain: true,
-        inner: |_: &FileMeta| Validator::new(vopts),
-    };
+    let per_game = batch::Visitors(|| replay(&filter, true, vopts, (), false));
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut l);
     l.finish(&job.inputs)
 }
@@ -103,25 +89,26 @@ struct Listing<'a> {
     sources: common::SourceLines,
 }
 
-impl Consumer<Selected<GameReport>> for Listing<'_> {
+impl Consumer<Replayed<(Verdict, ())>> for Listing<'_> {
     fn game(
         &mut self,
         meta: &Arc<FileMeta>,
         index: usize,
-        mut g: Selected<GameReport>,
+        mut g: Replayed<(Verdict, ())>,
         progress: &Progress,
     ) -> ControlFlow<()> {
-        g.output.index = index;
-        if g.verdict.read_error {
+        g.report.index = index;
+        let verdict = &g.output.0;
+        if verdict.read_error {
             self.bad_games += 1;
-            report_read_errors(meta, &g.output, progress, &mut self.sources);
+            report_read_errors(meta, &g.report, progress, &mut self.sources);
         }
-        if !self.keep.keep(g.verdict.matched, g.output.game_key) {
+        if !self.keep.keep(verdict.matched, g.report.game_key) {
             return ControlFlow::Continue(());
         }
         self.count += 1;
         if let Some(d) = self.dups.as_mut() {
-            d.add(g.output.game_key, meta.input as u32, index as u32);
+            d.add(g.report.game_key, meta.input as u32, index as u32);
         } else if !self.a.count {
             emit(&mut self.w, self.a.format, meta, index, &g);
         }
@@ -200,18 +187,18 @@ fn emit(
     format: SelectFormat,
     meta: &FileMeta,
     index: usize,
-    g: &Selected<GameReport>,
+    g: &Replayed<(Verdict, ())>,
 ) {
     match format {
         SelectFormat::Human => {
-            let line = match g.verdict.ply {
+            let line = match g.output.0.ply {
                 Some(p) => format!("{}:{} ply {p}", meta.display, index + 1),
                 None => format!("{}:{}", meta.display, index + 1),
             };
             w.human(&line);
         }
         SelectFormat::Json => {
-            let info = &g.verdict.info;
+            let info = &g.output.0.info;
             // One reading of the date, as the stats columns `start_time`,
             // `start_time_raw` and `start_time_precision` have it.
             let date = kifu::date::parse(&info.start_time);
@@ -224,7 +211,7 @@ fn emit(
                 (kifu::Variant::Standard, None) => Some("other"),
                 _ => None,
             };
-            let r = &g.output;
+            let r = &g.report;
             // The result the filters read: `unknown` when a statement of
             // it was judged false.
             let established = kifu::select::Summary::of(r);
@@ -246,7 +233,7 @@ fn emit(
                     "reason": established.reason,
                     "plies": r.plies,
                     "valid": r.ok,
-                    "ply": g.verdict.ply,
+                    "ply": g.output.0.ply,
                 })
                 .to_string(),
             );

@@ -7,11 +7,10 @@ use crate::out;
 use crate::output::{Destination, Sink};
 use crate::progress::Progress;
 use crate::report::Reporter;
+use kifu::replay::{Replay, Replayed};
 use kifu::rules::ImpasseRule;
-use kifu::select::Selected;
-use kifu::stats::{
-    GameRow, GameStats, MoveRow, Source, StatsCollector, StatsOptions, Summary, TagRow,
-};
+use kifu::select::{Selector, Verdict};
+use kifu::stats::{GameRow, GameStats, MoveRow, Source, Stats, StatsOptions, Summary, TagRow};
 use kifu::validate::ValidateOptions;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -217,16 +216,22 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
     };
     let workers = common::workers(&a.input, |n| w.rep.tool_warning(n, &progress));
     let filter = a.filter.filter(None);
-    let collecting = Collecting {
-        opts,
-        vopts,
-        tags: !a.no_tags,
-    };
-    let per_game = crate::cmd::select::Selecting {
-        filter: &filter,
-        drain: false,
-        inner: |meta: &FileMeta| batch::PerGame::visitor(&collecting, meta),
-    };
+    // Name openings and castles (not with --no-tags); the names are found
+    // once per game, for the columns and the filters alike.
+    let names = !a.no_tags;
+    let per_game = batch::VisitorsWith(
+        || {
+            let stats = Stats::new(opts).with_names(names);
+            crate::cmd::select::replay(&filter, false, vopts, stats, names)
+        },
+        |r: &mut Replay<(Selector<'_>, Stats)>, meta: &FileMeta| {
+            r.observer_mut().1.source(Source {
+                path: meta.display.clone(),
+                format: meta.format,
+                encoding: meta.encoding,
+            })
+        },
+    );
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut w);
     w.finish(style, &progress)
 }
@@ -243,22 +248,21 @@ struct Tabulating<'a> {
     taxonomy: &'static kifu::tags::Taxonomy,
 }
 
-impl Consumer<Selected<GameStats>> for Tabulating<'_> {
+impl Consumer<Replayed<(Verdict, GameStats)>> for Tabulating<'_> {
     fn game(
         &mut self,
         meta: &Arc<FileMeta>,
         index: usize,
-        selected: Selected<GameStats>,
+        selected: Replayed<(Verdict, GameStats)>,
         progress: &Progress,
     ) -> ControlFlow<()> {
-        let GameStats {
-            mut row,
-            mut moves,
+        let Replayed {
             mut report,
-        } = selected.output;
+            output: (verdict, GameStats { mut row, mut moves }),
+        } = selected;
         // A game that failed to read keeps its row (valid=false),
         // whatever the filters say.
-        if !self.keep.keep(selected.verdict.matched, row.game_key) && !selected.verdict.read_error {
+        if !self.keep.keep(verdict.matched, row.game_key) && !verdict.read_error {
             return ControlFlow::Continue(());
         }
         row.game = index;
@@ -345,30 +349,5 @@ impl Tabulating<'_> {
             counts.unreadable > 0 || counts.output_failed,
             false,
         ))
-    }
-}
-
-/// Collects the rows of every game as it is read (each move played once).
-struct Collecting {
-    opts: StatsOptions,
-    vopts: ValidateOptions,
-    /// Name openings and castles (not with --no-tags).
-    tags: bool,
-}
-
-impl batch::PerGame for Collecting {
-    type Output = GameStats;
-    type Visitor<'a> = StatsCollector;
-    fn visitor<'a>(&'a self, meta: &'a FileMeta) -> StatsCollector {
-        let mut c = StatsCollector::new(self.opts, self.vopts);
-        if !self.tags {
-            c = c.with_tags(None);
-        }
-        c.source(Source {
-            path: meta.display.clone(),
-            format: meta.format,
-            encoding: meta.encoding,
-        });
-        c
     }
 }

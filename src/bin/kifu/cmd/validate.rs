@@ -6,9 +6,10 @@ use crate::cmd::common::{self, Consumer, Job, StartError};
 use crate::out::Out;
 use crate::progress::Progress;
 use crate::report::{self, Dest, Reporter, Settings};
+use kifu::replay::Replayed;
 use kifu::rules::ImpasseRule;
-use kifu::select::Selected;
-use kifu::validate::{GameReport, ValidateOptions, Validator};
+use kifu::select::Verdict;
+use kifu::validate::ValidateOptions;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -58,19 +59,14 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
     let json = a.format == OutputFormat::Json;
     let game_key = json || a.filter.dedupe;
     let filter = a.filter.filter(Some(&a.moves));
-    // Every game is played whole (drain: false), so that the games a filter
-    // leaves out but that failed to read are reported as without filters.
-    let per_game = crate::cmd::select::Selecting {
-        filter: &filter,
-        drain: false,
-        // Only the JSON report prints the final position and the game
-        // key; `--dedupe` reads the key too.
-        inner: |_: &FileMeta| {
-            Validator::new(opts)
-                .with_final_sfen(json)
-                .with_game_key(game_key)
-        },
-    };
+    // Only the JSON report prints the final position and the game key;
+    // `--dedupe` reads the key too. Every game is played whole (no stop),
+    // so that the games a filter leaves out but that failed to read are
+    // reported as without filters.
+    let per_game = crate::batch::Visitors(|| {
+        crate::cmd::select::replay(&filter, false, opts, (), false)
+            .with_validator(|v| v.with_final_sfen(json).with_game_key(game_key))
+    });
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut r);
     let (counts, written) = r.reporter.finish(true, &progress);
     written?;
@@ -96,21 +92,20 @@ impl Reporting {
     }
 }
 
-impl Consumer<Selected<GameReport>> for Reporting {
+impl Consumer<Replayed<(Verdict, ())>> for Reporting {
     fn game(
         &mut self,
         meta: &Arc<FileMeta>,
         index: usize,
-        selected: Selected<GameReport>,
+        selected: Replayed<(Verdict, ())>,
         progress: &Progress,
     ) -> ControlFlow<()> {
-        let mut report = selected.output;
+        let mut report = selected.report;
+        let verdict = selected.output.0;
         report.index = index;
         // The filters narrow what is reported; a game that failed
         // to read is reported all the same.
-        if !self.keep.keep(selected.verdict.matched, report.game_key)
-            && !selected.verdict.read_error
-        {
+        if !self.keep.keep(verdict.matched, report.game_key) && !verdict.read_error {
             self.reporter.counts.left_out += 1;
             return ControlFlow::Continue(());
         }
