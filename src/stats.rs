@@ -823,36 +823,87 @@ pub struct TagRow {
 
 impl TagRow {
     /// The rows of one game, from the name columns of its games-table row
-    /// (`tax` gives the Japanese names): sente's openings and castles,
-    /// gote's, then the style.
+    /// (`tax` gives the Japanese names): sente's openings and castles and
+    /// the umbrellas they fall under (`anaguma` beside `static_anaguma`;
+    /// docs/tags.md), gote's, then the style.
     pub fn from_game(row: &GameRow, tax: &crate::tags::Taxonomy) -> Vec<TagRow> {
+        use crate::tags::{Found, SideTags};
+        let style = tax.by_id(&row.game_style);
         let mut out = Vec::new();
-        let mut push = |side: &'static str, kind: &'static str, ids: &str, plies: &str| {
-            let mut plies = plies.split(';');
-            for id in ids.split(';').filter(|s| !s.is_empty()) {
+        let mut side_rows = |side: &'static str, cols: [(&'static str, &str, &str); 2]| {
+            let mut tags = SideTags::default();
+            for (kind, ids, plies) in cols {
+                let mut plies = plies.split(';');
+                for id in ids.split(';').filter(|s| !s.is_empty()) {
+                    let tag = tax.by_id(id);
+                    let ply = plies.next().and_then(|p| p.parse().ok());
+                    if let (Some(tag), Some(ply)) = (tag, ply) {
+                        let list = if kind == "opening" {
+                            &mut tags.openings
+                        } else {
+                            &mut tags.castles
+                        };
+                        list.push(Found { tag, ply });
+                    }
+                    out.push(TagRow {
+                        path: row.path.clone(),
+                        game: row.game,
+                        side,
+                        kind,
+                        id: id.to_string(),
+                        ja: tag.map_or(String::new(), |t| tax.get(t).ja.clone()),
+                        ply,
+                    });
+                }
+            }
+            for (u, ply) in tags.implied(tax, style) {
+                let e = tax.get(u);
                 out.push(TagRow {
                     path: row.path.clone(),
                     game: row.game,
                     side,
-                    kind,
-                    id: id.to_string(),
-                    ja: tax
-                        .by_id(id)
-                        .map_or(String::new(), |t| tax.get(t).ja.clone()),
-                    ply: plies.next().and_then(|p| p.parse().ok()),
+                    kind: e.kind.name(),
+                    id: e.id.clone(),
+                    ja: e.ja.clone(),
+                    ply,
                 });
             }
         };
-        push(
+        side_rows(
             "sente",
-            "opening",
-            &row.sente_opening,
-            &row.sente_opening_ply,
+            [
+                ("opening", &row.sente_opening, &row.sente_opening_ply),
+                ("castle", &row.sente_castle, &row.sente_castle_ply),
+            ],
         );
-        push("sente", "castle", &row.sente_castle, &row.sente_castle_ply);
-        push("gote", "opening", &row.gote_opening, &row.gote_opening_ply);
-        push("gote", "castle", &row.gote_castle, &row.gote_castle_ply);
-        push("", "style", &row.game_style, "");
+        side_rows(
+            "gote",
+            [
+                ("opening", &row.gote_opening, &row.gote_opening_ply),
+                ("castle", &row.gote_castle, &row.gote_castle_ply),
+            ],
+        );
+        if let Some(st) = style {
+            out.push(TagRow {
+                path: row.path.clone(),
+                game: row.game,
+                side: "",
+                kind: "style",
+                id: row.game_style.clone(),
+                ja: tax.get(st).ja.clone(),
+                ply: None,
+            });
+        } else if !row.game_style.is_empty() {
+            out.push(TagRow {
+                path: row.path.clone(),
+                game: row.game,
+                side: "",
+                kind: "style",
+                id: row.game_style.clone(),
+                ja: String::new(),
+                ply: None,
+            });
+        }
         out
     }
 }
@@ -896,6 +947,9 @@ pub struct Summary {
     openings_seen: u64,
     /// How much every opening count was lowered to make room (Misra–Gries).
     openings_lowered: u64,
+    /// Per kind (opening, castle): sides by their most specific name
+    /// (taxonomy ids: at most the taxonomy's entries).
+    named: [std::collections::BTreeMap<String, u64>; 2],
 }
 
 /// The key under which `label` is counted in a table of at most
@@ -932,6 +986,21 @@ impl Summary {
         };
         let reason = bounded_key(&self.reasons, reason).to_string();
         *self.reasons.entry(reason).or_default() += 1;
+        // Each side's most specific opening and castle, by name.
+        for (k, cols) in [
+            [&row.sente_opening, &row.gote_opening],
+            [&row.sente_castle, &row.gote_castle],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for ids in cols {
+                if let Some(id) = ids.split(';').next().filter(|s| !s.is_empty()) {
+                    let key = bounded_key(&self.named[k], id).to_string();
+                    *self.named[k].entry(key).or_default() += 1;
+                }
+            }
+        }
         // Openings by their first 8 plies.
         let prefix: Vec<&str> = row.opening_usi.split(' ').take(8).collect();
         if prefix.len() == 8 {
@@ -1041,15 +1110,31 @@ impl Summary {
         for (r, n) in reasons {
             let _ = writeln!(s, "  {r:<16} {n:>8}  {:5.1}%", pct(*n, self.games));
         }
+        let tax = crate::tags::Taxonomy::builtin();
+        for (named, what) in self.named.iter().zip(["openings", "castles"]) {
+            let mut named: Vec<_> = named.iter().collect();
+            named.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            if named.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                s,
+                "most common {what} (each side's most specific name, sides):"
+            );
+            for (id, n) in named.into_iter().take(10) {
+                let ja = tax.by_id(id).map_or("", |t| tax.get(t).ja.as_str());
+                let _ = writeln!(s, "  {n:>7}  {} {id}", pad(ja, 20));
+            }
+        }
         let mut openings: Vec<_> = self.openings.iter().collect();
         openings.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         if !openings.is_empty() {
             if self.openings_lowered == 0 {
-                let _ = writeln!(s, "most common openings (first 8 plies):");
+                let _ = writeln!(s, "most common first moves (first 8 plies, USI):");
             } else {
                 let _ = writeln!(
                     s,
-                    "most common openings (first 8 plies; more than {OPENING_SLOTS} distinct, so counts may be low by up to {}):",
+                    "most common first moves (first 8 plies, USI; more than {OPENING_SLOTS} distinct, so counts may be low by up to {}):",
                     self.openings_lowered
                 );
             }

@@ -147,6 +147,10 @@ fn parents_exist_share_the_kind_and_make_no_cycle() {
 #[test]
 fn rules_parse_and_the_file_compiles() {
     for r in &rows(TAXONOMY) {
+        // An umbrella (`= a b !c`) lists entries; the parser checks them.
+        if r.rule.starts_with('=') {
+            continue;
+        }
         if let Err(e) = Pattern::parse(&r.rule) {
             panic!("line {}: `{}`: {e}: {}", r.line, r.id, r.rule);
         }
@@ -333,15 +337,36 @@ fn check(tax: &'static Taxonomy, ex: &Example) -> Option<String> {
             ));
         }
         (_, Some(side)) => {
-            let found = got.tags.side(side).of(kind).iter().find(|f| f.tag == tag);
+            // An umbrella is found when the side falls under it (at the
+            // first ply of a name under it; none when the style puts it
+            // there).
+            let found = if tax.get(tag).is_umbrella() {
+                got.tags
+                    .side(side)
+                    .implied(tax, got.tags.style)
+                    .into_iter()
+                    .find(|(u, _)| *u == tag)
+                    .map(|(_, ply)| ply)
+            } else {
+                got.tags
+                    .side(side)
+                    .of(kind)
+                    .iter()
+                    .find(|f| f.tag == tag)
+                    .map(|f| Some(f.ply))
+            };
             match (found, ex.ply) {
                 (None, _) => {
                     return Some(format!("`{}` not found for {side:?}:{all}", ex.id));
                 }
-                (Some(f), Some(ply)) if f.ply != ply => {
+                (Some(f), ply) if f != ply && ply.is_some() || f.is_some() && ply.is_none() => {
+                    let at =
+                        |p: Option<u32>| p.map_or("- (the style)".to_string(), |p| p.to_string());
                     return Some(format!(
-                        "`{}` found for {side:?} at ply {}, not {ply}:{all}",
-                        ex.id, f.ply
+                        "`{}` found for {side:?} at ply {}, not {}:{all}",
+                        ex.id,
+                        at(f),
+                        at(ply)
                     ));
                 }
                 _ => {}
@@ -415,6 +440,13 @@ fn turn(mv: &str) -> String {
 /// an exact ply.
 fn one_sided(tax: &Taxonomy, id: &str) -> bool {
     let text = &tax.get(tax.by_id(id).expect("an entry")).rule;
+    if let Some(list) = text.strip_prefix('=') {
+        // An umbrella: one-sided when a member it is found by is.
+        return list
+            .split_whitespace()
+            .filter(|w| !w.starts_with('!'))
+            .all(|m| one_sided(tax, m));
+    }
     let rule = Pattern::parse(text).expect("a rule");
     text.contains("side=")
         || text.contains("ply=")

@@ -36,6 +36,9 @@ pub struct HtmlOptions {
     pub coords: Coords,
     /// Open with the board seen from gote's side.
     pub flip: bool,
+    /// Show each side's opening and castle (the most specific names the
+    /// built-in taxonomy finds, docs/tags.md) with the ply each was found.
+    pub names: bool,
 }
 
 /// Why a record could not be turned into a page: a move that cannot be
@@ -283,6 +286,43 @@ fn esc(s: &str) -> String {
     out
 }
 
+/// Each side's opening and castle in the header: the most specific name
+/// of each kind with the ply it was found (`四間飛車 (4手目)`), as
+/// `<div class="names" data-color="b">`.
+fn names_html(o: &mut String, record: &Record, notation: Notation) {
+    let tax = crate::tags::Taxonomy::builtin();
+    let view = crate::tags::NamesView::new(&crate::tags::tag_record(record, tax), tax);
+    for (mark, color, side) in [("☗", "b", &view.sente), ("☖", "w", &view.gote)] {
+        let name = |list: &[crate::tags::NameView]| {
+            list.first().map(|n| {
+                let ply = n.ply.unwrap_or(0);
+                match notation {
+                    Notation::Kif => format!("{} ({ply}手目)", n.ja),
+                    Notation::Psn => format!("{} (move {ply})", n.en),
+                }
+            })
+        };
+        let parts: Vec<String> = [
+            (name(&side.opening), ["戦型", "Opening"]),
+            (name(&side.castle), ["囲い", "Castle"]),
+        ]
+        .into_iter()
+        .filter_map(|(n, label)| {
+            let label = label[usize::from(notation == Notation::Psn)];
+            n.map(|n| format!("{label}: {}", esc(&n)))
+        })
+        .collect();
+        if parts.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            o,
+            "<div class=\"names\" data-color=\"{color}\"><dt>{mark}</dt><dd>{}</dd></div>",
+            parts.join(" / ")
+        );
+    }
+}
+
 /// The result line of the header.
 fn result_text(record: &Record, notation: Notation) -> Option<String> {
     let report = crate::validate::validate_record(record, 0, &[], &Default::default());
@@ -487,6 +527,9 @@ pub fn html(record: &Record, opts: &HtmlOptions) -> Result<String, HtmlError> {
             esc(&header_label(k, opts.notation, handicap)),
             esc(v)
         );
+    }
+    if opts.names {
+        names_html(&mut o, record, opts.notation);
     }
     if let Some(r) = result_text(record, opts.notation) {
         let label = match opts.notation {

@@ -50,7 +50,7 @@
 
 mod observer;
 
-pub use observer::{Ended, Observer};
+pub use observer::{Ended, Names, Observer};
 
 use crate::read::{Finding, Flow, MoveEvent, Visitor, CONTINUE};
 use crate::record::{HeaderKey, Location, MoveTime, ResultClaim, Start, TerminalKind};

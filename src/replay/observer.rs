@@ -132,6 +132,21 @@ impl Observer for () {
     fn end(&mut self, _: &Ended<'_>) {}
 }
 
+/// Keeps the names the replay found, spelled out
+/// ([`crate::tags::NamesView`]; `None` when the replay names nothing).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Names;
+
+impl Observer for Names {
+    type Output = Option<crate::tags::NamesView>;
+    fn end(&mut self, ended: &Ended<'_>) -> Self::Output {
+        match (ended.tags, ended.taxonomy) {
+            (Some(tags), Some(tax)) => Some(crate::tags::NamesView::new(tags, tax)),
+            _ => None,
+        }
+    }
+}
+
 /// An observer that may be absent (its output is then `None`).
 impl<O: Observer> Observer for Option<O> {
     type Output = Option<O::Output>;

@@ -44,6 +44,7 @@
 pub mod rule;
 mod tagger;
 mod taxonomy;
+mod view;
 
 pub use rule::{Pattern, PatternError, PatternErrorKind};
 #[cfg(test)]
@@ -53,6 +54,7 @@ pub use taxonomy::{
     Entry, Kind, LoadError, TagId, TagIter, TagSet, Taxonomy, TaxonomyError, TaxonomyErrorKind,
     COLUMNS, MAX_ENTRIES, MAX_NAME_CHARS, MAX_TAXONOMY_BYTES,
 };
+pub use view::{NameView, NamesView, SideView};
 
 use crate::record::{HeaderKey, Record};
 use crate::rules::Position;

@@ -37,6 +37,32 @@ impl SideTags {
             Kind::Style => &[],
         }
     }
+
+    /// The umbrellas of `tax` this side falls under (`穴熊` for a side
+    /// whose castle is a 居飛車穴熊), in file order, each with the first
+    /// ply at which one of the side's names under it was found (`None`
+    /// when only the game's `style` puts the side there: `相居飛車`). A
+    /// side with a name under one of an umbrella's exclusions is not
+    /// under it (`居飛車` excludes `ranging_rook`).
+    pub fn implied(&self, tax: &Taxonomy, style: Option<TagId>) -> Vec<(TagId, Option<u32>)> {
+        let mut out = Vec::new();
+        for u in tax.umbrellas() {
+            let e = tax.get(u);
+            let all = || self.openings.iter().chain(&self.castles);
+            if e.excludes
+                .iter()
+                .any(|x| all().any(|f| tax.selects(*x).contains(f.tag.0)))
+            {
+                continue;
+            }
+            let set = tax.selects(u);
+            let ply = all().filter(|f| set.contains(f.tag.0)).map(|f| f.ply).min();
+            if ply.is_some() || style.is_some_and(|s| set.contains(s.0)) {
+                out.push((u, ply));
+            }
+        }
+        out
+    }
 }
 
 /// The names of one game.

@@ -87,7 +87,7 @@ impl TagArg {
     /// The entry of `kind` named `s`, or the near names (a usage error).
     fn parse(kind: Kind, s: &str) -> Result<TagArg, String> {
         let tax = Taxonomy::builtin();
-        tax.lookup(kind, s).map(|id| TagArg(*tax.subtree(id)))
+        tax.lookup(kind, s).map(|id| TagArg(*tax.selects(id)))
     }
 }
 

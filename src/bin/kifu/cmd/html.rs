@@ -90,6 +90,7 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
         notation: common::notation_of(a.notation),
         coords: common::coords_of(a.coords),
         flip: a.flip,
+        names: true,
     };
     let mut progress = Progress::new(job.readable() as u64, true);
     let style = a.diagnostics.style();

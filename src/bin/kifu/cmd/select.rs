@@ -6,7 +6,7 @@ use crate::filter_args::{SelectArgs, SelectFormat};
 use crate::out::Out;
 use crate::progress::Progress;
 use kifu::read::Severity;
-use kifu::replay::{Observer, Replay, Replayed};
+use kifu::replay::{Names, Observer, Replay, Replayed};
 use kifu::select::{Dedupe, Duplicates, Filter, GameKey, Selector, Verdict};
 use kifu::validate::{GameReport, ValidateOptions};
 use serde_json::json;
@@ -72,7 +72,9 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
     };
     let workers = common::workers(&a.input, common::warn_plain);
     let vopts = ValidateOptions::default();
-    let per_game = batch::Visitors(|| replay(&filter, true, vopts, (), false));
+    // JSON lines carry each game's names (`names`).
+    let json = a.format == SelectFormat::Json;
+    let per_game = batch::Visitors(|| replay(&filter, true, vopts, json.then_some(Names), json));
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut l);
     l.finish(&job.inputs)
 }
@@ -89,12 +91,12 @@ struct Listing<'a> {
     sources: common::SourceLines,
 }
 
-impl Consumer<Replayed<(Verdict, ())>> for Listing<'_> {
+impl Consumer<Replayed<(Verdict, Option<Option<kifu::tags::NamesView>>)>> for Listing<'_> {
     fn game(
         &mut self,
         meta: &Arc<FileMeta>,
         index: usize,
-        mut g: Replayed<(Verdict, ())>,
+        mut g: Replayed<(Verdict, Option<Option<kifu::tags::NamesView>>)>,
         progress: &Progress,
     ) -> ControlFlow<()> {
         g.report.index = index;
@@ -187,7 +189,7 @@ fn emit(
     format: SelectFormat,
     meta: &FileMeta,
     index: usize,
-    g: &Replayed<(Verdict, ())>,
+    g: &Replayed<(Verdict, Option<Option<kifu::tags::NamesView>>)>,
 ) {
     match format {
         SelectFormat::Human => {
@@ -234,6 +236,7 @@ fn emit(
                     "plies": r.plies,
                     "valid": r.ok,
                     "ply": g.output.0.ply,
+                    "names": g.output.1.as_ref().and_then(Option::as_ref),
                 })
                 .to_string(),
             );
