@@ -116,7 +116,7 @@ fn the_words_users_type_select_every_game_under_them() {
         ),
         (
             "--castle",
-            &["銀冠", "silver crown", "ginkanmuri"],
+            &["銀冠", "silver crowns", "ginkanmuri"],
             &[
                 "silver_crown",
                 "left_silver_crown",
