@@ -1144,10 +1144,38 @@ mod tests {
         let tax = Taxonomy::builtin();
         let mino = tax.lookup(Kind::Castle, "美濃囲い").unwrap();
         assert_eq!(tax.get(mino).id, "mino");
-        assert_eq!(tax.lookup(Kind::Castle, "Mino").unwrap(), mino);
+        assert_eq!(tax.lookup(Kind::Castle, "本美濃").unwrap(), mino);
+        // The word `mino` names the family, an umbrella covering 美濃囲い.
+        let family = tax.lookup(Kind::Castle, "Mino").unwrap();
+        assert_eq!(tax.get(family).id, "mino_family");
+        assert!(tax.selects(family).contains(mino.0));
         let e = tax.lookup(Kind::Castle, "minno").unwrap_err();
         assert!(e.contains("near: mino"), "{e}");
         assert!(tax.lookup(Kind::Opening, "mino").is_err());
+    }
+
+    #[test]
+    fn umbrellas_cover_their_members_and_take_only_their_names() {
+        let base = "a\tあ\tA\tcastle\t\t\tK28\nb\tい\tB\tcastle\t\t\tK38\n";
+        let t = Taxonomy::parse(&format!("{HEAD}{base}u\tう\tU\tcastle\t\tA\t= a b\n")).unwrap();
+        let u = t.find(Kind::Castle, "a").unwrap();
+        assert_eq!(t.get(u).id, "u");
+        assert!(t.get(u).is_umbrella());
+        assert_eq!(t.selects(u).iter().collect::<Vec<_>>(), [0, 1, 2]);
+        for (rule, what) in [
+            ("= b", "already names `u`"),
+            ("= zz", "not an entry above"),
+            ("=", "at least one entry"),
+        ] {
+            let e = Taxonomy::parse(&format!("{HEAD}{base}u\tう\tU\tcastle\t\tA\t{rule}\n"))
+                .unwrap_err();
+            assert!(e.message.contains(what), "{rule}: {e}");
+        }
+        let e = Taxonomy::parse(&format!(
+            "{HEAD}{base}u\tう\tU\tcastle\t\t\t= a\nc\tえ\tC\tcastle\t\t\thas=u\n"
+        ))
+        .unwrap_err();
+        assert_eq!(e.kind(), TaxonomyErrorKind::Pattern, "{e}");
     }
 
     #[test]
