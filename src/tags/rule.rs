@@ -796,6 +796,18 @@ impl Key {
         if !arrivals.is_empty() {
             return Key::Moved(arrivals, capture);
         }
+        // A rule that needs a capture (a top-level `capture=`) cannot hold
+        // after a quiet move: it is checked after every capture, whatever
+        // moved where, not after every move.
+        if capture {
+            let to = conds
+                .iter()
+                .fold(Bitboard(crate::rules::FULL), |to, c| match c {
+                    Cond::To(m) => to & *m,
+                    _ => to,
+                });
+            return Key::Moved(vec![(Roles(u16::MAX), to)], true);
+        }
         fn names_only(c: &Cond) -> bool {
             match c {
                 Cond::Has { .. } | Cond::Ply(..) | Cond::Captured(_) | Cond::Side(_) => true,
@@ -972,6 +984,15 @@ impl Program {
         p
     }
 
+    /// The program's first words apart ([`Gate`]), for a look that rules
+    /// most programs out without reading them.
+    pub(crate) fn gate(&self) -> Gate {
+        Gate {
+            moved: self.moved,
+            need_by: self.need_by,
+        }
+    }
+
     /// The roles captures may have taken for the conditions to hold (all
     /// bits: any).
     pub(crate) fn captures_allowed(&self) -> u16 {
@@ -1044,6 +1065,27 @@ impl Program {
 impl Default for Program {
     fn default() -> Program {
         Program::new(&[])
+    }
+}
+
+/// Two conditions of a [`Program`] kept apart, densely, for the tagger:
+/// the roles the moving piece may have and the squares each colour must
+/// occupy. When they fail the program does not hold ([`Gate::admits`] is
+/// false only where [`Program::holds`] is), so most programs are ruled
+/// out without being read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Gate {
+    moved: u16,
+    need_by: [Bitboard; 2],
+}
+
+impl Gate {
+    /// Whether the program may hold after a move of `role` that leaves
+    /// the pieces of each colour on `by_color`.
+    #[inline(always)]
+    pub(crate) fn admits(&self, role: Role, by_color: [Bitboard; 2]) -> bool {
+        let [b, w] = self.need_by;
+        self.moved >> role.index() & 1 != 0 && (by_color[0] & b) == b && (by_color[1] & w) == w
     }
 }
 
@@ -1233,6 +1275,44 @@ mod tests {
 
     fn sq(s: &str) -> Square {
         Square::new(s.as_bytes()[0] - b'0', s.as_bytes()[1] - b'0').unwrap()
+    }
+
+    #[test]
+    fn a_rule_that_needs_a_capture_is_looked_at_after_captures_only() {
+        // No piece moves or arrives in it: before, such a rule was
+        // checked after every move; only a capture can make it hold.
+        let compiled = |text: &str| compile(&Pattern::parse(text).unwrap(), &|_| None).unwrap();
+        for key in compiled("capture=B ply<=20 captured<=PB").keys {
+            match key {
+                Key::Moved(pairs, true) => {
+                    assert_eq!(pairs.len(), 1);
+                    assert_eq!(pairs[0].0, Roles(u16::MAX));
+                    assert_eq!(pairs[0].1.count(), 81);
+                }
+                k => panic!("{k:?}"),
+            }
+        }
+        // A `to=` beside it narrows the squares.
+        for key in compiled("capture=P to=34").keys {
+            match key {
+                Key::Moved(pairs, true) => assert_eq!(pairs[0].1.count(), 1),
+                k => panic!("{k:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_gate_fails_only_where_its_program_fails() {
+        let c = compile(&Pattern::parse("moved=S K28 S38 G49").unwrap(), &|_| None).unwrap();
+        let pos = Position::new(Variant::Standard);
+        let by_color = [pos.by_color(Color::Black), pos.by_color(Color::White)];
+        let gate = c.programs[0].gate();
+        // The start has no king on 28: the gate says no, for any role.
+        assert!(!gate.admits(Role::Silver, by_color));
+        // Squares the start fills, and a role the rule does not allow.
+        let c = compile(&Pattern::parse("moved=S G49 S39").unwrap(), &|_| None).unwrap();
+        assert!(c.programs[0].gate().admits(Role::Silver, by_color));
+        assert!(!c.programs[0].gate().admits(Role::Gold, by_color));
     }
 
     #[test]

@@ -323,13 +323,17 @@ impl<'t> Tagger<'t> {
         };
         let mut now = [TagSet::default(); 2];
         let programs = &tax.programs;
+        let gates = &tax.gates;
+        let by_color = [pos.by_color(Color::Black), pos.by_color(Color::White)];
         if one {
             // Its list is walked, each entry tested against the sets that
-            // rule it out.
+            // rule it out, then its gate, then its program.
             for &i in tax.lists[usize::from(indexes[0])].iter() {
+                let at = usize::from(i) * 2 + me.index();
                 if live.contains(i)
+                    && gates[at].admits(role, by_color)
                     && king_ok.is_none_or(|k| k.contains(i))
-                    && programs[usize::from(i) * 2 + me.index()].holds(&ctx)
+                    && programs[at].holds(&ctx)
                 {
                     now[me.index()].insert(i);
                     ctx.has[me.index()].insert(i);
@@ -347,7 +351,8 @@ impl<'t> Tagger<'t> {
                 cand = cand.intersection(k);
             }
             for i in cand.iter() {
-                if programs[usize::from(i) * 2 + me.index()].holds(&ctx) {
+                let at = usize::from(i) * 2 + me.index();
+                if gates[at].admits(role, by_color) && programs[at].holds(&ctx) {
                     now[me.index()].insert(i);
                     ctx.has[me.index()].insert(i);
                 }

@@ -337,6 +337,9 @@ pub struct Taxonomy {
     /// Every entry's programs (sente's, gote's), side by side in memory
     /// for the tagger.
     pub(crate) programs: Vec<super::rule::Program>,
+    /// The programs' gates, in the same order (what the tagger looks at
+    /// first).
+    pub(crate) gates: Vec<super::rule::Gate>,
     /// By ply (1-based, up to the last window): the openings and castles
     /// that can hold then (the ply is in their kind's window and in their
     /// rule's `ply` bounds); past the last window, none. The second table
@@ -1081,10 +1084,11 @@ fn compile(entries: Vec<Entry>) -> Taxonomy {
             .collect::<Vec<_>>()
     });
     let dead_after = dead_after(&entries, &sided);
-    let programs = entries
+    let programs: Vec<super::rule::Program> = entries
         .iter()
         .flat_map(|e| e.compiled.programs.iter().cloned())
         .collect();
+    let gates = programs.iter().map(super::rule::Program::gate).collect();
     let brief = entries
         .iter()
         .map(|e| (e.kind, e.depth, e.is_helper()))
@@ -1098,6 +1102,7 @@ fn compile(entries: Vec<Entry>) -> Taxonomy {
         umbrellas,
         styles,
         programs,
+        gates,
         dispatch,
         sets,
         lists,
