@@ -18,9 +18,9 @@
 
 use kifu::read::{read_all, Format, ReadOptions};
 use kifu::record::{HeaderKey, Record};
-use kifu::Handicap;
 use kifu::tags::{tag_record, GameTags, Kind, TagId, Taxonomy};
 use kifu::Color;
+use kifu::Handicap;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -31,7 +31,10 @@ mod trials;
 use trials::Skip;
 
 fn main() {
-    trials::main(trials![peer_expectations_are_met, header_labels_are_reproduced]);
+    trials::main(trials![
+        peer_expectations_are_met,
+        header_labels_are_reproduced
+    ]);
 }
 
 const KINDS: [(Kind, &str); 2] = [(Kind::Castle, "castles"), (Kind::Opening, "openings")];
@@ -374,8 +377,8 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
             }
             labelled = true;
             let tags = tag_record(record, tax);
-            let even = record.start.handicap == Some(Handicap::Even)
-                && record.main.moves.len() >= 20;
+            let even =
+                record.start.handicap == Some(Handicap::Even) && record.main.moves.len() >= 20;
             let names = |whose: Whose| -> Vec<TagId> {
                 let sides: &[Color] = match whose {
                     Whose::Game => &Color::ALL,
@@ -421,16 +424,14 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
                 if got.iter().any(|t| tax.subtree(id).contains(t.0)) {
                     found += 1;
                 } else {
-                    misses.entry(tax.get(id).id.clone()).or_default().push(format!(
-                        "{path} {whose:?} {label}: {}",
-                        listing()
-                    ));
+                    misses
+                        .entry(tax.get(id).id.clone())
+                        .or_default()
+                        .push(format!("{path} {whose:?} {label}: {}", listing()));
                 }
                 if whose == Whose::Game && kind == Kind::Opening && even {
                     let root = family(tax, id);
-                    let hit = names(Whose::Game)
-                        .iter()
-                        .any(|t| family(tax, *t) == root);
+                    let hit = names(Whose::Game).iter().any(|t| family(tax, *t) == root);
                     game_family = Some(game_family.unwrap_or(false) || hit);
                 }
             }
@@ -461,12 +462,17 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
         }
     }
     assert!(files > 0, "no labelled file in the corpus");
-    assert!(a >= LABELS_TARGET, "labels reproduced {a:.1}% < {LABELS_TARGET}%");
+    assert!(
+        a >= LABELS_TARGET,
+        "labels reproduced {a:.1}% < {LABELS_TARGET}%"
+    );
     assert!(b >= FAMILY_TARGET, "戦型 family {b:.1}% < {FAMILY_TARGET}%");
     Ok(())
 }
 
-/// The share of covered header labels kifu must reproduce.
-const LABELS_TARGET: f64 = 0.0;
-/// The share of even games whose 戦型 family kifu must match.
-const FAMILY_TARGET: f64 = 0.0;
+/// The share of covered header labels kifu must reproduce (67.7% reached;
+/// the target, 95%, is not).
+const LABELS_TARGET: f64 = 67.0;
+/// The share of even games whose 戦型 family kifu must match (90.2% reached,
+/// with 矢倉 and 雁木 now covered; the target is 95%).
+const FAMILY_TARGET: f64 = 90.0;
