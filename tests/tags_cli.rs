@@ -1,7 +1,7 @@
 //! Opening and castle names on the command line (issue 29): the
 //! `--opening`, `--castle` and `--style` filters of every command that
 //! selects games (names, aliases and descendants match; an unknown name is
-//! a usage error listing near names; handicap games have castles only,
+//! a usage error listing near names; handicap games have openings and castles (no style),
 //! variants nothing), `kifu tags --list` and `kifu convert --annotate`.
 //! The games are written here as USI move lists (invented, no corpus).
 
@@ -66,8 +66,12 @@ fn names_aliases_and_descendants_match() {
         assert_eq!(selected(p, &["--castle", castle]), ["1", "2"], "{castle}");
     }
     for opening in ["fourth_file_rook", "四間飛車", "ranging_rook", "振り飛車"] {
-        // The handicap game (2) has no opening.
-        assert_eq!(selected(p, &["--opening", opening]), ["1"], "{opening}");
+        // The handicap game (2) has its openings too (issue 38).
+        assert_eq!(
+            selected(p, &["--opening", opening]),
+            ["1", "2"],
+            "{opening}"
+        );
     }
     assert_eq!(selected(p, &["--style", "opposing"]), ["1"]);
     assert_eq!(selected(p, &["--style", "対抗形"]), ["1"]);
@@ -76,7 +80,7 @@ fn names_aliases_and_descendants_match() {
     assert!(selected(p, &["--castle", "mino", "--castle", "static_anaguma"]).is_empty());
     assert_eq!(
         selected(p, &["--castle", "mino", "--opening", "ranging_rook"]),
-        ["1"]
+        ["1", "2"]
     );
 }
 
@@ -203,10 +207,10 @@ fn annotate_writes_the_headers_each_format_reads() {
         serde_json::from_str(&converted(p, "m.usi", "jkf", &["--annotate"])).unwrap();
     assert_eq!(jkf["header"]["戦型"], "四間飛車");
     assert_eq!(jkf["header"]["先手の囲い"], "美濃囲い");
-    // A handicap game: the castle, no opening.
+    // A handicap game: the castle and the opening (issue 38).
     let kif = converted(p, "h.usi", "kifu", &["--annotate"]);
     assert!(
-        kif.contains("先手の囲い：美濃囲い\n") && !kif.contains("戦型"),
+        kif.contains("先手の囲い：美濃囲い\n") && kif.contains("戦型：四間飛車\n"),
         "{kif}"
     );
     // The record's own header is kept unless asked.

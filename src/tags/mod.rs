@@ -10,9 +10,10 @@
 //! once into bitboard masks for each side.
 //!
 //! A [`Tagger`] checks the mover's rules after each main-line move within
-//! each kind's window (openings 60 plies, castles 62); a name whose
+//! each kind's window (openings 60 plies, castles 120); a name whose
 //! descendant holds at the same ply is not kept then (its descendant
-//! is), so a game lists what each side built on the way. Handicap games get castles only, variants
+//! is), so a game lists what each side built on the way. Handicap games get openings and castles
+//! (no style), other starts castles only, variants
 //! nothing. A [`crate::replay::Replay`] runs one tagger per game while the
 //! game is read ([`crate::replay::Replay::with_names`]) and hands the
 //! names to every observer; [`tag_record`] names a built record.

@@ -98,7 +98,10 @@ impl GameTags {
 enum Mode {
     /// A variant, or before the start: none.
     Off,
-    /// A handicap game or another start: castles only.
+    /// A handicap game (a standard handicap start): openings and
+    /// castles, no style (both sides do not start alike).
+    Handicap,
+    /// Another start of standard shogi: castles only.
     Castles,
     /// The even game: openings, castles and the style.
     Full,
@@ -107,7 +110,8 @@ enum Mode {
 /// Names the openings and castles of a game as its main line is played:
 /// [`Tagger::begin`] at the start, [`Tagger::played`] after each main-line
 /// move, [`Tagger::finish`] for the names. Nothing is allocated per move;
-/// past the last window (62 plies) a move costs nothing.
+/// past the last window (castles: 120 plies, and none once a piece other
+/// than a pawn or a bishop was taken) a move costs nothing.
 ///
 /// ```
 /// use kifu::tags::{Kind, Tagger, Taxonomy};
@@ -189,16 +193,18 @@ impl<'t> Tagger<'t> {
 
     /// Starts a game from `setup` (`handicap`: the start's handicap, if
     /// the record names one; otherwise it is recognised from the setup).
-    /// The even game gets every kind of name; a handicap game or any other
-    /// start of standard shogi castles only; a variant none.
+    /// The even game gets every kind of name; a handicap game openings
+    /// and castles (each side's, 上手's and 下手's); any other start of
+    /// standard shogi castles only; a variant none.
     pub fn begin(&mut self, setup: &Setup, handicap: Option<Handicap>) {
         self.reset();
+        let handicap = handicap.or_else(|| Handicap::detect(setup));
         self.mode = if setup.variant != Variant::Standard {
             Mode::Off
-        } else if handicap.or_else(|| Handicap::detect(setup)) == Some(Handicap::Even)
-            && setup.turn == Color::Black
-        {
+        } else if handicap == Some(Handicap::Even) && setup.turn == Color::Black {
             Mode::Full
+        } else if handicap.is_some_and(|h| h != Handicap::Even) && setup.turn == Color::White {
+            Mode::Handicap
         } else {
             Mode::Castles
         };

@@ -33,11 +33,14 @@ impl Kind {
 
     /// The last ply at which entries of this kind are looked for: openings
     /// (and the style decided from them) in the first 60 plies, castles in
-    /// the first 62.
+    /// the first 120 (docs/tags.md: castles form late in slow games; a
+    /// castle rule stops holding at the first capture of a piece other
+    /// than a pawn or a bishop, and the game is not looked at further once
+    /// no rule can hold).
     pub const fn window(self) -> u32 {
         match self {
             Kind::Opening | Kind::Style => 60,
-            Kind::Castle => 62,
+            Kind::Castle => 120,
         }
     }
 }
@@ -343,7 +346,8 @@ pub struct Taxonomy {
     /// By ply (1-based, up to the last window): the openings and castles
     /// that can hold then (the ply is in their kind's window and in their
     /// rule's `ply` bounds); past the last window, none. The second table
-    /// holds the castles only (for handicap games).
+    /// holds the castles only (for starts other than the even game and the
+    /// standard handicaps).
     pub(crate) alive: [Vec<TagSet>; 2],
     /// Per role (index): the openings and castles that cannot hold once a
     /// piece of that role was taken (their rule's `captured<=`).
@@ -934,7 +938,7 @@ fn selects(entries: &[Entry]) -> Vec<TagSet> {
     out
 }
 
-/// By side and ply: the openings (window 60) and castles (62) alive then,
+/// By side and ply: the openings (window 60) and castles (120) alive then,
 /// within their rules' plies.
 fn alive(entries: &[Entry], sided: &[u16]) -> [Vec<TagSet>; 2] {
     let last = Kind::Castle.window().max(Kind::Opening.window()) as usize;
