@@ -481,19 +481,67 @@ pub trait PerGame: Sync {
     }
 }
 
+/// What a run that builds every game ([`RecordBuilder`]) does with each
+/// one: [`EachGame`] (a closure of the game) or [`EachGameWith`] (a
+/// closure of the game and of what its worker keeps from game to game).
+pub trait OnGame: Sync {
+    /// What a worker keeps from game to game (built once per worker).
+    type State: Send;
+    /// What one game gives.
+    type Output: Send;
+    /// A worker's state.
+    fn state(&self) -> Self::State;
+    /// What the game `meta`'s input holds gives.
+    fn game(&self, state: &mut Self::State, meta: &FileMeta, game: Game) -> Self::Output;
+}
+
 /// Builds every game ([`RecordBuilder`]) and hands it to a closure: for
 /// work that needs whole records (conversion, pictures).
 pub struct EachGame<F>(pub F);
 
-/// The visitor of [`EachGame`].
-pub struct EachGameVisitor<'a, F> {
-    builder: RecordBuilder,
-    meta: FileMeta,
-    f: &'a F,
+impl<T: Send, F: Fn(&FileMeta, Game) -> T + Sync> OnGame for EachGame<F> {
+    type State = ();
+    type Output = T;
+    fn state(&self) {}
+    fn game(&self, _: &mut (), meta: &FileMeta, game: Game) -> T {
+        (self.0)(meta, game)
+    }
 }
 
-impl<T, F: Fn(&FileMeta, Game) -> T> Visitor for EachGameVisitor<'_, F> {
+/// Like [`EachGame`], with what a worker keeps from game to game: the
+/// first closure builds it once per worker (a
+/// [`crate::replay::Replay`] that judges each built game, say), the
+/// second gets it with each game.
+pub struct EachGameWith<S, F>(pub S, pub F);
+
+impl<W, T, S, F> OnGame for EachGameWith<S, F>
+where
+    W: Send,
+    T: Send,
+    S: Fn() -> W + Sync,
+    F: Fn(&mut W, &FileMeta, Game) -> T + Sync,
+{
+    type State = W;
     type Output = T;
+    fn state(&self) -> W {
+        (self.0)()
+    }
+    fn game(&self, state: &mut W, meta: &FileMeta, game: Game) -> T {
+        (self.1)(state, meta, game)
+    }
+}
+
+/// The visitor of [`EachGame`] and [`EachGameWith`]: the worker's builder
+/// and state.
+pub struct EachGameVisitor<'a, G: OnGame> {
+    builder: RecordBuilder,
+    meta: FileMeta,
+    state: G::State,
+    on: &'a G,
+}
+
+impl<G: OnGame> Visitor for EachGameVisitor<'_, G> {
+    type Output = G::Output;
     fn begin_game(&mut self, index: usize) -> Flow {
         self.builder.begin_game(index)
     }
@@ -527,31 +575,34 @@ impl<T, F: Fn(&FileMeta, Game) -> T> Visitor for EachGameVisitor<'_, F> {
     fn claim(&mut self, claim: &ResultClaim) -> Flow {
         self.builder.claim(claim)
     }
-    fn end_game(&mut self) -> T {
-        (self.f)(&self.meta, self.builder.end_game())
+    fn end_game(&mut self) -> G::Output {
+        let game = self.builder.end_game();
+        self.on.game(&mut self.state, &self.meta, game)
     }
 }
 
-impl<T: Send, F: Fn(&FileMeta, Game) -> T + Sync> PerGame for EachGame<F> {
-    type Output = T;
+/// A run that builds every game: one builder and one state per worker.
+impl<G: OnGame> PerGame for G {
+    type Output = G::Output;
     type Visitor<'a>
-        = EachGameVisitor<'a, F>
+        = EachGameVisitor<'a, G>
     where
-        F: 'a;
-    fn visitor(&self) -> EachGameVisitor<'_, F> {
+        G: 'a;
+    fn visitor(&self) -> EachGameVisitor<'_, G> {
         EachGameVisitor {
             builder: RecordBuilder::new(),
             meta: FileMeta::default(),
-            f: &self.0,
+            state: self.state(),
+            on: self,
         }
     }
-    fn input(&self, v: &mut EachGameVisitor<'_, F>, meta: &FileMeta) {
+    fn input(&self, v: &mut EachGameVisitor<'_, G>, meta: &FileMeta) {
         v.meta = meta.clone();
     }
     /// The game as built: never built a second time (two copies of a large
     /// game at once).
-    fn built(&self, _: &mut EachGameVisitor<'_, F>, meta: &FileMeta, game: Game) -> T {
-        (self.0)(meta, game)
+    fn built(&self, v: &mut EachGameVisitor<'_, G>, meta: &FileMeta, game: Game) -> G::Output {
+        self.game(&mut v.state, meta, game)
     }
 }
 

@@ -147,9 +147,12 @@ pub fn default_waivers() -> Waivers {
 }
 
 /// What a start position gives that depends on its setup alone: most
-/// games of a collection start from the same position, so the facts of the
-/// last setup seen are kept (per thread) and computed again only for
-/// another setup. The same checks run; they run once per distinct setup.
+/// games of a collection start from the same position, so the validator
+/// keeps the facts of the last setup it saw (it is built once per worker
+/// and serves every game the worker reads) and computes them again only
+/// for another setup. The same checks run; they run once per distinct
+/// setup in a row.
+#[derive(Debug)]
 struct StartFacts {
     setup: Setup,
     /// The position, unchecked (the same as the checked one when `errors`
@@ -180,22 +183,14 @@ impl StartFacts {
     }
 }
 
-thread_local! {
-    static LAST_START: std::cell::RefCell<Option<StartFacts>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `f` on the facts of `setup` (from the cache when it is the last
-/// setup seen on this thread).
-fn with_start_facts<T>(setup: &Setup, f: impl FnOnce(&StartFacts) -> T) -> T {
-    LAST_START.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        match slot.as_ref() {
-            Some(facts) if facts.setup == *setup => {}
-            _ => *slot = Some(StartFacts::of(setup)),
-        }
-        f(slot.as_ref().expect("just filled"))
-    })
+/// The facts of `setup`: those in `last` when it is the setup they were
+/// found for, else found now and kept there.
+fn start_facts<'a>(last: &'a mut Option<StartFacts>, setup: &Setup) -> &'a StartFacts {
+    match last {
+        Some(facts) if facts.setup == *setup => {}
+        _ => *last = Some(StartFacts::of(setup)),
+    }
+    last.as_ref().expect("just filled")
 }
 
 /// One line as the validator sees it.
@@ -323,6 +318,8 @@ pub struct Validator {
     final_sfen: bool,
     /// Compute [`GameReport::game_key`].
     game_key: bool,
+    /// The facts of the last start setup seen (kept from game to game).
+    last_start: Option<StartFacts>,
 }
 
 impl Validator {
@@ -362,6 +359,7 @@ impl Validator {
             unresolved: None,
             final_sfen: true,
             game_key: true,
+            last_start: None,
         }
     }
 
@@ -420,10 +418,9 @@ impl Validator {
     #[cold]
     fn start_default(&mut self) {
         self.started = true;
-        let pos = with_start_facts(&self.start.setup, |f| {
-            self.key.begin_bytes(f.key.as_bytes());
-            f.pos
-        });
+        let f = start_facts(&mut self.last_start, &self.start.setup);
+        self.key.begin_bytes(f.key.as_bytes());
+        let pos = f.pos;
         self.cursor.reset_to(pos, None);
         self.history.reset(pos.hash());
     }
@@ -1104,6 +1101,7 @@ impl Visitor for Validator {
         self.claim_false = false;
         self.plies = 0;
         self.main_nodes = 0;
+        self.reader_cut = None;
         self.last_main = LastMain::Nothing;
         self.last_node_at = Location::default();
         self.totals = [Some(0), Some(0)];
@@ -1147,16 +1145,14 @@ impl Visitor for Validator {
         self.started = true;
         self.start = start.clone();
         let loc = start.location.unwrap_or_default();
-        let (pos, detected) = with_start_facts(&start.setup, |f| {
-            for e in &f.errors {
-                let mut x =
-                    Finding::error(Rule::Setup, loc, format!("impossible start position: {e}"));
-                x.sfen = Some(f.pos.sfen());
-                self.findings.push(x);
-            }
-            self.key.begin_bytes(f.key.as_bytes());
-            (f.pos, f.detected)
-        });
+        let f = start_facts(&mut self.last_start, &start.setup);
+        for e in &f.errors {
+            let mut x = Finding::error(Rule::Setup, loc, format!("impossible start position: {e}"));
+            x.sfen = Some(f.pos.sfen());
+            self.findings.push(x);
+        }
+        self.key.begin_bytes(f.key.as_bytes());
+        let (pos, detected) = (f.pos, f.detected);
         self.white_bonus = start
             .handicap
             .or(detected)

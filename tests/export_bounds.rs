@@ -4,16 +4,29 @@
 //! device, a reader that goes away). See docs/export.md and
 //! docs/robustness.md ("Export: headers that agree with their bodies").
 
-use kifu::export::{
-    decode_hcp, export, hcp, move_from_move16, ExportOptions, Layout, HCPE3_HEADER_SIZE,
-    HCPE3_MAX_MOVES, HCPE3_MOVE_WITH_CANDIDATE, HCPE_SIZE, PSV_SIZE,
-};
+use kifu::export::{decode_hcp, export, hcp, move_from_move16, ExportOptions, Layout};
 use kifu::{Move, Position, Reader, Variant};
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
+
+// The layouts' sizes, as the library gives them.
+const HCPE_SIZE: usize = 38;
+const PSV_SIZE: usize = 40;
+const HCPE3_HEADER_SIZE: usize = 36;
+const HCPE3_MOVE_WITH_CANDIDATE: usize = 10;
+const HCPE3_MAX_MOVES: u32 = 65_535;
+
+#[test]
+fn the_sizes_are_the_layouts() {
+    assert_eq!(Layout::Hcpe.record_size(), Some(HCPE_SIZE));
+    assert_eq!(Layout::Psv.record_size(), Some(PSV_SIZE));
+    assert_eq!(Layout::Hcpe3.header_size(), HCPE3_HEADER_SIZE);
+    assert_eq!(Layout::Hcpe3.move_size(), HCPE3_MOVE_WITH_CANDIDATE);
+    assert_eq!(Layout::Hcpe3.max_game_moves(), HCPE3_MAX_MOVES);
+}
 
 fn kifu(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kifu"))

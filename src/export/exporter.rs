@@ -1,10 +1,7 @@
 //! The export visitor: each main-line move played once, the position
 //! before it encoded as it comes.
 
-use super::layout::{
-    Layout, HCPE3_DECLARATION, HCPE3_HEADER_SIZE, HCPE3_IMPASSE, HCPE3_MAX_MOVES,
-    HCPE3_MOVE_WITH_CANDIDATE, HCPE3_REPETITION, HCPE_SIZE, PSV_SIZE,
-};
+use super::layout::Layout;
 use super::pack::{self, Unencodable};
 use crate::eval::{score_of, Score};
 use crate::read::{Flow, CONTINUE};
@@ -161,7 +158,7 @@ pub struct GameExport {
     pub skipped: Option<SkipReason>,
     /// Records in `bytes`: positions (`.hcpe`, `.psv`) or moves (`.hcpe3`,
     /// whose headers are not counted; a game of more than
-    /// [`HCPE3_MAX_MOVES`](super::HCPE3_MAX_MOVES) moves is written as
+    /// [`Layout::max_game_moves`] moves is written as
     /// several `.hcpe3` games, see [`GameExport::hcpe3_games`]).
     pub records: u32,
     /// The game's bytes in the layout (empty when skipped).
@@ -170,10 +167,10 @@ pub struct GameExport {
 
 impl GameExport {
     /// The `.hcpe3` games these bytes hold, when they are `.hcpe3`: one
-    /// per [`HCPE3_MAX_MOVES`](super::HCPE3_MAX_MOVES) moves begun (a
+    /// per [`Layout::max_game_moves`] moves begun (a
     /// header's `moveNum` counts at most 65,535), 0 when skipped.
     pub fn hcpe3_games(&self) -> u32 {
-        self.records.div_ceil(HCPE3_MAX_MOVES)
+        self.records.div_ceil(Layout::Hcpe3.max_game_moves())
     }
 
     /// The game's bytes, appended to `out` (a buffer a caller maps, e.g.
@@ -266,7 +263,7 @@ impl Exporter {
             ratings: [None, None],
             missing_evals: 0,
             ply: 0,
-            hint: 64 * HCPE_SIZE,
+            hint: 64 * Layout::Hcpe.move_size(),
             last_start: None,
         }
     }
@@ -356,32 +353,32 @@ impl Exporter {
             if self.buf.is_empty() {
                 // The first move: the coder still holds the start's code.
                 self.buf.extend_from_slice(&coder.code());
-                self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
+                self.buf
+                    .resize(self.buf.len() + layout.header_size() - 32, 0);
             } else if let Some(code) = self.continuation.take() {
                 // A header counts at most 65,535 moves: the game goes on
                 // as the next `.hcpe3` game, from the position before
                 // this move (taken in `playing`; see `fill_results`).
                 self.buf.extend_from_slice(&code);
-                self.buf.extend_from_slice(&[0; HCPE3_HEADER_SIZE - 32]);
+                self.buf
+                    .resize(self.buf.len() + layout.header_size() - 32, 0);
             }
         }
         let at = self.buf.len();
         let eval_at = match layout {
-            Layout::Hcpe => {
-                let mut r = [0u8; HCPE_SIZE];
+            Layout::Hcpe | Layout::Psv => {
+                // The record, zeroed, then its position code and move (and
+                // `.psv`'s gamePly); eval and result come later.
+                self.buf.resize(at + layout.move_size(), 0);
+                let r = &mut self.buf[at..];
                 r[..32].copy_from_slice(&coder.code());
-                r[34..36].copy_from_slice(&pack::move16(p.mv).to_le_bytes());
-                self.buf.extend_from_slice(&r);
-                coder.play(p.mv, p.color, p.role, p.captured);
-                at + 32
-            }
-            Layout::Psv => {
-                let mut r = [0u8; PSV_SIZE];
-                r[..32].copy_from_slice(&coder.code());
-                r[34..36].copy_from_slice(&pack::psv_move16(p.mv).to_le_bytes());
-                let ply = ply.min(u16::MAX as u32) as u16;
-                r[36..38].copy_from_slice(&ply.to_le_bytes());
-                self.buf.extend_from_slice(&r);
+                if layout == Layout::Hcpe {
+                    r[34..36].copy_from_slice(&pack::move16(p.mv).to_le_bytes());
+                } else {
+                    r[34..36].copy_from_slice(&pack::psv_move16(p.mv).to_le_bytes());
+                    let ply = ply.min(u16::MAX as u32) as u16;
+                    r[36..38].copy_from_slice(&ply.to_le_bytes());
+                }
                 coder.play(p.mv, p.color, p.role, p.captured);
                 at + 32
             }
@@ -515,12 +512,12 @@ impl Exporter {
         };
         match self.opts.layout {
             Layout::Hcpe => {
-                for rec in self.buf.chunks_exact_mut(HCPE_SIZE) {
+                for rec in self.buf.chunks_exact_mut(Layout::Hcpe.move_size()) {
                     rec[36] = absolute;
                 }
             }
             Layout::Psv => {
-                for rec in self.buf.chunks_exact_mut(PSV_SIZE) {
+                for rec in self.buf.chunks_exact_mut(Layout::Psv.move_size()) {
                     let turn = if rec[0] & 1 == 0 {
                         Color::Black
                     } else {
@@ -534,22 +531,18 @@ impl Exporter {
                 }
             }
             Layout::Hcpe3 => {
-                let flags = match report.result.reason.as_deref() {
-                    Some("repetition" | "perpetual-check") => HCPE3_REPETITION,
-                    Some("declaration") => HCPE3_DECLARATION,
-                    Some("impasse" | "max-moves" | "declaration-draw") => HCPE3_IMPASSE,
-                    _ => 0,
-                };
+                let layout = Layout::Hcpe3;
+                let flags = layout.end_flags(report.result.reason.as_deref());
                 // One header per `.hcpe3` game the game is written as
                 // (more than one past 65,535 moves), each with the moves
                 // that follow it and the game's result.
                 let mut at = 0;
                 let mut left = self.records;
-                while left > 0 && at + HCPE3_HEADER_SIZE <= self.buf.len() {
-                    let n = left.min(HCPE3_MAX_MOVES);
+                while left > 0 && at + layout.header_size() <= self.buf.len() {
+                    let n = left.min(layout.max_game_moves());
                     self.buf[at + 32..at + 34].copy_from_slice(&(n as u16).to_le_bytes());
                     self.buf[at + 34] = absolute | flags;
-                    at += HCPE3_HEADER_SIZE + n as usize * HCPE3_MOVE_WITH_CANDIDATE;
+                    at += layout.header_size() + n as usize * layout.move_size();
                     left -= n;
                 }
             }
@@ -599,7 +592,7 @@ impl Observer for Exporter {
         if self.opts.layout == Layout::Hcpe3
             && self.recording
             && self.records > 0
-            && self.records.is_multiple_of(HCPE3_MAX_MOVES)
+            && self.records.is_multiple_of(Layout::Hcpe3.max_game_moves())
         {
             // The `.hcpe3` game in progress is full: the next one starts
             // from this position (no coder follows `.hcpe3` moves).
@@ -663,14 +656,14 @@ pub struct Totals {
 /// writer); games are left out as [`Exporter`] decides.
 ///
 /// ```
-/// use kifu::export::{export, ExportOptions, Layout, PSV_SIZE};
+/// use kifu::export::{export, ExportOptions, Layout};
 /// use kifu::read::Reader;
 ///
 /// let csa = b"PI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nPI\n+\n+2726FU\n%CHUDAN\n";
 /// let mut out = Vec::new();
 /// let t = export(&mut Reader::new(&csa[..]).unwrap(), &ExportOptions::new(Layout::Psv), &mut out).unwrap();
 /// assert_eq!((t.games, t.kept, t.records), (2, 1, 2));
-/// assert_eq!(out.len(), 2 * PSV_SIZE);
+/// assert_eq!(out.len(), 2 * Layout::Psv.move_size());
 /// ```
 pub fn export<R: std::io::BufRead, W: std::io::Write>(
     reader: &mut crate::read::Reader<R>,
@@ -695,7 +688,24 @@ pub fn export<R: std::io::BufRead, W: std::io::Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::HCPE3_MOVE_WITH_CANDIDATE;
+    const HCPE_SIZE: usize = 38;
+    const PSV_SIZE: usize = 40;
+    const HCPE3_HEADER_SIZE: usize = 36;
+    const HCPE3_MOVE_WITH_CANDIDATE: usize = 10;
+    const HCPE3_REPETITION: u8 = 4;
+
+    /// The sizes the tests write out are the layout's.
+    #[test]
+    fn sizes_are_the_layouts() {
+        assert_eq!(Layout::Hcpe.record_size(), Some(HCPE_SIZE));
+        assert_eq!(Layout::Psv.record_size(), Some(PSV_SIZE));
+        assert_eq!(Layout::Hcpe3.header_size(), HCPE3_HEADER_SIZE);
+        assert_eq!(Layout::Hcpe3.move_size(), HCPE3_MOVE_WITH_CANDIDATE);
+        assert_eq!(
+            Layout::Hcpe3.end_flags(Some("repetition")),
+            HCPE3_REPETITION
+        );
+    }
     use crate::read::Reader;
 
     fn run(text: &str, opts: ExportOptions) -> Vec<GameExport> {

@@ -12,7 +12,7 @@
 //! holds the game's bytes, ready to append to a file or to a buffer.
 //!
 //! ```
-//! use kifu::export::{ExportOptions, Exporter, Layout, HCPE_SIZE};
+//! use kifu::export::{ExportOptions, Exporter, Layout};
 //! use kifu::read::Reader;
 //! use kifu::replay::Replay;
 //! use kifu::validate::ValidateOptions;
@@ -24,9 +24,10 @@
 //! let game = reader.read_game(&mut replay).unwrap().output;
 //! assert_eq!(game.skipped, None);
 //! assert_eq!(game.records, 3);
-//! assert_eq!(game.bytes.len(), 3 * HCPE_SIZE);
+//! let size = Layout::Hcpe.move_size(); // 38
+//! assert_eq!(game.bytes.len(), 3 * size);
 //! // The second position (gote to move) has eval -45: sente's +45 seen by gote.
-//! let eval = i16::from_le_bytes([game.bytes[HCPE_SIZE + 32], game.bytes[HCPE_SIZE + 33]]);
+//! let eval = i16::from_le_bytes([game.bytes[size + 32], game.bytes[size + 33]]);
 //! assert_eq!(eval, -45);
 //! // Sente won (gote resigned after 8822UM): gameResult 1.
 //! assert_eq!(game.bytes[36], 1);
@@ -39,12 +40,7 @@ mod pack;
 
 pub use ending::{parse_ending, EndingError, EndingErrorKind};
 pub use exporter::{export, ExportOptions, Exporter, GameExport, SkipReason, Totals};
-pub use layout::{
-    Field, Layout, HCPE3_CANDIDATE_FIELDS, HCPE3_CANDIDATE_SIZE, HCPE3_DECLARATION,
-    HCPE3_HEADER_FIELDS, HCPE3_HEADER_SIZE, HCPE3_IMPASSE, HCPE3_MAX_MOVES, HCPE3_MOVE_FIELDS,
-    HCPE3_MOVE_SIZE, HCPE3_MOVE_WITH_CANDIDATE, HCPE3_REPETITION, HCPE_FIELDS, HCPE_SIZE,
-    PSV_FIELDS, PSV_SIZE,
-};
+pub use layout::{Field, Layout};
 pub use pack::{
     check, decode_hcp, decode_packed_sfen, hcp, move16, move_from_move16, move_from_psv_move16,
     packed_sfen, psv_move16, BadCode, Code, Incremental, Kind, Unencodable,

@@ -113,6 +113,9 @@ pub(crate) struct State {
     /// The line of an encoding declaration the bytes contradict: the line
     /// reader reports it (`encoding`), not the `#` line's own check.
     pub(crate) overridden_line: Option<u32>,
+    /// The move tokens of the KI2 line being read (its memory kept from
+    /// line to line).
+    pub(crate) tokens: Vec<crate::text::notation::moves::MoveToken>,
 }
 
 impl State {
@@ -135,6 +138,7 @@ impl State {
             skipping: false,
             pending_variation: None,
             producer: None,
+            tokens: Vec::new(),
         }
     }
 

@@ -22,7 +22,9 @@ use crate::rules::role::Role;
 use crate::rules::square::Square;
 use crate::text::notation::lexicon::{IDEOGRAPHIC_SPACE, KANJI_DIGITS, ROLE_NAMES};
 use crate::text::notation::marks::RelativeMark;
-use crate::text::notation::moves::{Dest, MoveText, Origin, Suffix, SUFFIX_WORDS};
+use crate::text::notation::moves::{
+    Dest, MoveText, MoveToken as Token, Origin, Suffix, SUFFIX_WORDS,
+};
 use std::sync::OnceLock;
 
 // What a character is to the KI2 move grammar (one byte).
@@ -382,38 +384,6 @@ impl Ki2Vocab {
         }
         true
     }
-}
-
-/// One token of a line read by [`Ki2Vocab::line`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Token {
-    /// Byte offset of the side mark.
-    pub(crate) start: usize,
-    /// Byte offset of the end of the move text (the token as written is
-    /// `start..end`).
-    pub(crate) end: usize,
-    /// The 1-based column (in characters) of the side mark.
-    pub(crate) col: u32,
-    /// The side mark.
-    pub(crate) color: Color,
-    /// The move.
-    pub(crate) mt: MoveText,
-}
-
-thread_local! {
-    /// The tokens of the line being read (kept between lines).
-    static TOKENS: std::cell::Cell<Vec<Token>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// A vector for [`Ki2Vocab::line`]'s tokens; give it back with
-/// [`put_tokens`].
-pub(crate) fn take_tokens() -> Vec<Token> {
-    TOKENS.with(|t| t.take())
-}
-
-/// Gives back the vector [`take_tokens`] gave.
-pub(crate) fn put_tokens(v: Vec<Token>) {
-    TOKENS.with(|t| t.set(v));
 }
 
 #[cfg(test)]

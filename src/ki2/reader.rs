@@ -1,7 +1,7 @@
 //! KI2 move lines in the shared line reader ([`crate::japanese::reader`]):
 //! ▲/△ tokens, several to a line.
 
-use super::fast::{put_tokens, take_tokens, Ki2Vocab};
+use super::fast::Ki2Vocab;
 use super::grammar::{self, Body};
 use crate::japanese;
 use crate::japanese::reader::{Flavor, MoveLines, State};
@@ -26,7 +26,9 @@ impl MoveLines for Ki2 {
             return;
         }
         // The plain line, read on its bytes.
-        let mut toks = take_tokens();
+        // The line's tokens go in the reader's vector (kept from line to
+        // line); it is taken out while the tokens are sent.
+        let mut toks = std::mem::take(&mut st.tokens);
         let fast = Ki2Vocab::utf8().line(line.as_bytes(), &mut toks);
         if fast {
             for t in &toks {
@@ -35,7 +37,7 @@ impl MoveLines for Ki2 {
                 }
             }
         }
-        put_tokens(toks);
+        st.tokens = toks;
         if fast {
             return;
         }
@@ -123,9 +125,9 @@ impl MoveLines for Ki2 {
             return false;
         }
         let vocab = Ki2Vocab::sjis();
-        let mut toks = take_tokens();
+        let mut toks = std::mem::take(&mut st.tokens);
         if !vocab.line(bytes, &mut toks) {
-            put_tokens(toks);
+            st.tokens = toks;
             return false;
         }
         st.content = true;
@@ -138,7 +140,7 @@ impl MoveLines for Ki2 {
                 break;
             }
         }
-        put_tokens(toks);
+        st.tokens = toks;
         true
     }
 }
@@ -149,7 +151,7 @@ fn take_token<V: Visitor + ?Sized>(
     st: &mut State,
     out: &mut Sink<V>,
     line_no: u32,
-    t: &super::fast::Token,
+    t: &crate::text::notation::moves::MoveToken,
     written: WrittenText<'_>,
 ) -> bool {
     let loc = Location::new(line_no, t.col);

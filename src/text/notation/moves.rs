@@ -65,6 +65,23 @@ pub enum Body<'a> {
     Terminal(&'a str),
 }
 
+/// One move token of a KI2 line read on its bytes (`ki2::fast`): a side
+/// mark and a plain move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MoveToken {
+    /// Byte offset of the side mark.
+    pub(crate) start: usize,
+    /// Byte offset of the end of the move text (the token as written is
+    /// `start..end`).
+    pub(crate) end: usize,
+    /// The 1-based column (in characters) of the side mark.
+    pub(crate) col: u32,
+    /// The side mark.
+    pub(crate) color: Color,
+    /// The move.
+    pub(crate) mt: MoveText,
+}
+
 // What the grammar expects, as the findings say it.
 pub(crate) const A_MOVE_NUMBER: &str = "a move number";
 pub(crate) const A_SQUARE: &str = "a square like `７六` or `同`";

@@ -3,6 +3,7 @@
 use crate::args::{ColorArg, ConvertArgs, CsaVersionArg, PsnTimesArg};
 use crate::batch::{self, FileMeta};
 use crate::cmd::common::{self, usage, Consumer, Job, StartError};
+use crate::cmd::select::Selecting;
 use crate::out::{self, Out};
 use crate::output::{Destination, OutDirPlan, Plan, Sink, Split};
 use crate::progress::Progress;
@@ -202,32 +203,37 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
     let workers = common::workers(&a.input, |n| st.rep.tool_warning(n, &progress));
     let filter = a.filter.filter(Some(&a.moves));
     let (strict, target) = (a.refuse_errors, a.to);
-    let per_game = batch::EachGame(|_meta: &FileMeta, game| {
-        let mut sel =
-            crate::cmd::select::replay(&filter, true, ValidateOptions::default(), (), false);
-        let selected = kifu::read::visit_game(&game, &mut sel);
-        let (mut report, (verdict, ())) = (selected.report, selected.output);
-        strictness.apply_report(&mut report);
-        let text = if verdict.matched && kifu::convert::writes_with(&report, strict, &strictness) {
-            let mut game = game;
-            if a.annotate {
-                let tax = kifu::tags::Taxonomy::builtin();
-                kifu::tags::annotate(&mut game.record, tax, a.annotate_overwrite);
+    // One replay per worker judges each built game (reset by each game).
+    let replay =
+        || crate::cmd::select::replay(&filter, true, ValidateOptions::default(), (), false);
+    let per_game = batch::EachGameWith(
+        replay,
+        |sel: &mut Selecting<'_, ()>, _meta: &FileMeta, game| {
+            let selected = kifu::read::visit_game(&game, sel);
+            let (mut report, (verdict, ())) = (selected.report, selected.output);
+            strictness.apply_report(&mut report);
+            let text =
+                if verdict.matched && kifu::convert::writes_with(&report, strict, &strictness) {
+                    let mut game = game;
+                    if a.annotate {
+                        let tax = kifu::tags::Taxonomy::builtin();
+                        kifu::tags::annotate(&mut game.record, tax, a.annotate_overwrite);
+                    }
+                    target
+                        .write_one(&game.record, &opts)
+                        .map(|o| Some((o.text, o.dropped)))
+                        .map_err(|e| e.to_string())
+                } else {
+                    Ok(None)
+                };
+            GameOut {
+                report,
+                text,
+                matched: verdict.matched,
+                read_error: verdict.read_error,
             }
-            target
-                .write_one(&game.record, &opts)
-                .map(|o| Some((o.text, o.dropped)))
-                .map_err(|e| e.to_string())
-        } else {
-            Ok(None)
-        };
-        GameOut {
-            report,
-            text,
-            matched: verdict.matched,
-            read_error: verdict.read_error,
-        }
-    });
+        },
+    );
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut st);
     st.finish(&progress)
 }

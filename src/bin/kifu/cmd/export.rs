@@ -8,7 +8,7 @@ use crate::export_args::{DedupeArg, ExportArgs, Preset, SplitPart};
 use crate::output::{Destination, Sink};
 use crate::progress::Progress;
 use crate::report::Reporter;
-use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason, HCPE3_MAX_MOVES};
+use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason};
 use kifu::read::{Rule, Severity};
 use kifu::replay::Replayed;
 use kifu::select::{Selector, Verdict};
@@ -319,8 +319,9 @@ impl Consumer<Replayed<(Verdict, GameExport)>> for Writing<'_> {
                 None,
                 &format!(
                     "game {}: {records} moves, more than an hcpe3 header counts \
-                     ({HCPE3_MAX_MOVES}); written as {hcpe3_games} consecutive hcpe3 games",
-                    index_in_file + 1
+                     ({}); written as {hcpe3_games} consecutive hcpe3 games",
+                    index_in_file + 1,
+                    Layout::Hcpe3.max_game_moves()
                 ),
                 progress,
             );
@@ -563,8 +564,9 @@ impl Writing<'_> {
         }
         if self.split_games > 0 {
             text.push_str(&format!(
-                "; {} split into hcpe3 games of at most {HCPE3_MAX_MOVES} moves",
-                self.split_games
+                "; {} split into hcpe3 games of at most {} moves",
+                self.split_games,
+                Layout::Hcpe3.max_game_moves()
             ));
         }
         let skipped_total: u64 = self.skipped.values().sum();

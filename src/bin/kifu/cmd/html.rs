@@ -9,7 +9,7 @@ use crate::progress::Progress;
 use crate::report::Reporter;
 use kifu::diagram::html::{html, HtmlOptions};
 use kifu::read::Severity;
-use kifu::validate::{validate, GameReport, ValidateOptions};
+use kifu::validate::{GameReport, ValidateOptions, Validator};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -115,8 +115,10 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.encoding);
     let workers = common::workers(&a.input, |n| st.rep.tool_warning(n, &progress));
-    let per_game = batch::EachGame(|_meta: &FileMeta, game| {
-        let mut report = validate(&game, &vopts);
+    // One validator per worker (reset by each game).
+    let validator = || Validator::new(vopts);
+    let per_game = batch::EachGameWith(validator, |v: &mut Validator, _meta: &FileMeta, game| {
+        let mut report = kifu::read::visit_game(&game, v);
         strictness.apply_report(&mut report);
         let page = if report.ok {
             html(&game.record, &opts)

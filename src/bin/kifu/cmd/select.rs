@@ -13,6 +13,9 @@ use serde_json::json;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+/// The replay [`replay`] builds.
+pub type Selecting<'f, O> = Replay<(Selector<'f>, O)>;
+
 /// The replay every reading command runs on each worker: a [`Selector`]
 /// applying `filter` beside the command's `observer`, naming games when
 /// the filter asks for names or the command does (`names`). With `stop`,
@@ -24,7 +27,7 @@ pub fn replay<O: Observer>(
     vopts: ValidateOptions,
     observer: O,
     names: bool,
-) -> Replay<(Selector<'_>, O)> {
+) -> Selecting<'_, O> {
     let sel = Selector::new(filter).stop_rejected(stop);
     let names = names || sel.needs_names();
     Replay::new(vopts, (sel, observer)).with_names(names.then(kifu::tags::Taxonomy::builtin))
