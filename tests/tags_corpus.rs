@@ -421,7 +421,9 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
                 };
                 covered += 1;
                 let got = names(whose);
-                if got.iter().any(|t| tax.subtree(id).contains(t.0)) {
+                // What a filter by the label selects: the entry and its
+                // descendants, or for an umbrella (居飛車, 穴熊, …) its members.
+                if got.iter().any(|t| tax.selects(id).contains(t.0)) {
                     found += 1;
                 } else {
                     misses
@@ -431,7 +433,10 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
                 }
                 if whose == Whose::Game && kind == Kind::Opening && even {
                     let root = family(tax, id);
-                    let hit = names(Whose::Game).iter().any(|t| family(tax, *t) == root);
+                    let hit = names(Whose::Game).iter().any(|t| {
+                        family(tax, *t) == root
+                            || (tax.get(id).is_umbrella() && tax.selects(id).contains(t.0))
+                    });
                     game_family = Some(game_family.unwrap_or(false) || hit);
                 }
             }
