@@ -883,24 +883,16 @@ impl TagRow {
                 ("castle", &row.gote_castle, &row.gote_castle_ply),
             ],
         );
-        if let Some(st) = style {
+        // The style: named from the taxonomy, or as written when it names
+        // no entry (a custom taxonomy).
+        if style.is_some() || !row.game_style.is_empty() {
             out.push(TagRow {
                 path: row.path.clone(),
                 game: row.game,
                 side: "",
                 kind: "style",
                 id: row.game_style.clone(),
-                ja: tax.get(st).ja.clone(),
-                ply: None,
-            });
-        } else if !row.game_style.is_empty() {
-            out.push(TagRow {
-                path: row.path.clone(),
-                game: row.game,
-                side: "",
-                kind: "style",
-                id: row.game_style.clone(),
-                ja: String::new(),
+                ja: style.map(|st| tax.get(st).ja.clone()).unwrap_or_default(),
                 ply: None,
             });
         }

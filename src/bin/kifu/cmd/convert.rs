@@ -9,7 +9,7 @@ use crate::output::{Destination, OutDirPlan, Plan, Sink, Split};
 use crate::progress::Progress;
 use crate::report::Reporter;
 use kifu::convert::{encode_output, ConvertOptions, Target};
-use kifu::read::{Encoding, Rule, Severity};
+use kifu::read::{Encoding, Severity};
 use kifu::validate::{GameReport, ValidateOptions};
 use kifu::write::Dropped;
 use std::io::Write;
@@ -280,13 +280,7 @@ impl State<'_> {
                         progress,
                     );
                 } else if let Err(e) = f.commit() {
-                    self.rep.note(
-                        Some(&name),
-                        Some(Severity::Error),
-                        Some(Rule::Io),
-                        &e.to_string(),
-                        progress,
-                    );
+                    self.rep.io_error(&name, &e, progress);
                     self.io_errors += 1;
                 }
             }
@@ -323,13 +317,7 @@ impl State<'_> {
 
     /// An output error: `path: error[io]: e`.
     fn io_note(&mut self, path: &str, e: &std::io::Error, progress: &Progress) {
-        self.rep.note(
-            Some(path),
-            Some(Severity::Error),
-            Some(Rule::Io),
-            &e.to_string(),
-            progress,
-        );
+        self.rep.io_error(path, e, progress);
     }
 
     /// An output could not be created or written: reported, counted as an
@@ -491,13 +479,7 @@ impl State<'_> {
             Some(Single::File(f)) => {
                 if let Err(e) = f.write_all(&bytes) {
                     let name = f.display();
-                    self.rep.note(
-                        Some(&name),
-                        Some(Severity::Error),
-                        Some(Rule::Io),
-                        &e.to_string(),
-                        progress,
-                    );
+                    self.rep.io_error(&name, &e, progress);
                     self.io_errors += 1;
                     self.stop = true;
                 }

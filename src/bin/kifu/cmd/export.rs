@@ -9,7 +9,7 @@ use crate::output::{Destination, Sink};
 use crate::progress::Progress;
 use crate::report::Reporter;
 use kifu::export::{ExportOptions, Exporter, GameExport, Layout, SkipReason};
-use kifu::read::{Rule, Severity};
+use kifu::read::Severity;
 use kifu::replay::Replayed;
 use kifu::select::{Selector, Verdict};
 use std::collections::{BTreeMap, HashSet};
@@ -460,13 +460,7 @@ impl Writing<'_> {
                     let _ = self.rep.finish(false, progress);
                     return Err(e);
                 }
-                self.rep.note(
-                    Some(&p.sink.display()),
-                    Some(Severity::Error),
-                    Some(Rule::Io),
-                    &e.to_string(),
-                    progress,
-                );
+                self.rep.io_error(&p.sink.display(), &e, progress);
                 failed = true;
             }
         }
@@ -533,13 +527,7 @@ impl Writing<'_> {
                 Ok(()) => {}
                 Err(e) if stdout => return Err(e),
                 Err(e) => {
-                    self.rep.note(
-                        Some(&name),
-                        Some(Severity::Error),
-                        Some(Rule::Io),
-                        &e.to_string(),
-                        progress,
-                    );
+                    self.rep.io_error(&name, &e, progress);
                     c.io_errors += 1;
                     c.not_written.push(name);
                 }

@@ -331,6 +331,17 @@ impl Reporter {
         }
     }
 
+    /// An output that failed: `path: error[io]: what`.
+    pub fn io_error(&mut self, path: &str, err: &std::io::Error, progress: &Progress) {
+        self.note(
+            Some(path),
+            Some(Severity::Error),
+            Some(Rule::Io),
+            &err.to_string(),
+            progress,
+        );
+    }
+
     /// A note that is not a finding (a game the target cannot hold, what
     /// a conversion dropped, an output that failed), in the report's
     /// style; in human output `path: error[rule]: text`, `path: error:
