@@ -2067,10 +2067,10 @@ where
     T: Send + 'scope,
     F: PerGame<Output = T>,
 {
-    if buf.len() < 2 * WHOLE_PIECE {
+    let opts = ctx.opts;
+    if buf.len() < 2 * WHOLE_PIECE || read::binary_at(buf, &opts.decode).is_some() {
         return false;
     }
-    let opts = ctx.opts;
     let format = input.format.or_else(|| Format::sniff(buf));
     if format != Some(Format::Csa) {
         return false;
@@ -2286,7 +2286,9 @@ impl Large {
         let format = input.format.or_else(|| Format::sniff(&buf));
         // As the line reader would detect it over the whole input.
         let encoding = crate::read::decode::detect_start(&buf, &opts.decode);
-        let how = match piece_format(format, encoding) {
+        // A binary file is read as one (see [`read::binary_at`]).
+        let binary = read::binary_at(&buf, &opts.decode).is_some();
+        let how = match piece_format(format, encoding).filter(|_| !binary) {
             Some(pf) => Ok((pf, Pieces::new(pf, buf, rest))),
             None => Err(Rest {
                 buf,
