@@ -416,10 +416,21 @@ pub fn discover_with<P: AsRef<Path>>(paths: &[P], walk: &Walk) -> Result<Discove
             // path, so comparing whole paths as bytes orders them as their
             // names would, without taking every path apart.
             .sort_by_file_path(|a, b| a.as_os_str().cmp(b.as_os_str()));
-        if !excluded.is_empty() {
+        // Hidden entries are skipped here too, not only by the walker's
+        // own rule: a `--glob` that takes a file overrides that rule (as
+        // it overrides ignore files), and a hidden file is read only with
+        // `--hidden` (kifu's temporary outputs are hidden files).
+        let skip_hidden = !walk.hidden;
+        if skip_hidden || !excluded.is_empty() {
             let excluded = excluded.clone();
             b.filter_entry(move |e| {
-                e.depth() == 0
+                if e.depth() == 0 {
+                    return true;
+                }
+                if skip_hidden && is_hidden_name(e.file_name()) {
+                    return false;
+                }
+                excluded.is_empty()
                     || !e.file_type().is_some_and(|t| t.is_dir())
                     || e.metadata()
                         .map(|m| !excluded.contains(&file_id(&m)))
@@ -510,6 +521,13 @@ pub fn shard(inputs: &mut Vec<Input>, index: u64, count: u64) {
         return;
     }
     inputs.retain(|i| xxhash_rust::xxh3::xxh3_64(i.display.as_bytes()) % count == index);
+}
+
+/// Whether a file name is a hidden one (it starts with a dot), as the
+/// walker's own rule decides on Unix.
+fn is_hidden_name(name: &std::ffi::OsStr) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    name.as_bytes().first() == Some(&b'.')
 }
 
 /// The identity of a file (device, inode), to recognise an excluded
