@@ -79,12 +79,34 @@ pub struct Input {
     pub regular: bool,
     /// Why it is not read, if it is not; reported in its place.
     pub issue: Option<Issue>,
+    /// How its bytes are packed, when they are not a plain file.
+    pub packing: Option<Packing>,
+}
+
+/// How an input's bytes are packed ([`crate::archive`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Packing {
+    /// The file is one compressed stream.
+    Compressed(crate::archive::Compression),
+    /// A member of an archive: the inputs of one archive share `archive`
+    /// and come in the archive's order.
+    Member {
+        /// The archive file.
+        archive: Arc<PathBuf>,
+        /// Its kind.
+        kind: crate::archive::Kind,
+        /// The member's place in the archive (see [`crate::archive::list`]).
+        ordinal: u64,
+    },
 }
 
 impl Input {
     /// The size of a regular file: as listed, or asked now for a file
     /// found in a folder (0 when it cannot be known).
     pub fn size_now(&self) -> u64 {
+        if self.packing.is_some() {
+            return self.size;
+        }
         match &self.path {
             Some(p) if self.regular && self.size == 0 => {
                 std::fs::metadata(p).map_or(0, |m| m.len())
@@ -105,6 +127,7 @@ impl Input {
             size: 0,
             regular: false,
             issue: Some(issue),
+            packing: None,
         }
     }
 }
@@ -133,6 +156,28 @@ fn kind_name(ft: &std::fs::FileType) -> &'static str {
     }
 }
 
+/// How folders are walked and which files are taken ([`discover_with`]).
+/// The default is ripgrep's: `.gitignore` (inside a Git repository),
+/// `.ignore` and `.git/info/exclude` honoured, hidden files and folders
+/// skipped.
+#[derive(Clone, Debug, Default)]
+pub struct Walk {
+    /// The extensions taken from folders and archives.
+    pub exts: Vec<String>,
+    /// The format of every input, if forced.
+    pub forced: Option<Format>,
+    /// Folders (and files) not read: an output folder, say.
+    pub exclude: Vec<PathBuf>,
+    /// Hidden files and folders are walked too.
+    pub hidden: bool,
+    /// `.gitignore`, `.ignore` and Git's exclude files are not honoured.
+    pub no_ignore: bool,
+    /// Globs a file found in a folder or an archive must match (`!GLOB`
+    /// excludes), as ripgrep's `--glob`: relative to the folder given (to
+    /// the archive's root for members).
+    pub globs: Vec<String>,
+}
+
 /// Expands the command-line paths: files as given, directories walked
 /// recursively (following links, loops reported) keeping files whose
 /// extension is in `exts`, `-` for standard input. `forced` overrides the
@@ -142,35 +187,186 @@ fn kind_name(ft: &std::fs::FileType) -> &'static str {
 /// entries with a wanted extension are reported as skipped. A path need
 /// not be UTF-8: [`Input::path`] is the file itself, and
 /// [`Input::display`] its name with invalid sequences replaced.
+/// Folders are walked as [`Walk::default`] says (see [`discover_with`]).
 pub fn discover<P: AsRef<Path>>(
     paths: &[P],
     exts: &[String],
     forced: Option<Format>,
     exclude: &[PathBuf],
 ) -> Discovery {
-    let mut d = Discovery::default();
-    let wanted = |p: &Path| {
+    let walk = Walk {
+        exts: exts.to_vec(),
+        forced,
+        exclude: exclude.to_vec(),
+        ..Walk::default()
+    };
+    // No glob: nothing to refuse.
+    discover_with(paths, &walk).unwrap_or_default()
+}
+
+/// The globs of a walk rooted at `root`; an error names a glob that is
+/// not one.
+fn overrides(root: &Path, globs: &[String]) -> Result<ignore::overrides::Override, String> {
+    let mut b = ignore::overrides::OverrideBuilder::new(root);
+    for g in globs {
+        b.add(g).map_err(|e| format!("--glob {g}: {e}"))?;
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+/// The path an error of the walk is about, if it names one.
+fn walk_error_path(e: &ignore::Error) -> Option<&Path> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child),
+        _ => None,
+    }
+}
+
+/// Whether the error of the walk is a directory loop.
+fn walk_loop(e: &ignore::Error) -> bool {
+    match e {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => walk_loop(err),
+        _ => false,
+    }
+}
+
+/// What [`discover_with`] needs while it finds inputs.
+struct Finder<'w> {
+    walk: &'w Walk,
+    /// The globs applied to archive members.
+    member_globs: ignore::overrides::Override,
+    d: Discovery,
+}
+
+impl Finder<'_> {
+    fn ext_wanted(&self, p: &Path) -> bool {
         p.extension()
             .and_then(|e| e.to_str())
-            .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
-    };
-    let excluded: HashSet<(u64, u64)> = exclude
+            .is_some_and(|e| self.walk.exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    }
+
+    /// Whether a file found in a folder is taken: a record by its
+    /// extension, an archive, or a compressed record (`a.csa.gz`).
+    fn wanted(&self, p: &Path) -> bool {
+        match crate::archive::packed(p) {
+            Some(crate::archive::Packed::Archive(_)) => true,
+            Some(crate::archive::Packed::Compressed(_, inner)) => self.ext_wanted(&inner),
+            None => self.ext_wanted(p),
+        }
+    }
+
+    /// A file to read: `display` names it, `rel` is its path under the
+    /// argument. An archive becomes its members; a compressed file is
+    /// read through its decompressor.
+    fn file(
+        &mut self,
+        path: PathBuf,
+        display: String,
+        rel: PathBuf,
+        arg: usize,
+        size: u64,
+        regular: bool,
+    ) {
+        use crate::archive::{self, Packed};
+        match archive::packed(&path) {
+            Some(Packed::Archive(kind)) => {
+                let wanted = |name: &str| {
+                    let p = Path::new(name);
+                    self.ext_wanted(p) && !self.member_globs.matched(p, false).is_ignore()
+                };
+                let (members, err) = archive::list(&path, kind, &wanted);
+                let shared = Arc::new(path.clone());
+                let stem = archive::stem(&rel);
+                for m in members {
+                    let inner = archive::safe_rel(&m.name);
+                    self.d.inputs.push(Input {
+                        display: archive::member_display(&display, &m.name),
+                        path: Some(path.clone()),
+                        rel: stem.join(&inner),
+                        arg,
+                        format: self.walk.forced.or_else(|| Format::from_path(&inner)),
+                        size: m.size,
+                        regular: true,
+                        issue: None,
+                        packing: Some(Packing::Member {
+                            archive: shared.clone(),
+                            kind,
+                            ordinal: m.ordinal,
+                        }),
+                    });
+                }
+                if let Some(e) = err {
+                    self.d.inputs.push(Input::problem(
+                        display,
+                        path,
+                        arg,
+                        Issue::Error(format!("damaged archive: {e}")),
+                    ));
+                }
+            }
+            Some(Packed::Compressed(c, inner)) => {
+                let rel = rel.with_extension("");
+                self.d.inputs.push(Input {
+                    display,
+                    path: Some(path),
+                    rel,
+                    arg,
+                    format: self.walk.forced.or_else(|| Format::from_path(&inner)),
+                    size,
+                    regular,
+                    issue: None,
+                    packing: Some(Packing::Compressed(c)),
+                });
+            }
+            None => self.d.inputs.push(Input {
+                display,
+                format: self.walk.forced.or_else(|| Format::from_path(&path)),
+                path: Some(path),
+                rel,
+                arg,
+                size,
+                regular,
+                issue: None,
+                packing: None,
+            }),
+        }
+    }
+}
+
+/// [`discover`] with the walk `walk` describes; an error (a glob that is
+/// not one) before anything is found.
+pub fn discover_with<P: AsRef<Path>>(paths: &[P], walk: &Walk) -> Result<Discovery, String> {
+    let excluded: HashSet<(u64, u64)> = walk
+        .exclude
         .iter()
         .filter_map(|p| std::fs::metadata(p).ok().map(|m| file_id(&m)))
         .collect();
+    let mut f = Finder {
+        walk,
+        member_globs: overrides(Path::new(""), &walk.globs)?,
+        d: Discovery::default(),
+    };
     for (arg_index, arg) in paths.iter().enumerate() {
         let path = arg.as_ref().to_path_buf();
         let arg = &path.to_string_lossy().into_owned();
         if path.as_os_str() == "-" {
-            d.inputs.push(Input {
+            f.d.inputs.push(Input {
                 display: "-".into(),
                 path: None,
                 rel: PathBuf::from("stdin"),
                 arg: arg_index,
-                format: forced,
+                format: walk.forced,
                 size: 0,
                 regular: false,
                 issue: None,
+                packing: None,
             });
             continue;
         }
@@ -182,7 +378,7 @@ pub fn discover<P: AsRef<Path>>(
                 } else {
                     e.to_string()
                 };
-                d.inputs.push(Input::problem(
+                f.d.inputs.push(Input::problem(
                     arg.clone(),
                     path.clone(),
                     arg_index,
@@ -192,39 +388,60 @@ pub fn discover<P: AsRef<Path>>(
             }
         };
         if !meta.is_dir() {
-            d.inputs.push(Input {
-                display: arg.clone(),
-                path: Some(path.clone()),
-                rel: path.file_name().map_or_else(|| path.clone(), PathBuf::from),
-                arg: arg_index,
-                format: forced.or_else(|| Format::from_path(&path)),
-                size: if meta.is_file() { meta.len() } else { 0 },
-                regular: meta.is_file(),
-                issue: None,
-            });
+            // A file named is read whatever the ignore rules and globs say.
+            let rel = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
+            let size = if meta.is_file() { meta.len() } else { 0 };
+            f.file(
+                path.clone(),
+                arg.clone(),
+                rel,
+                arg_index,
+                size,
+                meta.is_file(),
+            );
             continue;
         }
-        let walker = walkdir::WalkDir::new(&path)
-            .follow_links(true)
+        let globs = overrides(&path, &walk.globs)?;
+        let mut b = ignore::WalkBuilder::new(&path);
+        let honour = !walk.no_ignore;
+        b.follow_links(true)
+            .hidden(!walk.hidden)
+            .ignore(honour)
+            .git_ignore(honour)
+            .git_exclude(honour)
+            .git_global(honour)
+            .parents(honour)
+            .overrides(globs)
             // By name within each directory. Siblings share their parent's
             // path, so comparing whole paths as bytes orders them as their
-            // names would (`sort_by_file_name`), without taking every path
-            // apart into components at each comparison.
-            .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
-            .into_iter()
-            .filter_entry(|e| {
-                e.depth() == 0
-                    || !e.file_type().is_dir()
-                    || excluded.is_empty()
+            // names would, without taking every path apart.
+            .sort_by_file_path(|a, b| a.as_os_str().cmp(b.as_os_str()));
+        // Hidden entries are skipped here too, not only by the walker's
+        // own rule: a `--glob` that takes a file overrides that rule (as
+        // it overrides ignore files), and a hidden file is read only with
+        // `--hidden` (kifu's temporary outputs are hidden files).
+        let skip_hidden = !walk.hidden;
+        if skip_hidden || !excluded.is_empty() {
+            let excluded = excluded.clone();
+            b.filter_entry(move |e| {
+                if e.depth() == 0 {
+                    return true;
+                }
+                if skip_hidden && is_hidden_name(e.file_name()) {
+                    return false;
+                }
+                excluded.is_empty()
+                    || !e.file_type().is_some_and(|t| t.is_dir())
                     || e.metadata()
                         .map(|m| !excluded.contains(&file_id(&m)))
                         .unwrap_or(true)
             });
-        for entry in walker {
+        }
+        for entry in b.build() {
             match entry {
                 Ok(e) => {
-                    let ft = e.file_type();
-                    if ft.is_dir() || !wanted(e.path()) {
+                    let Some(ft) = e.file_type() else { continue };
+                    if ft.is_dir() || !f.wanted(e.path()) {
                         continue;
                     }
                     let display = e.path().to_string_lossy().into_owned();
@@ -233,7 +450,7 @@ pub fn discover<P: AsRef<Path>>(
                             "skipped: {} (only regular files are read from folders)",
                             kind_name(&ft)
                         );
-                        d.inputs.push(Input::problem(
+                        f.d.inputs.push(Input::problem(
                             display,
                             e.path().to_path_buf(),
                             arg_index,
@@ -245,27 +462,19 @@ pub fn discover<P: AsRef<Path>>(
                     // is not asked for (a `statx` per file): one worker
                     // learns it by reading, several ask when they need it
                     // ([`Input::size_now`]).
-                    d.inputs.push(Input {
-                        display,
-                        path: Some(e.path().to_path_buf()),
-                        rel: rel_path(e.path(), &path),
-                        arg: arg_index,
-                        format: forced.or_else(|| Format::from_path(e.path())),
-                        size: 0,
-                        regular: true,
-                        issue: None,
-                    });
+                    let rel = rel_path(e.path(), &path);
+                    f.file(e.into_path(), display, rel, arg_index, 0, true);
                 }
                 Err(e) => {
-                    let real = e.path().map_or_else(|| path.clone(), Path::to_path_buf);
+                    let real = walk_error_path(&e).map_or_else(|| path.clone(), Path::to_path_buf);
                     let p = real.to_string_lossy().into_owned();
-                    let dangling = e.io_error().is_some_and(|io| {
-                        io.kind() == io::ErrorKind::NotFound
-                            && e.path().is_some_and(|p| p.is_symlink())
-                    });
+                    let dangling = e
+                        .io_error()
+                        .is_some_and(|io| io.kind() == io::ErrorKind::NotFound)
+                        && real.is_symlink();
                     if dangling {
-                        if e.path().is_some_and(wanted) {
-                            d.inputs.push(Input::problem(
+                        if f.wanted(&real) {
+                            f.d.inputs.push(Input::problem(
                                 p,
                                 real,
                                 arg_index,
@@ -274,19 +483,51 @@ pub fn discover<P: AsRef<Path>>(
                         }
                         continue;
                     }
-                    let msg = if e.loop_ancestor().is_some() {
-                        "directory loop through a symbolic link; not followed".to_string()
+                    if walk_loop(&e) {
+                        let msg = "directory loop through a symbolic link; not followed";
+                        f.d.inputs.push(Input::problem(
+                            p,
+                            real,
+                            arg_index,
+                            Issue::Error(msg.into()),
+                        ));
+                    } else if let Some(io) = e.io_error() {
+                        let msg = io.to_string();
+                        f.d.inputs
+                            .push(Input::problem(p, real, arg_index, Issue::Error(msg)));
                     } else {
-                        e.io_error()
-                            .map_or_else(|| e.to_string(), |io| io.to_string())
-                    };
-                    d.inputs
-                        .push(Input::problem(p, real, arg_index, Issue::Error(msg)));
+                        // A line of an ignore file that is not a glob: the
+                        // walk goes on without it.
+                        f.d.inputs.push(Input::problem(
+                            p,
+                            real,
+                            arg_index,
+                            Issue::Skipped(format!("ignore file: {e}")),
+                        ));
+                    }
                 }
             }
         }
     }
-    d
+    Ok(f.d)
+}
+
+/// Keeps the inputs of shard `index` (0-based) of `count`: an input
+/// belongs to one shard by a hash of its name (members of an archive by
+/// `ARCHIVE!/member`), so the shards of one list of inputs share them out
+/// whatever the machine, and together hold every input once.
+pub fn shard(inputs: &mut Vec<Input>, index: u64, count: u64) {
+    if count <= 1 {
+        return;
+    }
+    inputs.retain(|i| xxhash_rust::xxh3::xxh3_64(i.display.as_bytes()) % count == index);
+}
+
+/// Whether a file name is a hidden one (it starts with a dot), as the
+/// walker's own rule decides on Unix.
+fn is_hidden_name(name: &std::ffi::OsStr) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    name.as_bytes().first() == Some(&b'.')
 }
 
 /// The identity of a file (device, inode), to recognise an excluded
@@ -764,9 +1005,88 @@ fn open_stream(input: &Input, stop: &Stop) -> io::Result<Stream> {
     if stop.is_stopped() {
         return Err(Stop::error());
     }
-    match &input.path {
-        None => Ok(Box::new(stop.guard(io::stdin()))),
-        Some(p) => Ok(Box::new(stop.guard(std::fs::File::open(p)?))),
+    let Some(p) = &input.path else {
+        return Ok(Box::new(stop.guard(io::stdin())));
+    };
+    match &input.packing {
+        None => Ok(Box::new(stop.guard(std::fs::File::open(p)?))),
+        Some(Packing::Compressed(c)) => Ok(Box::new(
+            stop.guard(crate::archive::decompress(*c, std::fs::File::open(p)?)?),
+        )),
+        Some(Packing::Member {
+            archive,
+            kind,
+            ordinal,
+        }) => Ok(Box::new(io::Cursor::new(crate::archive::read_one(
+            archive, *kind, *ordinal,
+        )?))),
+    }
+}
+
+/// The members of one archive from `inputs[from]` on, read in one pass
+/// ([`read_members`]); empty when `inputs[from]` is not a member.
+fn member_group(inputs: &[Input], from: usize) -> &[Input] {
+    let same = |i: &Input, a: &Arc<PathBuf>| {
+        i.issue.is_none()
+            && matches!(&i.packing, Some(Packing::Member { archive, .. }) if Arc::ptr_eq(archive, a))
+    };
+    let Some(Input {
+        packing: Some(Packing::Member { archive, .. }),
+        issue: None,
+        ..
+    }) = inputs.get(from)
+    else {
+        return &[];
+    };
+    let n = inputs[from..]
+        .iter()
+        .take_while(|i| same(i, archive))
+        .count();
+    &inputs[from..from + n]
+}
+
+/// Reads the members `group` (inputs from index `from`) of one archive in
+/// one pass, handing each member's bytes (or the error reading it) to
+/// `each` with its input index; `each` may stop the pass. The members a
+/// damaged archive leaves unread are handed the error that ended it.
+fn read_members(
+    from: usize,
+    group: &[Input],
+    stop: &Stop,
+    each: &mut dyn FnMut(usize, io::Result<Vec<u8>>) -> ControlFlow<()>,
+) {
+    let Some(Packing::Member { archive, kind, .. }) = &group[0].packing else {
+        return;
+    };
+    let ordinals: Vec<u64> = group
+        .iter()
+        .map(|i| match &i.packing {
+            Some(Packing::Member { ordinal, .. }) => *ordinal,
+            _ => u64::MAX,
+        })
+        .collect();
+    let mut done = 0;
+    let mut stopped = false;
+    let res = crate::archive::stream(archive, *kind, &ordinals, &mut |k, bytes| {
+        done = k + 1;
+        if stop.is_stopped() || each(from + k, bytes).is_break() {
+            stopped = true;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    if stopped {
+        return;
+    }
+    let why = match res {
+        Ok(()) => "not found in the archive".to_string(),
+        Err(e) => format!("damaged archive: {e}"),
+    };
+    for k in done..group.len() {
+        let e = io::Error::new(io::ErrorKind::InvalidData, why.clone());
+        if each(from + k, Err(e)).is_break() {
+            return;
+        }
     }
 }
 
@@ -1067,6 +1387,12 @@ where
                         if ctx.stopped() {
                             break;
                         }
+                        let members = member_group(inputs, i);
+                        if !members.is_empty() {
+                            spawn_members(i, members, inputs, &mut ctx, s);
+                            i += members.len();
+                            continue;
+                        }
                         // A run of small files goes to one worker.
                         let group = small_group(inputs, i);
                         if group.is_empty() {
@@ -1144,7 +1470,39 @@ where
 {
     // One read buffer for every input (most are read whole into it).
     let mut buf = Vec::new();
+    let mut members_to = 0;
     for (i, input) in inputs.iter().enumerate() {
+        if i < members_to {
+            continue; // read with its archive
+        }
+        let members = member_group(inputs, i);
+        if !members.is_empty() {
+            members_to = i + members.len();
+            let mut go = true;
+            read_members(i, members, stop, &mut |i, bytes| {
+                let input = &inputs[i];
+                let (meta, stopped) = match bytes {
+                    Err(e) => (Arc::new(error_meta(i, input, &e)), false),
+                    Ok(b) => {
+                        let mut n = 0;
+                        read_whole(i, input, Arc::from(b), opts, per_game, |meta, out| {
+                            let ev = Event::Game(meta.clone(), n, out);
+                            n += 1;
+                            sink(ev)
+                        })
+                    }
+                };
+                if stopped || sink(Event::FileDone(meta)).is_break() {
+                    go = false;
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            });
+            if !go || stop.is_stopped() {
+                return false;
+            }
+            continue;
+        }
         if let Some(meta) = issue_meta(i, input) {
             if sink(Event::FileDone(Arc::new(meta))).is_break() {
                 return false;
@@ -1219,7 +1577,11 @@ const GROUP_BYTES: u64 = 256 << 10;
 /// ends within [`STREAM_THRESHOLD`] and is not a multi-game CSA file large
 /// enough to share between workers.
 fn small_size(input: &Input) -> Option<u64> {
-    if input.issue.is_some() || input.path.is_none() || !input.regular {
+    if input.issue.is_some()
+        || input.path.is_none()
+        || !input.regular
+        || matches!(input.packing, Some(Packing::Member { .. }))
+    {
         return None;
     }
     let size = input.size_now();
@@ -1247,6 +1609,77 @@ fn small_group(inputs: &[Input], from: usize) -> Vec<(usize, u64)> {
         bytes += size;
     }
     group
+}
+
+/// Reads the members of one archive on the reading thread (one pass) and
+/// hands them to the workers: small ones in groups (as [`spawn_small`]),
+/// a large multi-game CSA member in pieces.
+fn spawn_members<'scope, T, F>(
+    from: usize,
+    group: &'scope [Input],
+    inputs: &'scope [Input],
+    ctx: &mut Ctx<'scope, '_, T, F>,
+    s: &rayon::Scope<'scope>,
+) where
+    T: Send + 'scope,
+    F: PerGame<Output = T>,
+{
+    let mut held: Vec<(usize, io::Result<Vec<u8>>)> = Vec::new();
+    let mut held_bytes = 0u64;
+    let stop = ctx.stop;
+    read_members(from, group, stop, &mut |i, bytes| {
+        if let Ok(b) = &bytes {
+            if b.len() >= 2 * WHOLE_PIECE {
+                spawn_held(std::mem::take(&mut held), inputs, ctx, s);
+                held_bytes = 0;
+                let b = bytes.unwrap_or_default();
+                if !read_whole_in_pieces(i, &inputs[i], &b, ctx, s) {
+                    spawn_held(vec![(i, Ok(b))], inputs, ctx, s);
+                }
+                return ControlFlow::Continue(());
+            }
+        }
+        held_bytes += bytes.as_ref().map_or(0, |b| b.len() as u64);
+        held.push((i, bytes));
+        if held.len() >= GROUP_FILES || held_bytes >= GROUP_BYTES {
+            spawn_held(std::mem::take(&mut held), inputs, ctx, s);
+            held_bytes = 0;
+        }
+        ControlFlow::Continue(())
+    });
+    spawn_held(held, inputs, ctx, s);
+}
+
+/// Hands inputs already read (members of an archive) to one worker.
+fn spawn_held<'scope, T, F>(
+    held: Vec<(usize, io::Result<Vec<u8>>)>,
+    inputs: &'scope [Input],
+    ctx: &mut Ctx<'scope, '_, T, F>,
+    s: &rayon::Scope<'scope>,
+) where
+    T: Send + 'scope,
+    F: PerGame<Output = T>,
+{
+    if held.is_empty() {
+        return;
+    }
+    let my = ctx.slot();
+    let tx = ctx.tx.clone();
+    let (opts, per_game, stop) = (ctx.opts, ctx.per_game, ctx.stop);
+    s.spawn(move |_| {
+        let batches = held
+            .into_iter()
+            .map(|(i, bytes)| match bytes {
+                Ok(b) => parse_whole(i, &inputs[i], Arc::from(b), opts, per_game, stop),
+                Err(e) => Batch {
+                    meta: Arc::new(error_meta(i, &inputs[i], &e)),
+                    items: Vec::new(),
+                    last: true,
+                },
+            })
+            .collect();
+        let _ = tx.send((my, batches));
+    });
 }
 
 /// Hands a group of small files to one worker, which reads and parses
@@ -1703,10 +2136,10 @@ where
     T: Send + 'scope,
     F: PerGame<Output = T>,
 {
-    if buf.len() < 2 * WHOLE_PIECE {
+    let opts = ctx.opts;
+    if buf.len() < 2 * WHOLE_PIECE || read::binary_at(buf, &opts.decode).is_some() {
         return false;
     }
-    let opts = ctx.opts;
     let format = input.format.or_else(|| Format::sniff(buf));
     if format != Some(Format::Csa) {
         return false;
@@ -1922,7 +2355,9 @@ impl Large {
         let format = input.format.or_else(|| Format::sniff(&buf));
         // As the line reader would detect it over the whole input.
         let encoding = crate::read::decode::detect_start(&buf, &opts.decode);
-        let how = match piece_format(format, encoding) {
+        // A binary file is read as one (see [`read::binary_at`]).
+        let binary = read::binary_at(&buf, &opts.decode).is_some();
+        let how = match piece_format(format, encoding).filter(|_| !binary) {
             Some(pf) => Ok((pf, Pieces::new(pf, buf, rest))),
             None => Err(Rest {
                 buf,

@@ -125,6 +125,8 @@ pub mod write;
 // Batch runs over many inputs (worker threads, input order), for the
 // command and the Python bindings.
 #[cfg(feature = "batch")]
+pub mod archive;
+#[cfg(feature = "batch")]
 pub mod batch;
 
 // What KIF and KI2 share (their line reader, board diagrams, the `まで`

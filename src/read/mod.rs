@@ -214,6 +214,9 @@ pub struct Reader<R: std::io::BufRead> {
 /// time.
 #[allow(clippy::large_enum_variant)]
 enum Inner<R: std::io::BufRead> {
+    /// A binary file: one game with one `encoding` finding (the NUL byte
+    /// at this offset), then nothing.
+    Binary(Option<usize>),
     Csa(crate::csa::CsaReader<R>),
     Kif(crate::kif::Reader<R>),
     Ki2(crate::ki2::Reader<R>),
@@ -236,12 +239,17 @@ impl<R: std::io::BufRead> Reader<R> {
         format: Option<Format>,
         opts: &ReadOptions,
     ) -> std::io::Result<Reader<R>> {
+        let prefix = source.fill_buf()?;
+        if let Some(at) = binary_at(prefix, &opts.decode) {
+            return Ok(Reader {
+                format: format.unwrap_or(Format::Kif),
+                encoding: Encoding::Utf8,
+                inner: Inner::Binary(Some(at)),
+            });
+        }
         let format = match format {
             Some(f) => f,
-            None => {
-                let prefix = source.fill_buf()?;
-                Format::sniff(prefix).unwrap_or(Format::Kif)
-            }
+            None => Format::sniff(prefix).unwrap_or(Format::Kif),
         };
         let lines = LineReader::new(source, &opts.decode)?;
         Ok(Reader::from_lines(format, lines, opts))
@@ -280,6 +288,16 @@ impl<R: std::io::BufRead> Reader<R> {
     /// `empty` finding; an I/O error ends the input with an `io` finding.
     pub fn read_game<V: Visitor + ?Sized>(&mut self, visitor: &mut V) -> Option<V::Output> {
         match &mut self.inner {
+            Inner::Binary(at) => {
+                let at = at.take()?;
+                let _ = visitor.begin_game(0);
+                let _ = visitor.finding(Finding::error(
+                    Rule::Encoding,
+                    crate::record::Location::default(),
+                    format!("binary file (a NUL byte at byte {at}): not read as a record"),
+                ));
+                Some(visitor.end_game())
+            }
             Inner::Csa(r) => r.read_game(visitor),
             Inner::Kif(r) => r.read_game(visitor),
             Inner::Ki2(r) => r.read_game(visitor),
@@ -344,6 +362,24 @@ pub fn open(
 /// The games of a decoded line stream in `format`.
 pub fn games_from_lines(format: Format, lines: LineReader<Source>, opts: &ReadOptions) -> Games {
     Box::new(Reader::from_lines(format, lines, opts).into_games())
+}
+
+/// How many bytes of an input's start [`binary_at`] looks at.
+pub const BINARY_PROBE: usize = 64 << 10;
+
+/// The offset of a NUL byte in the first [`BINARY_PROBE`] bytes of an
+/// input, which makes it a binary file (as ripgrep decides): no record
+/// holds one, except one in UTF-16 (a byte-order mark, or the encoding
+/// chosen), which is never called binary. A binary file reads as one
+/// game with one `encoding` error, never a finding per line.
+pub fn binary_at(prefix: &[u8], opts: &DecodeOptions) -> Option<usize> {
+    if matches!(opts.encoding, Some(Encoding::Utf16Le | Encoding::Utf16Be))
+        || prefix.starts_with(&[0xFF, 0xFE])
+        || prefix.starts_with(&[0xFE, 0xFF])
+    {
+        return None;
+    }
+    memchr::memchr(0, &prefix[..prefix.len().min(BINARY_PROBE)])
 }
 
 /// Reads every game of an in-memory input (tests, small files).

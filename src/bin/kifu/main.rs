@@ -62,8 +62,34 @@ fn parse() -> args::Cli {
     }
 }
 
+/// Reads the `--files-from` list of a reading command into its paths,
+/// and checks its globs; the exit (2) when one cannot be.
+fn read_lists(cli: &mut args::Cli) {
+    let input = match &mut cli.command {
+        args::Command::Validate(a) => &mut a.input,
+        args::Command::Stats(a) => &mut a.input,
+        args::Command::Convert(a) => &mut a.input,
+        args::Command::Html(a) => &mut a.input,
+        args::Command::Select(a) => &mut a.input,
+        args::Command::Export(a) => &mut a.input,
+        _ => return,
+    };
+    let checked = input
+        .read_lists()
+        .and_then(|()| batch::discover_with::<&str>(&[], &input.walk(&[])).map(|_| ()));
+    if let Err(e) = checked {
+        out::err(&format!("kifu: {e}"));
+        std::process::exit(i32::from(out::FAILURE));
+    }
+    if input.paths.is_empty() && !input.allow_empty {
+        out::err("kifu: --files-from: the list names no path (--allow-empty accepts this)");
+        std::process::exit(i32::from(out::FAILURE));
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = parse();
+    let mut cli = parse();
+    read_lists(&mut cli);
     handle_signals();
     let color = cli.color;
     let result = match cli.command {

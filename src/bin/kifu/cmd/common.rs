@@ -242,7 +242,18 @@ pub fn exit_code(failed: bool, problems: bool) -> u8 {
 /// inputs with an `issue`, in their places), leaving out the folders in
 /// `exclude`.
 pub fn discover(a: &InputArgs, exclude: &[PathBuf]) -> Vec<Input> {
-    batch::discover(&a.paths, &a.ext, a.from, exclude).inputs
+    let mut inputs = match batch::discover_with(&a.paths, &a.walk(exclude)) {
+        Ok(d) => d.inputs,
+        Err(e) => {
+            // Checked when the arguments were read (see `main`).
+            out::err(&format!("kifu: {e}"));
+            std::process::exit(i32::from(out::FAILURE));
+        }
+    };
+    if let Some((i, n)) = a.shard {
+        batch::shard(&mut inputs, i, n);
+    }
+    inputs
 }
 
 /// With no readable input at all: the message and exit code (2), or
