@@ -234,6 +234,10 @@ fn emit(
                     "plies": r.plies,
                     "valid": r.ok,
                     "ply": g.output.0.ply,
+                    "sente_rating": info.players.rating[0],
+                    "gote_rating": info.players.rating[1],
+                    "sente_rank": text(&info.players.rank[0]),
+                    "gote_rank": text(&info.players.rank[1]),
                 })
                 .to_string(),
             );
