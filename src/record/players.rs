@@ -54,9 +54,7 @@ impl Players {
             HeaderKey::Gote => self.name(1, value),
             HeaderKey::Other(k) => match keyed(k) {
                 Some((side, Fact::Rating)) => {
-                    if self.rating[side].is_none() {
-                        self.rating[side] = rating_value(value);
-                    }
+                    self.rating[side] = self.rating[side].or_else(|| rating_value(value));
                 }
                 Some((side, Fact::Rank)) => {
                     let v = value.trim();
