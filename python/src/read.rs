@@ -357,7 +357,12 @@ impl Observer for Reading {
             return CONTINUE;
         }
         self.extras.players.comment(text);
-        if let Some(s) = self.extras.scores.last_mut().filter(|s| *s == (None, None)) {
+        if let Some(s) = self
+            .extras
+            .scores
+            .last_mut()
+            .filter(|s| **s == (None, None))
+        {
             match kifu::eval::score_of(text) {
                 Some(kifu::eval::Score::Cp(n)) => s.0 = Some(n),
                 Some(kifu::eval::Score::Mate(n)) => s.1 = Some(n),
