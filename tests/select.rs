@@ -976,7 +976,9 @@ fn rating_filters_on_every_reading_command() {
         (&rows[1][col("sente_rank")], &rows[1][col("gote_rank")]),
         ("4D", "九段")
     );
-    let out_dir = dir.path().join("out");
+    // Outside the input folder, which convert refuses.
+    let out_root = tempfile::tempdir().unwrap();
+    let out_dir = out_root.path().join("out");
     let (_, err, code) = kifu(&[
         "convert",
         d,
