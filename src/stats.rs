@@ -14,7 +14,11 @@ use crate::rules::variant::Variant;
 use crate::validate::{Played, ValidateOptions};
 use serde::Serialize;
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 mod columns;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub use columns::{Cell, Column, ColumnType, GAME_COLUMNS, MOVE_COLUMNS, TAG_COLUMNS};
 
 /// Settings for the tables.
@@ -137,6 +141,14 @@ pub struct GameRow {
     pub game_style: String,
     /// The record's own opening header (`戦型`, `$OPENING`, `[Opening]`).
     pub opening_header: String,
+    /// Sente's rating (see [`crate::record::players`]).
+    pub sente_rating: Option<f64>,
+    /// Gote's rating.
+    pub gote_rating: Option<f64>,
+    /// Sente's rank as written (`4D`, `三段`).
+    pub sente_rank: String,
+    /// Gote's rank as written.
+    pub gote_rank: String,
 }
 
 /// One row of the moves table.
@@ -282,6 +294,8 @@ pub struct Stats {
     pending_eval: Option<(usize, Position, Vec<String>)>,
     /// Fill the name columns from the replay's names.
     names: bool,
+    /// The players' ratings and ranks so far.
+    players: crate::record::players::Players,
 }
 
 impl Stats {
@@ -297,6 +311,7 @@ impl Stats {
             handicap: None,
             counts: [[0; 2]; 4],
             last_color: Color::Black,
+            players: Default::default(),
             totals: [None, None],
             cumulative: [0, 0],
             prev_to: None,
@@ -450,6 +465,7 @@ impl Observer for Stats {
         self.opening.clear();
         self.moves.clear();
         self.pending_eval = None;
+        self.players.clear();
         // The default start: the even game.
         self.variant = Variant::Standard;
         self.handicap = Some(Handicap::Even);
@@ -457,6 +473,7 @@ impl Observer for Stats {
     }
 
     fn header(&mut self, key: &HeaderKey, value: &str) -> Flow {
+        self.players.header(key, value);
         let slot = match key {
             HeaderKey::Event => Some(&mut self.row.event),
             HeaderKey::Site => Some(&mut self.row.site),
@@ -488,6 +505,7 @@ impl Observer for Stats {
     fn comment(&mut self, text: &str, main: bool) -> Flow {
         self.row.comments += 1;
         if main {
+            self.players.comment(text);
             if let Some((_, _, c)) = self.pending_eval.as_mut() {
                 c.push(text.to_string());
             }
@@ -575,6 +593,8 @@ impl Observer for Stats {
         [r.sente_promotions, r.gote_promotions] = proms;
         [r.sente_checks, r.gote_checks] = checks;
         let mut row = std::mem::take(&mut self.row);
+        [row.sente_rating, row.gote_rating] = self.players.rating;
+        [row.sente_rank, row.gote_rank] = std::mem::take(&mut self.players.rank);
         if let Some(t) = crate::date::parse(&row.start_time_raw) {
             row.start_time = iso_of(&t);
             row.start_time_precision = t.precision().name();

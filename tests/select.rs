@@ -882,3 +882,114 @@ fn cli_a_year_alone_is_a_partial_date_everywhere() {
         assert_eq!(&r[col("start_time_precision")], "year");
     }
 }
+
+/// Ratings and ranks: one reader for the stats columns, the select JSON
+/// fields and the `--min-rating`/`--max-rating` filters of every reading
+/// command; a game where a player has no rating matches no rating filter.
+#[test]
+fn rating_filters_on_every_reading_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = [
+        (
+            "hi.csa",
+            "V2\nN+a\nN-b\n'black_rate:a+01:3500.0\n'white_rate:b+02:3600\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n",
+        ),
+        (
+            "mixed.csa",
+            "V2\nN+c\nN-d\n'black_rate:c+01:2900\n'white_rate:d+02:3700\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n",
+        ),
+        (
+            "half.csa",
+            "V2\nN+e\nN-f\n'black_rate:e+01:3550\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n",
+        ),
+        (
+            "kif.kif",
+            "先手：amai[4D]\n後手：鈴木大介 九段\n先手レーティング：1500\n後手レーティング：1600\n手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n",
+        ),
+        ("none.csa", "V2\nN+g\nN-h\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n"),
+    ];
+    for (name, text) in games {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let d = dir.path().to_str().unwrap();
+    let names = |out: &str| -> Vec<String> {
+        let mut v: Vec<String> = out
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let p = v["path"].as_str().unwrap().to_string();
+                p.rsplit('/').next().unwrap().to_string()
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let select = |args: &[&str]| {
+        let mut a = vec!["select", d, "--format", "json"];
+        a.extend(args);
+        let (out, err, code) = kifu(&a);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    assert_eq!(names(&select(&["--min-rating", "3400"])), ["hi.csa"]);
+    assert_eq!(
+        names(&select(&["--max-rating", "3650"])),
+        ["hi.csa", "kif.kif"]
+    );
+    assert_eq!(
+        names(&select(&["--min-rating", "1000", "--max-rating", "1600"])),
+        ["kif.kif"]
+    );
+    // 0 or less: no filter (unrated games too), as dlshogi.
+    assert_eq!(names(&select(&["--min-rating", "0"])).len(), 5);
+    let (_, err, code) = kifu(&["select", d, "--min-rating", "nan"]);
+    assert_eq!(code, 2, "{err}");
+    // The JSON fields.
+    let all = select(&[]);
+    let kif: serde_json::Value = all
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["path"].as_str().unwrap().ends_with("kif.kif"))
+        .unwrap();
+    assert_eq!(kif["sente_rating"], 1500.0);
+    assert_eq!(kif["gote_rating"], 1600.0);
+    assert_eq!(kif["sente_rank"], "4D");
+    assert_eq!(kif["gote_rank"], "九段");
+    assert_eq!(kif["sente"], "amai[4D]");
+    // validate, stats, convert: the same games.
+    let (out, err, code) = kifu(&["validate", d, "--min-rating", "3400", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(names(&out), ["hi.csa"]);
+    let (csv, err, code) = kifu(&["stats", d, "--max-rating", "3650"]);
+    assert_eq!(code, 0, "{err}");
+    let mut rdr = csv::Reader::from_reader(csv.as_bytes());
+    let head = rdr.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let mut rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+    rows.sort_by(|a, b| a[0].cmp(&b[0]));
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        (&rows[0][col("sente_rating")], &rows[0][col("gote_rating")]),
+        ("3500.0", "3600.0")
+    );
+    assert_eq!(
+        (&rows[1][col("sente_rank")], &rows[1][col("gote_rank")]),
+        ("4D", "九段")
+    );
+    // Outside the input folder, which convert refuses.
+    let out_root = tempfile::tempdir().unwrap();
+    let out_dir = out_root.path().join("out");
+    let (_, err, code) = kifu(&[
+        "convert",
+        d,
+        "--to",
+        "csa",
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        "--min-rating",
+        "3400",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let written: Vec<_> = std::fs::read_dir(&out_dir).unwrap().collect();
+    assert_eq!(written.len(), 1);
+}

@@ -22,10 +22,16 @@ fn main() {
         tests![
             tables_match_their_column_schemas,
             docs_list_every_column,
-            schemas_and_docs_follow_the_column_tables
+            schemas_and_docs_follow_the_column_tables,
+            the_duckdb_recipe_types_every_column_that_is_not_text,
+            parquet_tables_have_the_rows_of_the_csv
         ]
         .into_iter()
-        .chain(trials![the_tables_load_typed_in_pandas_and_duckdb]),
+        .chain(trials![
+            the_tables_load_typed_in_pandas_and_duckdb,
+            parquet_reads_back_typed_in_pyarrow_and_duckdb,
+            the_duckdb_recipe_reads_the_corpus_typed
+        ]),
     );
 }
 
@@ -411,5 +417,270 @@ fn the_tables_load_typed_in_pandas_and_duckdb() -> Result<(), Skip> {
     let pe = &v["pandas_empty"];
     assert_eq!(pe["first_error_ply"], "Int64", "{pe}");
     assert_eq!(pe["sente_time_s"], "float64");
+    Ok(())
+}
+
+/// The DuckDB type of a column type.
+fn duckdb_type(ty: ColumnType) -> &'static str {
+    match ty {
+        ColumnType::Text => "VARCHAR",
+        ColumnType::Integer => "BIGINT",
+        ColumnType::Float => "DOUBLE",
+        ColumnType::Bool => "BOOLEAN",
+        ColumnType::Timestamp => "TIMESTAMP",
+    }
+}
+
+/// The DuckDB recipe of docs/stats.md (the block that creates the views
+/// `games` and `moves`).
+fn duckdb_recipe() -> String {
+    let doc = std::fs::read_to_string(root().join("docs/stats.md")).unwrap();
+    let at = doc
+        .find("```sql\nCREATE VIEW games")
+        .expect("docs/stats.md has the DuckDB recipe");
+    let block = &doc[at + "```sql\n".len()..];
+    block[..block.find("```").unwrap()].to_string()
+}
+
+/// The `types={…}` of the recipe's `read_csv('<file>', …)`.
+fn recipe_types(recipe: &str, file: &str) -> Vec<(String, String)> {
+    let at = recipe
+        .find(&format!("read_csv('{file}'"))
+        .unwrap_or_else(|| panic!("the recipe reads {file}"));
+    let rest = &recipe[at..];
+    let open = rest.find('{').unwrap();
+    let close = rest.find('}').unwrap();
+    rest[open + 1..close]
+        .split(',')
+        .map(|kv| {
+            let (k, v) = kv.split_once(':').unwrap();
+            let q = |s: &str| s.trim().trim_matches('\'').to_string();
+            (q(k), q(v))
+        })
+        .collect()
+}
+
+/// docs/stats.md's DuckDB recipe gives every column that is not text its
+/// type, from the column table (DuckDB's sniffer reads a column empty in
+/// its sample as VARCHAR).
+fn the_duckdb_recipe_types_every_column_that_is_not_text() {
+    let recipe = duckdb_recipe();
+    fn want<R>(table: &[Column<R>]) -> Vec<(String, String)> {
+        table
+            .iter()
+            .filter(|c| c.ty != ColumnType::Text)
+            .map(|c| (c.name.to_string(), duckdb_type(c.ty).to_string()))
+            .collect()
+    }
+    assert_eq!(recipe_types(&recipe, "games.csv"), want(GAME_COLUMNS));
+    assert_eq!(recipe_types(&recipe, "moves.csv"), want(MOVE_COLUMNS));
+}
+
+/// Records with ratings, ranks, times and evaluations.
+fn rated_records(dir: &Path) -> Vec<PathBuf> {
+    let mut v = records(dir);
+    let p = dir.join("rated.csa");
+    std::fs::write(
+        &p,
+        "V2\nN+alpha\nN-beta\n'black_rate:alpha+0123:3382.0\n'white_rate:beta+4567:3613.5\nPI\n+\n+7776FU,T3\n'** 45 -3334FU\n-3334FU,T2\n'** -30\n%TORYO\n",
+    )
+    .unwrap();
+    v.push(p);
+    let p = dir.join("wars.kif");
+    std::fs::write(
+        &p,
+        "先手：amai[4D]\n後手：other[10K]\n手合割：平手\n   1 ７六歩(77)   ( 0:10/00:00:10)\n",
+    )
+    .unwrap();
+    v.push(p);
+    v
+}
+
+/// The three tables of a run in `format`: games, moves, names.
+fn tables(dir: &Path, format: &str, inputs: &[PathBuf]) -> [PathBuf; 3] {
+    let ext = if format == "csv" { "csv" } else { "parquet" };
+    let out = [
+        dir.join(format!("games.{ext}")),
+        dir.join(format!("moves.{ext}")),
+        dir.join(format!("names.{ext}")),
+    ];
+    let mut args = vec!["stats", "--format", format, "-o", s(&out[0])];
+    args.extend(["--moves", s(&out[1]), "--tags", s(&out[2])]);
+    args.extend(inputs.iter().map(|p| s(p)));
+    let o = run(&args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
+/// `--format parquet` writes Parquet files (magic bytes at both ends) of
+/// the tables the CSV run writes, without a Python reader.
+fn parquet_tables_have_the_rows_of_the_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = rated_records(dir.path());
+    inputs.push(root().join("fixtures/examples"));
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    for p in tables(&out, "parquet", &inputs) {
+        let b = std::fs::read(&p).unwrap();
+        assert!(
+            b.len() > 8 && b.starts_with(b"PAR1") && b.ends_with(b"PAR1"),
+            "{}",
+            p.display()
+        );
+    }
+    // The ratings and ranks, in the CSV.
+    let csv = tables(&out, "csv", &inputs);
+    let games = std::fs::read_to_string(&csv[0]).unwrap();
+    let mut r = csv::Reader::from_reader(games.as_bytes());
+    let h = r.headers().unwrap().clone();
+    let col = |name: &str| h.iter().position(|c| c == name).unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(|r| r.unwrap()).collect();
+    let row = |file: &str| rows.iter().find(|r| r[0].ends_with(file)).unwrap();
+    let rated = row("rated.csa");
+    assert_eq!(
+        (&rated[col("sente_rating")], &rated[col("gote_rating")]),
+        ("3382.0", "3613.5")
+    );
+    let wars = row("wars.kif");
+    assert_eq!(
+        (&wars[col("sente_rank")], &wars[col("gote_rank")]),
+        ("4D", "10K")
+    );
+    assert_eq!(&wars[col("sente")], "amai[4D]", "the name as written");
+    assert_eq!(&wars[col("sente_rating")], "");
+}
+
+/// The Python side: every column's type in pyarrow and DuckDB, against
+/// the column table.
+const PARQUET_PROBE: &str = r#"
+import json, sys
+import duckdb, pyarrow.parquet as pq
+out = {}
+for name, path in zip(["games", "moves", "names"], sys.argv[1:4]):
+    t = pq.read_table(path)
+    out[name] = {
+        "rows": t.num_rows,
+        "pyarrow": [[f.name, str(f.type), f.nullable] for f in t.schema],
+        "duckdb": [[r[0], r[1]] for r in duckdb.sql(f"DESCRIBE SELECT * FROM read_parquet('{path}')").fetchall()],
+    }
+out["avg"] = duckdb.sql(f"SELECT avg(time_s), avg(eval) FROM read_parquet('{sys.argv[2]}')").fetchall()[0]
+print(json.dumps(out))
+"#;
+
+fn parquet_reads_back_typed_in_pyarrow_and_duckdb() -> Result<(), Skip> {
+    let python = trials::python("pyarrow", || {
+        python::venv("parquet", &["pyarrow", "duckdb"])
+    })?;
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = rated_records(dir.path());
+    inputs.push(root().join("fixtures/examples"));
+    let pq = tables(dir.path(), "parquet", &inputs);
+    let csv = tables(dir.path(), "csv", &inputs);
+    let probe = dir.path().join("probe.py");
+    std::fs::write(&probe, PARQUET_PROBE).unwrap();
+    let o = Command::new(&python)
+        .arg(&probe)
+        .args(&pq)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    fn check<R>(v: &Value, table: &[Column<R>], csv: &Path) {
+        let arrow = |ty: ColumnType| match ty {
+            ColumnType::Text => "string",
+            ColumnType::Integer => "int64",
+            ColumnType::Float => "double",
+            ColumnType::Bool => "bool",
+            // Parquet has no seconds: milliseconds, without a zone.
+            ColumnType::Timestamp => "timestamp[ms]",
+        };
+        let got = v["pyarrow"].as_array().unwrap();
+        assert_eq!(got.len(), table.len());
+        for (g, c) in got.iter().zip(table) {
+            assert_eq!(g[0], c.name);
+            assert_eq!(g[1], arrow(c.ty), "pyarrow: {}", c.name);
+            assert_eq!(g[2], c.nullable, "pyarrow nullability: {}", c.name);
+        }
+        let got = v["duckdb"].as_array().unwrap();
+        for (g, c) in got.iter().zip(table) {
+            assert_eq!(g[0], c.name);
+            let ty = g[1].as_str().unwrap();
+            assert_eq!(ty, duckdb_type(c.ty), "duckdb: {}", c.name);
+        }
+        let rows = csv::Reader::from_path(csv).unwrap().records().count();
+        assert_eq!(v["rows"], rows, "the rows of {}", csv.display());
+    }
+    check(&v["games"], GAME_COLUMNS, &csv[0]);
+    check(&v["moves"], MOVE_COLUMNS, &csv[1]);
+    check(&v["names"], TAG_COLUMNS, &csv[2]);
+    assert!(
+        v["avg"][0].is_number() && v["avg"][1].is_number(),
+        "{}",
+        v["avg"]
+    );
+    Ok(())
+}
+
+/// The recipe on real data: a moves table of the whole corpus, where the
+/// sniffer alone reads `time_s`, `eval`… as text.
+const RECIPE_PROBE: &str = r#"
+import json, sys
+import duckdb
+games_csv, moves_csv, recipe = sys.argv[1:4]
+recipe = recipe.replace("'games.csv'", repr(games_csv)).replace("'moves.csv'", repr(moves_csv))
+con = duckdb.connect()
+for stmt in recipe.split(";"):
+    if stmt.strip():
+        con.sql(stmt)
+out = {
+    "games": {r[0]: r[1] for r in con.sql("DESCRIBE games").fetchall()},
+    "moves": {r[0]: r[1] for r in con.sql("DESCRIBE moves").fetchall()},
+    "avg": con.sql("SELECT avg(time_s), avg(cumulative_s), avg(eval), avg(mate), count(*) FROM moves").fetchall()[0],
+    "sniffed": {r[0]: r[1] for r in con.sql(f"DESCRIBE SELECT * FROM read_csv_auto({moves_csv!r})").fetchall()},
+}
+print(json.dumps(out, default=str))
+"#;
+
+fn the_duckdb_recipe_reads_the_corpus_typed() -> Result<(), Skip> {
+    let corpus = trials::corpus()?;
+    let python = trials::python("duckdb", || python::venv("parquet", &["pyarrow", "duckdb"]))?;
+    let dir = tempfile::tempdir().unwrap();
+    let (games, moves) = (dir.path().join("games.csv"), dir.path().join("moves.csv"));
+    let o = run(&[
+        "stats",
+        "--no-tags",
+        "-o",
+        s(&games),
+        "--moves",
+        s(&moves),
+        s(&corpus),
+    ]);
+    assert!(
+        games.exists() && moves.exists(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let probe = dir.path().join("probe.py");
+    std::fs::write(&probe, RECIPE_PROBE).unwrap();
+    let o = Command::new(&python)
+        .arg(&probe)
+        .args([s(&games), s(&moves), &duckdb_recipe()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    eprintln!("sniffed without the recipe: {}", v["sniffed"]);
+    for c in MOVE_COLUMNS.iter().filter(|c| c.ty != ColumnType::Text) {
+        assert_eq!(v["moves"][c.name], duckdb_type(c.ty), "moves.{}", c.name);
+    }
+    for c in GAME_COLUMNS.iter().filter(|c| c.ty != ColumnType::Text) {
+        assert_eq!(v["games"][c.name], duckdb_type(c.ty), "games.{}", c.name);
+    }
+    assert!(v["avg"][4].as_u64().unwrap() > 100_000, "{}", v["avg"]);
     Ok(())
 }

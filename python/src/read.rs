@@ -8,7 +8,8 @@ use kifu::batch::Stop;
 use kifu::read as kr;
 use kifu::read::{Encoding, Format, ReadOptions, Reader};
 use kifu::read::{Flow, CONTINUE};
-use kifu::record::{HeaderKey, Start};
+use kifu::record::players::Players;
+use kifu::record::{HeaderKey, MoveTime, Start};
 use kifu::replay::{Ended, Observer, Replay};
 use kifu::rules::write_sfen;
 use kifu::rules::{Move, Position};
@@ -232,7 +233,39 @@ pub struct Game {
     start_sfen: String,
     variant: Variant,
     moves: Vec<Move>,
+    extras: Extras,
     report: GameReport,
+}
+
+/// What a game says beside its moves: the players' ratings and ranks, and
+/// per main-line move its time, evaluation and comments.
+#[derive(Default)]
+struct Extras {
+    players: Players,
+    /// Seconds spent on each main-line move played.
+    times: Vec<Option<f64>>,
+    /// Each move's engine score (centipawns, sente's view) and mate score.
+    scores: Vec<(Option<i64>, Option<i32>)>,
+    /// Main-line comments, with the number of moves played before them.
+    comments: Vec<(u32, String)>,
+}
+
+impl Extras {
+    fn clear(&mut self) {
+        self.players.clear();
+        self.times.clear();
+        self.scores.clear();
+        self.comments.clear();
+    }
+
+    fn take(&mut self) -> Extras {
+        Extras {
+            players: std::mem::take(&mut self.players),
+            times: std::mem::take(&mut self.times),
+            scores: std::mem::take(&mut self.scores),
+            comments: std::mem::take(&mut self.comments),
+        }
+    }
 }
 
 /// Reads a game in one pass: an observer of the library's replay (every
@@ -244,6 +277,7 @@ struct Reading {
     header: Vec<(String, String)>,
     start: Option<(String, Variant)>,
     moves: Vec<Move>,
+    extras: Extras,
 }
 
 impl Reading {
@@ -254,6 +288,7 @@ impl Reading {
             header: Vec::new(),
             start: None,
             moves: Vec::new(),
+            extras: Extras::default(),
         };
         Replay::new(ValidateOptions::default(), reading)
             .with_validator(|v| v.with_final_sfen(true).with_game_key(true))
@@ -268,6 +303,7 @@ struct Kept {
     start_sfen: String,
     variant: Variant,
     moves: Vec<Move>,
+    extras: Extras,
 }
 
 impl Kept {
@@ -279,6 +315,7 @@ impl Kept {
             start_sfen: self.start_sfen,
             variant: self.variant,
             moves: self.moves,
+            extras: self.extras,
             report,
         }
     }
@@ -290,9 +327,11 @@ impl Observer for Reading {
         self.header.clear();
         self.start = None;
         self.moves.clear();
+        self.extras.clear();
         CONTINUE
     }
     fn header(&mut self, key: &HeaderKey, value: &str) -> Flow {
+        self.extras.players.header(key, value);
         self.header
             .push((key.name().to_string(), value.to_string()));
         CONTINUE
@@ -303,6 +342,36 @@ impl Observer for Reading {
     }
     fn played(&mut self, p: &Played, _after: &Position) -> Flow {
         self.moves.push(p.mv);
+        self.extras.times.push(None);
+        self.extras.scores.push((None, None));
+        CONTINUE
+    }
+    fn time(&mut self, time: MoveTime) -> Flow {
+        if let (Some(t), Some(ms)) = (self.extras.times.last_mut(), time.spent_ms) {
+            *t = Some(ms as f64 / 1000.0);
+        }
+        CONTINUE
+    }
+    fn comment(&mut self, text: &str, main: bool) -> Flow {
+        if !main {
+            return CONTINUE;
+        }
+        self.extras.players.comment(text);
+        if let Some(s) = self
+            .extras
+            .scores
+            .last_mut()
+            .filter(|s| **s == (None, None))
+        {
+            match kifu::eval::score_of(text) {
+                Some(kifu::eval::Score::Cp(n)) => s.0 = Some(n),
+                Some(kifu::eval::Score::Mate(n)) => s.1 = Some(n),
+                None => {}
+            }
+        }
+        self.extras
+            .comments
+            .push((self.moves.len() as u32, text.to_string()));
         CONTINUE
     }
     fn end(&mut self, _ended: &Ended<'_>) -> Kept {
@@ -317,6 +386,7 @@ impl Observer for Reading {
             start_sfen,
             variant,
             moves: std::mem::take(&mut self.moves),
+            extras: self.extras.take(),
         }
     }
 }
@@ -429,6 +499,52 @@ impl Game {
     #[getter]
     fn game_key(&self) -> String {
         self.report.game_key.to_string()
+    }
+
+    /// The players' ratings, sente's then gote's (`None` when the record
+    /// gives none; docs/stats.md#ratings-and-ranks).
+    #[getter]
+    fn ratings(&self) -> (Option<f64>, Option<f64>) {
+        let r = self.extras.players.rating;
+        (r[0], r[1])
+    }
+
+    /// The players' ranks as written (`4D`, `三段`), sente's then gote's
+    /// (`None` when none).
+    #[getter]
+    fn ranks(&self) -> (Option<String>, Option<String>) {
+        let r = &self.extras.players.rank;
+        let some = |s: &String| (!s.is_empty()).then(|| s.clone());
+        (some(&r[0]), some(&r[1]))
+    }
+
+    /// Seconds spent on each main-line move (`None` where the record has
+    /// no time), one per move of `moves`.
+    #[getter]
+    fn times(&self) -> Vec<Option<f64>> {
+        self.extras.times.clone()
+    }
+
+    /// Each main-line move's engine score from its evaluation comment
+    /// (CSA `'** N`, KIF `*#評価値=N`), centipawns from sente's point of
+    /// view; `None` when absent or a mate score. One per move of `moves`.
+    #[getter]
+    fn evals(&self) -> Vec<Option<i64>> {
+        self.extras.scores.iter().map(|s| s.0).collect()
+    }
+
+    /// Each main-line move's mate score (`*#詰み=先手勝ち:N手`): plies to
+    /// mate, positive when sente mates; `None` otherwise.
+    #[getter]
+    fn mates(&self) -> Vec<Option<i32>> {
+        self.extras.scores.iter().map(|s| s.1).collect()
+    }
+
+    /// The main line's comments as `(ply, text)`: `ply` moves were played
+    /// before the comment (0: before the first move).
+    #[getter]
+    fn comments(&self) -> Vec<(u32, String)> {
+        self.extras.comments.clone()
     }
 
     fn __len__(&self) -> usize {

@@ -2,22 +2,20 @@
 //! rows are the library's (`kifu::stats::Stats` in a replay on the batch
 //! runner, in input order); each CSV column becomes a typed Arrow column
 //! holding the values a CSV reader gets from the table `kifu stats`
-//! writes. The work runs on its own threads, without the GIL, while the
+//! writes (`kifu::stats::arrow`, the batches `--format parquet` writes).
+//! The work runs on its own threads, without the GIL, while the
 //! consumer (pyarrow, polars, DuckDB…) reads record batches through the
 //! Arrow C stream interface (`__arrow_c_stream__`).
 
 use crate::{inputs, interrupt};
-use arrow_array::builder::{
-    ArrayBuilder, BooleanBuilder, Float64Builder, Int64Builder, StringBuilder,
-    TimestampSecondBuilder,
-};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{ArrayRef, RecordBatch, RecordBatchReader};
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::{ArrowError, SchemaRef};
 use kifu::batch::{self, Event, FileMeta, Input, Issue, Stop, VisitorsWith, Workers};
 use kifu::read::ReadOptions;
 use kifu::replay::Replay;
-use kifu::stats::{Cell, ColumnType, GameRow, Source, Stats, StatsOptions, GAME_COLUMNS};
+use kifu::stats::arrow::Batcher;
+use kifu::stats::{Source, Stats, StatsOptions, GAME_COLUMNS};
 use kifu::validate::ValidateOptions;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -31,122 +29,6 @@ const BATCH_ROWS: usize = 8192;
 
 /// Batches produced ahead of the consumer (memory stays flat).
 const AHEAD: usize = 2;
-
-/// One column's builder, by the column's type.
-enum Builder {
-    /// Text (`utf8`); an empty cell is the empty string, as a CSV reader
-    /// gives it for a text column.
-    Text(StringBuilder),
-    /// An integer (`int64`), null when the cell is empty.
-    Int(Int64Builder),
-    /// A number of seconds (`float64`), null when the cell is empty.
-    Float(Float64Builder),
-    /// `true`/`false` (`bool`).
-    Bool(BooleanBuilder),
-    /// `start_time`, one ISO 8601 form without a zone (`timestamp[s]`,
-    /// null when empty): the wall-clock time as written.
-    Time(TimestampSecondBuilder),
-}
-
-impl Builder {
-    fn new(ty: ColumnType, rows: usize) -> Builder {
-        match ty {
-            ColumnType::Text => Builder::Text(StringBuilder::with_capacity(rows, rows * 8)),
-            ColumnType::Integer => Builder::Int(Int64Builder::with_capacity(rows)),
-            ColumnType::Float => Builder::Float(Float64Builder::with_capacity(rows)),
-            ColumnType::Bool => Builder::Bool(BooleanBuilder::with_capacity(rows)),
-            ColumnType::Timestamp => Builder::Time(TimestampSecondBuilder::with_capacity(rows)),
-        }
-    }
-
-    /// The Arrow type of a column of `ty`.
-    fn data_type(ty: ColumnType) -> DataType {
-        match ty {
-            ColumnType::Text => DataType::Utf8,
-            ColumnType::Integer => DataType::Int64,
-            ColumnType::Float => DataType::Float64,
-            ColumnType::Bool => DataType::Boolean,
-            ColumnType::Timestamp => DataType::Timestamp(TimeUnit::Second, None),
-        }
-    }
-
-    fn append(&mut self, cell: Cell<'_>) {
-        match (self, cell) {
-            (Builder::Text(b), Cell::Text(s)) => b.append_value(s),
-            (Builder::Text(b), Cell::Key(k)) => b.append_value(k.to_string()),
-            (Builder::Int(b), Cell::Int(n)) => b.append_option(n),
-            (Builder::Float(b), Cell::Float(x)) => b.append_option(x),
-            (Builder::Bool(b), Cell::Bool(v)) => b.append_value(v),
-            (Builder::Time(b), Cell::Text(s)) => b.append_option(seconds(s)),
-            // The column tables pair each type with its cells (a test in
-            // the library checks them); a mismatch would be a null, which
-            // a column that may not be empty refuses (the batch errs).
-            (Builder::Text(b), _) => b.append_null(),
-            (Builder::Int(b), _) => b.append_null(),
-            (Builder::Float(b), _) => b.append_null(),
-            (Builder::Bool(b), _) => b.append_null(),
-            (Builder::Time(b), _) => b.append_null(),
-        }
-    }
-
-    fn finish(&mut self) -> ArrayRef {
-        match self {
-            Builder::Text(b) => ArrayBuilder::finish(b),
-            Builder::Int(b) => ArrayBuilder::finish(b),
-            Builder::Float(b) => ArrayBuilder::finish(b),
-            Builder::Bool(b) => ArrayBuilder::finish(b),
-            Builder::Time(b) => ArrayBuilder::finish(b),
-        }
-    }
-}
-
-/// Seconds since 1970-01-01T00:00:00 of a `YYYY-MM-DDTHH:MM:SS` wall-clock
-/// time (`None` for the empty cell).
-fn seconds(iso: &str) -> Option<i64> {
-    if iso.is_empty() {
-        return None;
-    }
-    let dt: jiff::civil::DateTime = iso.parse().ok()?;
-    let ts = jiff::tz::Offset::UTC.to_timestamp(dt).ok()?;
-    Some(ts.as_second())
-}
-
-/// The games table: one Arrow column per CSV column, in the CSV's order,
-/// from the library's column table (`kifu::stats::GAME_COLUMNS`: names,
-/// types, nullability and how a row gives each cell).
-struct Columns {
-    builders: Vec<Builder>,
-}
-
-impl Columns {
-    fn new(rows: usize) -> Columns {
-        Columns {
-            builders: GAME_COLUMNS
-                .iter()
-                .map(|c| Builder::new(c.ty, rows))
-                .collect(),
-        }
-    }
-
-    fn push(&mut self, row: &GameRow) {
-        for (b, c) in self.builders.iter_mut().zip(GAME_COLUMNS) {
-            b.append((c.value)(row));
-        }
-    }
-
-    fn finish(&mut self) -> Vec<ArrayRef> {
-        self.builders.iter_mut().map(Builder::finish).collect()
-    }
-
-    fn schema() -> Schema {
-        Schema::new(
-            GAME_COLUMNS
-                .iter()
-                .map(|c| Field::new(c.name, Builder::data_type(c.ty), c.nullable))
-                .collect::<Vec<_>>(),
-        )
-    }
-}
 
 /// The record batches as the producing thread sends them.
 struct Batches {
@@ -216,10 +98,13 @@ fn produce(
             })
         },
     );
-    let mut cols = Columns::new(BATCH_ROWS);
+    // The games table's columns, typed by the library's column table
+    // (`kifu::stats::arrow`, which `kifu stats --format parquet` writes).
+    let mut cols = Batcher::new(GAME_COLUMNS, BATCH_ROWS);
+    debug_assert_eq!(cols.schema(), schema);
     let mut rows = 0;
     let mut unread = Vec::new();
-    let batch = |cols: &mut Columns| RecordBatch::try_new(schema.clone(), cols.finish());
+    let batch = |cols: &mut Batcher<_>| cols.finish();
     let ropts = ReadOptions::default();
     let delivered = batch::run_until(&inputs, &workers, &ropts, per_game, &stop, |ev| {
         match ev {
@@ -325,7 +210,7 @@ pub fn stats(
         }
     }
     let workers = inputs::workers(py, jobs)?;
-    let schema: SchemaRef = Arc::new(Columns::schema());
+    let schema: SchemaRef = Arc::new(kifu::stats::arrow::schema(GAME_COLUMNS));
     let (tx, rx) = sync_channel(AHEAD);
     let opts = StatsOptions {
         opening_plies,

@@ -17,6 +17,8 @@ TYPES = {
     "plies": pa.int64(), "valid": pa.bool_(), "first_error_ply": pa.int64(),
     "sente_time_s": pa.float64(), "gote_time_s": pa.float64(),
     "variations": pa.int64(), "game_key": pa.string(),
+    "sente_rating": pa.float64(), "gote_rating": pa.float64(),
+    "sente_rank": pa.string(), "gote_rank": pa.string(),
 }
 
 
@@ -88,3 +90,33 @@ def test_unreadable_input_ends_the_stream_with_an_error(tmp_path):
     assert reader.read_next_batch().num_rows == 1
     with pytest.raises(OSError, match="/proc/self/mem"):
         reader.read_next_batch()
+
+
+def test_ratings_and_ranks(tmp_path):
+    (tmp_path / "rated.csa").write_bytes(
+        b"V2\nN+a\nN-b\n'black_rate:a+01:3382.0\n'white_rate:b+02:3613\n"
+        b"PI\n+\n+7776FU\n%TORYO\n")
+    (tmp_path / "wars.kif").write_text(
+        "\u5148\u624b\uff1aamai[4D]\n\u5f8c\u624b\uff1aother[10K]\n   1 \uff17\u516d\u6b69(77)\n",
+        encoding="utf-8")
+    t = pa.table(kifu.stats(tmp_path)).to_pylist()
+    rows = {r["path"].rsplit("/", 1)[-1]: r for r in t}
+    assert (rows["rated.csa"]["sente_rating"], rows["rated.csa"]["gote_rating"]) == (3382.0, 3613.0)
+    assert rows["rated.csa"]["sente_rank"] == ""
+    assert (rows["wars.kif"]["sente_rank"], rows["wars.kif"]["gote_rank"]) == ("4D", "10K")
+    assert rows["wars.kif"]["sente_rating"] is None
+
+
+def test_read_gives_ratings_times_evals_and_comments():
+    data = (b"V2\nN+a\nN-b\n'black_rate:a+01:3382.0\n'white_rate:b+02:3613\n"
+            b"PI\n+\n+7776FU\nT3\n'** 45 -3334FU\n-3334FU\nT2\n'*nice\n%TORYO\n")
+    g = kifu.read(data, format="csa")[0]
+    assert g.ratings == (3382.0, 3613.0)
+    assert g.ranks == (None, None)
+    assert g.times == [3.0, 2.0]
+    assert g.evals == [45, None]
+    assert g.mates == [None, None]
+    assert (1, "** 45 -3334FU") in g.comments and (2, "*nice") in g.comments
+    w = kifu.read("先手：amai[4D]\n後手：b 九段\n   1 ７六歩(77)\n".encode(), format="kif")[0]
+    assert w.ranks == ("4D", "九段")
+    assert w.ratings == (None, None)

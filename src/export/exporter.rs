@@ -235,7 +235,7 @@ pub struct Exporter {
     /// A main-line move was not played (illegal).
     illegal: bool,
     out_of_range: bool,
-    ratings: [Option<f64>; 2],
+    players: crate::record::players::Players,
     /// `.hcpe3`: written moves without an evaluation.
     missing_evals: u32,
     /// The ply of the position before the move being played.
@@ -260,7 +260,7 @@ impl Exporter {
             continuation: None,
             illegal: false,
             out_of_range: false,
-            ratings: [None, None],
+            players: Default::default(),
             missing_evals: 0,
             ply: 0,
             hint: 64 * Layout::Hcpe.move_size(),
@@ -417,11 +417,7 @@ impl Exporter {
             }
         }
         if self.opts.min_rating.is_some() {
-            for (i, key) in ["black_rate:", "white_rate:"].iter().enumerate() {
-                if let Some(r) = text.strip_prefix(key).and_then(rating) {
-                    self.ratings[i] = Some(r);
-                }
-            }
+            self.players.comment(text);
         }
     }
 
@@ -479,7 +475,7 @@ impl Exporter {
         }
         // As dlshogi's converters: the filter applies above 0 only.
         if let Some(min) = o.min_rating.filter(|m| *m > 0.0) {
-            if !self.ratings.iter().all(|r| r.is_some_and(|r| r >= min)) {
+            if !self.players.rated_within(Some(min), None) {
                 return Some(SkipReason::Rating);
             }
         }
@@ -551,11 +547,6 @@ impl Exporter {
 }
 
 /// A rating as floodgate writes it after `black_rate:`: `NAME:3512.0`.
-fn rating(rest: &str) -> Option<f64> {
-    let (_, value) = rest.rsplit_once(':')?;
-    value.trim().parse().ok()
-}
-
 impl Observer for Exporter {
     type Output = GameExport;
 
@@ -569,13 +560,20 @@ impl Observer for Exporter {
         self.continuation = None;
         self.illegal = false;
         self.out_of_range = false;
-        self.ratings = [None, None];
+        self.players.clear();
         self.missing_evals = 0;
         CONTINUE
     }
 
     fn start(&mut self, _start: &Start, pos: &Position) -> Flow {
         self.check_start(pos);
+        CONTINUE
+    }
+
+    fn header(&mut self, key: &crate::record::HeaderKey, value: &str) -> Flow {
+        if self.opts.min_rating.is_some() {
+            self.players.header(key, value);
+        }
         CONTINUE
     }
 

@@ -7,6 +7,7 @@ use crate::rules::moves::Move;
 pub use crate::rules::outcome::Outcome;
 
 pub mod key;
+pub mod players;
 mod time_control;
 use crate::rules::role::Role;
 use crate::rules::setup::Setup;

@@ -319,7 +319,7 @@ impl PositionQuery {
 /// assert!(game.output.matched);
 /// assert_eq!(game.report.plies, 2);
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Filter {
     /// Either player's name contains each of these.
     pub player: Vec<Needle>,
@@ -356,7 +356,18 @@ pub struct Filter {
     /// game's style ([`crate::tags::GameTags::any_in`]), as the built-in
     /// taxonomy finds them.
     pub tags: Vec<crate::tags::TagSet>,
+    /// Both players are rated at least this much
+    /// ([`crate::record::players`]); a game where a player has no rating
+    /// does not match.
+    pub min_rating: Option<f64>,
+    /// Both players are rated at most this much; a game where a player
+    /// has no rating does not match.
+    pub max_rating: Option<f64>,
 }
+
+// The rating bounds are finite numbers (the command refuses others), so
+// equality is reflexive.
+impl Eq for Filter {}
 
 impl Filter {
     /// Whether the filter keeps every game.
@@ -449,6 +460,8 @@ pub struct GameInfo {
     pub variant: Variant,
     /// The standard start, when it is one.
     pub handicap: Option<Handicap>,
+    /// The players' ratings and ranks.
+    pub players: crate::record::players::Players,
 }
 
 impl Default for GameInfo {
@@ -460,6 +473,7 @@ impl Default for GameInfo {
             start_time: String::new(),
             variant: Variant::Standard,
             handicap: Some(Handicap::Even),
+            players: Default::default(),
         }
     }
 }

@@ -239,6 +239,7 @@ impl<'f> Selector<'f> {
             || f.min_plies.is_some_and(|n| s.plies < n)
             || f.max_plies.is_some_and(|n| s.plies > n)
             || (f.position.is_some() && self.ply.is_none())
+            || !self.info.players.rated_within(f.min_rating, f.max_rating)
         {
             return false;
         }
@@ -266,6 +267,7 @@ impl Observer for Selector<'_> {
         self.info.gote.clear();
         self.info.event.clear();
         self.info.start_time.clear();
+        self.info.players.clear();
         self.header = Header::Open;
         self.read_error = false;
         self.main_ply = 0;
@@ -287,6 +289,7 @@ impl Observer for Selector<'_> {
     }
 
     fn header(&mut self, key: &HeaderKey, value: &str) -> Flow {
+        self.info.players.header(key, value);
         let slot = match key {
             HeaderKey::Sente => Some(&mut self.info.sente),
             HeaderKey::Gote => Some(&mut self.info.gote),
@@ -315,6 +318,13 @@ impl Observer for Selector<'_> {
 
     fn unplayed(&mut self) -> Flow {
         self.main_stopped = true;
+        CONTINUE
+    }
+
+    fn comment(&mut self, text: &str, main: bool) -> Flow {
+        if main {
+            self.info.players.comment(text);
+        }
         CONTINUE
     }
 

@@ -312,6 +312,14 @@ table! {
             "static (both sides static rook), opposing (one ranging rook) or double_ranging; empty when undecided, in handicap games and variants.";
         opening_header: text = &row.opening_header,
             "The record's own opening header as written (KIF 戦型, CSA $OPENING, PSN [Opening], JKF 戦型).";
+        sente_rating: opt_float = row.sente_rating,
+            "Sente's rating (floodgate 'black_rate:, a 先手レーティング-style header); empty when the record gives none.";
+        gote_rating: opt_float = row.gote_rating,
+            "Gote's rating (floodgate 'white_rate:, a 後手レーティング-style header); empty when the record gives none.";
+        sente_rank: text = &row.sente_rank,
+            "Sente's rank as written (Shogi Wars name[4D] gives 4D; a 段級 header; a name's last word 九段); empty when none.";
+        gote_rank: text = &row.gote_rank,
+            "Gote's rank as written, as sente_rank; empty when none.";
     }
 }
 

@@ -265,10 +265,22 @@ pub struct StatsArgs {
     /// Do not name openings and castles (the name columns stay empty; a little faster).
     #[arg(long)]
     pub no_tags: bool,
+    /// The tables' file format: csv, or parquet (typed columns, Snappy; docs/stats.md#parquet).
+    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
+    pub format: TableFormat,
     #[command(flatten)]
     pub strict: StrictArgs,
     #[command(flatten)]
     pub filter: crate::filter_args::FilterArgs,
+}
+
+/// The file format of the `kifu stats` tables.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableFormat {
+    /// RFC 4180 CSV, one header row.
+    Csv,
+    /// Apache Parquet: the columns typed by the column tables.
+    Parquet,
 }
 
 const STATS_HELP: &str = "Columns are documented in docs/stats.md.
@@ -280,6 +292,8 @@ Examples:
   kifu stats db/ -o games.csv --diagnostics sarif 2> findings.sarif
   kifu stats wars/ -o games.csv --tags names.csv     # openings and castles, one row each
   kifu stats db/ --opening fourth_file_rook --castle anaguma -o games.csv
+  kifu stats db/ --format parquet -o games.parquet --moves moves.parquet
+  kifu stats floodgate/ --min-rating 3000 -o games.csv      # both players rated 3000+
 
 Invalid games still give a row (valid=false) up to their first illegal move.
 Output files appear atomically and are never overwritten without --force;

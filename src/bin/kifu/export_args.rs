@@ -95,9 +95,6 @@ pub struct ExportArgs {
     /// Overwrite existing output files (inputs are never overwritten).
     #[arg(long)]
     pub force: bool,
-    /// Keep games whose two players are both rated R or more (floodgate's `'black_rate:` and `'white_rate:` lines; unrated games are left out); 0 or less: no rating filter.
-    #[arg(long, value_name = "R")]
-    pub min_rating: Option<f64>,
     /// Write only positions whose move has an evaluation (hcpe3: leave out games where half the moves have none).
     #[arg(long)]
     pub require_eval: bool,

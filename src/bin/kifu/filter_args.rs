@@ -76,6 +76,20 @@ pub struct FilterArgs {
     /// The game's style: static, opposing or double_ranging (or 相居飛車, 対抗形, 相振り飛車). Even games only.
     #[arg(long, value_name = "ID", value_parser = |s: &str| TagArg::parse(Kind::Style, s))]
     pub style: Vec<TagArg>,
+    /// Both players are rated R or more (floodgate's 'black_rate:/'white_rate:, rating headers; docs/stats.md#ratings-and-ranks). A game where a player has no rating does not match; 0 or less: no rating filter (as dlshogi).
+    #[arg(long, value_name = "R", value_parser = finite)]
+    pub min_rating: Option<f64>,
+    /// Both players are rated R or less. A game where a player has no rating does not match.
+    #[arg(long, value_name = "R", value_parser = finite)]
+    pub max_rating: Option<f64>,
+}
+
+/// A rating bound: a finite number.
+fn finite(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(r) if r.is_finite() => Ok(r),
+        _ => Err(format!("not a number: {s:?}")),
+    }
 }
 
 /// A name given to `--opening`, `--castle` or `--style`: the entry and its
@@ -144,6 +158,9 @@ impl FilterArgs {
                 .chain(&self.style)
                 .map(|t| t.0)
                 .collect(),
+            // As dlshogi's converters: a minimum applies above 0 only.
+            min_rating: self.min_rating.filter(|m| *m > 0.0),
+            max_rating: self.max_rating,
         }
     }
 }

@@ -116,8 +116,8 @@ fn options(a: &ExportArgs, game_key: bool) -> ExportOptions {
     if a.filter.min_plies.is_some() {
         o.min_plies = a.filter.min_plies;
     }
-    if a.min_rating.is_some() {
-        o.min_rating = a.min_rating;
+    if a.filter.min_rating.is_some() {
+        o.min_rating = a.filter.min_rating;
     }
     o.require_eval |= a.require_eval;
     o.game_key = game_key;
@@ -226,6 +226,9 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
     // The length and validity are the exporter's: its index says why.
     filter.min_plies = None;
     filter.valid = None;
+    // So is the minimum rating (`rating` in the index); a maximum is a
+    // filter like the others.
+    filter.min_rating = None;
     let read_opts = common::read_options(&a.input, a.encoding);
     let mut progress = Progress::new(job.readable() as u64, true);
     let rep = job.reporter(style, strictness, color, summary, &progress, |_| {});

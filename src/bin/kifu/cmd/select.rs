@@ -240,6 +240,10 @@ fn emit(
                     "valid": r.ok,
                     "ply": g.output.0.ply,
                     "names": g.output.1.as_ref().and_then(Option::as_ref),
+                    "sente_rating": info.players.rating[0],
+                    "gote_rating": info.players.rating[1],
+                    "sente_rank": text(&info.players.rank[0]),
+                    "gote_rank": text(&info.players.rank[1]),
                 })
                 .to_string(),
             );

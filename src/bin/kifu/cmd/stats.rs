@@ -1,6 +1,6 @@
 //! `kifu stats`.
 
-use crate::args::{ColorArg, ImpasseArg, OutputFormat, StatsArgs};
+use crate::args::{ColorArg, ImpasseArg, OutputFormat, StatsArgs, TableFormat};
 use crate::batch::{self, FileMeta};
 use crate::cmd::common::{self, Consumer, Job, StartError};
 use crate::out;
@@ -16,10 +16,15 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-/// A row of a CSV table, written without serde (the same bytes).
-trait Row {
+/// A row of a table: its CSV writing (without serde, the same bytes) and
+/// its column table (the Parquet columns).
+trait Row: 'static {
     fn header(out: &mut Vec<u8>);
     fn line(&self, out: &mut Vec<u8>);
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
+    fn columns() -> &'static [kifu::stats::Column<Self>]
+    where
+        Self: Sized;
 }
 
 impl Row for GameRow {
@@ -28,6 +33,9 @@ impl Row for GameRow {
     }
     fn line(&self, out: &mut Vec<u8>) {
         self.write_csv(out);
+    }
+    fn columns() -> &'static [kifu::stats::Column<Self>] {
+        kifu::stats::GAME_COLUMNS
     }
 }
 
@@ -38,6 +46,9 @@ impl Row for MoveRow {
     fn line(&self, out: &mut Vec<u8>) {
         self.write_csv(out);
     }
+    fn columns() -> &'static [kifu::stats::Column<Self>] {
+        kifu::stats::MOVE_COLUMNS
+    }
 }
 
 impl Row for TagRow {
@@ -47,77 +58,142 @@ impl Row for TagRow {
     fn line(&self, out: &mut Vec<u8>) {
         self.write_csv(out);
     }
+    fn columns() -> &'static [kifu::stats::Column<Self>] {
+        kifu::stats::TAG_COLUMNS
+    }
 }
 
-/// A CSV table being written, and the first error it met. Rows are
-/// gathered in one reused buffer and written out in large pieces; the
-/// header row is always written, also when no game was selected.
-struct Table {
-    w: Sink,
-    buf: Vec<u8>,
-    /// Writes the header row; taken when it is written.
-    header: Option<fn(&mut Vec<u8>)>,
+/// Where a table's rows go.
+enum Body<T: Row> {
+    /// CSV: rows gathered in one reused buffer and written out in large
+    /// pieces; the header row is always written, also when no game was
+    /// selected.
+    Csv {
+        w: Sink,
+        buf: Vec<u8>,
+        /// Whether the header row is still to be written.
+        header: bool,
+    },
+    /// Parquet: the library's writer over the output.
+    #[cfg(feature = "parquet")]
+    Parquet(Box<kifu::stats::parquet::ParquetTable<T, Sink>>),
+    #[cfg(not(feature = "parquet"))]
+    #[allow(dead_code)]
+    Never(std::marker::PhantomData<T>),
+}
+
+/// A table being written, and the first error it met.
+struct Table<T: Row> {
+    body: Option<Body<T>>,
+    stdout: bool,
+    name: String,
     failed: Option<io::Error>,
 }
 
 /// How much a table gathers before it writes (as `csv::Writer` did).
 const TABLE_BUFFER: usize = 8 * 1024;
 
-impl Table {
-    /// A table of rows `T` written to `w`.
-    fn new<T: Row>(w: Sink) -> Table {
-        Table {
-            w,
-            buf: Vec::with_capacity(TABLE_BUFFER + 4096),
-            header: Some(T::header),
-            failed: None,
-        }
-    }
-
-    /// Gathers the header row if it is not written yet.
-    fn start(&mut self) {
-        if let Some(header) = self.header.take() {
-            header(&mut self.buf);
-        }
-    }
-
-    fn write<T: Row>(&mut self, row: &T) -> bool {
-        if self.failed.is_none() {
-            self.start();
-            row.line(&mut self.buf);
-            if self.buf.len() >= TABLE_BUFFER {
-                self.drain();
+impl<T: Row> Table<T> {
+    /// A table of rows `T` written to `w` in `format`.
+    fn new(w: Sink, format: TableFormat) -> Result<Table<T>, StartError> {
+        let stdout = matches!(w, Sink::Stdout(_));
+        let name = w.display();
+        let body = match format {
+            TableFormat::Csv => Body::Csv {
+                w,
+                buf: Vec::with_capacity(TABLE_BUFFER + 4096),
+                header: true,
+            },
+            #[cfg(feature = "parquet")]
+            TableFormat::Parquet => Body::Parquet(Box::new(
+                kifu::stats::parquet::ParquetTable::new(T::columns(), w)
+                    .map_err(|e| StartError::Open(io::Error::other(e)))?,
+            )),
+            #[cfg(not(feature = "parquet"))]
+            TableFormat::Parquet => {
+                return Err(StartError::Usage(
+                    "--format parquet: this kifu was built without the `parquet` feature".into(),
+                ))
             }
+        };
+        Ok(Table {
+            body: Some(body),
+            stdout,
+            name,
+            failed: None,
+        })
+    }
+
+    fn write(&mut self, row: &T) -> bool {
+        if self.failed.is_some() {
+            return false;
+        }
+        match self.body.as_mut() {
+            Some(Body::Csv { w, buf, header }) => {
+                if std::mem::take(header) {
+                    T::header(buf);
+                }
+                row.line(buf);
+                if buf.len() >= TABLE_BUFFER {
+                    if let Err(e) = w.write_all(buf) {
+                        self.failed = Some(e);
+                    }
+                    buf.clear();
+                }
+            }
+            #[cfg(feature = "parquet")]
+            Some(Body::Parquet(p)) => {
+                if let Err(e) = p.push(row) {
+                    self.failed = Some(parquet_error(e));
+                }
+            }
+            _ => {}
         }
         self.failed.is_none()
     }
 
-    /// Writes what is gathered.
-    fn drain(&mut self) {
-        if let Err(e) = self.w.write_all(&self.buf) {
-            self.failed = Some(e);
-        }
-        self.buf.clear();
-    }
-
     fn is_stdout(&self) -> bool {
-        matches!(self.w, Sink::Stdout(_))
+        self.stdout
     }
 
     fn name(&self) -> String {
-        self.w.display()
+        self.name.clone()
     }
 
     /// Flushes and commits; the first error met, if any.
     fn finish(mut self) -> io::Result<()> {
-        self.start();
-        if self.failed.is_none() && !self.buf.is_empty() {
-            self.drain();
-        }
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
-        self.w.commit()
+        let sink = match self.body.take() {
+            Some(Body::Csv {
+                mut w,
+                mut buf,
+                header,
+            }) => {
+                if header {
+                    T::header(&mut buf);
+                }
+                w.write_all(&buf)?;
+                w
+            }
+            #[cfg(feature = "parquet")]
+            Some(Body::Parquet(p)) => p.finish().map_err(parquet_error)?,
+            _ => return Ok(()),
+        };
+        sink.commit()
+    }
+}
+
+/// A Parquet writer's error as an I/O error (the one it wraps, if any).
+#[cfg(feature = "parquet")]
+fn parquet_error(e: ::parquet::errors::ParquetError) -> io::Error {
+    match e {
+        ::parquet::errors::ParquetError::External(inner) => match inner.downcast::<io::Error>() {
+            Ok(io) => *io,
+            Err(other) => io::Error::other(other),
+        },
+        other => io::Error::other(other),
     }
 }
 
@@ -151,17 +227,29 @@ fn plan(a: &StatsArgs, job: &mut Job, style: OutputFormat) -> Result<Planned, St
 }
 
 /// Opens the planned tables.
-fn open(job: &Job, p: &Planned) -> Result<[Option<Table>; 3], StartError> {
-    let games = Table::new::<GameRow>(job.open(&p.games)?);
+#[allow(clippy::type_complexity)]
+fn open(
+    job: &Job,
+    p: &Planned,
+    f: TableFormat,
+) -> Result<
+    (
+        Table<GameRow>,
+        Option<Table<MoveRow>>,
+        Option<Table<TagRow>>,
+    ),
+    StartError,
+> {
+    let games = Table::new(job.open(&p.games)?, f)?;
     let moves = match &p.moves {
         None => None,
-        Some(d) => Some(Table::new::<MoveRow>(job.open(d)?)),
+        Some(d) => Some(Table::new(job.open(d)?, f)?),
     };
     let tags = match &p.tags {
         None => None,
-        Some(d) => Some(Table::new::<TagRow>(job.open(d)?)),
+        Some(d) => Some(Table::new(job.open(d)?, f)?),
     };
-    Ok([Some(games), moves, tags])
+    Ok((games, moves, tags))
 }
 
 pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
@@ -191,7 +279,7 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         }),
     };
     let read_opts = common::read_options(&a.input, a.encoding);
-    let [games, moves, tags] = match open(&job, &planned) {
+    let (games, moves, tags) = match open(&job, &planned, a.format) {
         Ok(t) => t,
         Err(e) => return Ok(job.refuse(&e)),
     };
@@ -206,7 +294,7 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
     );
     let mut w = Tabulating {
         a: &a,
-        games: games.expect("the games table is always written"),
+        games,
         moves,
         tags,
         rep,
@@ -236,12 +324,24 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
     w.finish(style, &progress)
 }
 
+/// A table's first error, with whether it is standard output and its name.
+fn failure<T: Row>(t: &mut Table<T>) -> Option<(bool, String, io::Error)> {
+    t.failed.take().map(|e| (t.is_stdout(), t.name(), e))
+}
+
+/// Commits a table: its error, with whether it is standard output and
+/// its name.
+fn commit<T: Row>(t: Table<T>) -> Result<(), (bool, String, io::Error)> {
+    let (stdout, name) = (t.is_stdout(), t.name());
+    t.finish().map_err(|e| (stdout, name, e))
+}
+
 /// The tables being written, and the summary gathered.
 struct Tabulating<'a> {
     a: &'a StatsArgs,
-    games: Table,
-    moves: Option<Table>,
-    tags: Option<Table>,
+    games: Table<GameRow>,
+    moves: Option<Table<MoveRow>>,
+    tags: Option<Table<TagRow>>,
     rep: Reporter,
     keep: crate::cmd::select::Keep,
     summary: Summary,
@@ -317,28 +417,24 @@ impl Tabulating<'_> {
             out::err(&format!("kifu stats: {msg}"));
             Ok(out::FAILURE)
         };
-        for t in std::iter::once(&mut self.games)
-            .chain(self.moves.as_mut())
-            .chain(self.tags.as_mut())
-        {
-            if let Some(e) = t.failed.take() {
-                if t.is_stdout() {
-                    return Err(e);
-                }
-                return fail(format!("cannot write {}: {e}", t.name()));
+        // The first table that failed ends the run; then each is committed.
+        let failed = [
+            failure(&mut self.games),
+            self.moves.as_mut().and_then(failure),
+            self.tags.as_mut().and_then(failure),
+        ];
+        let finished = match failed.into_iter().flatten().next() {
+            Some(e) => Err(e),
+            // In order; a table after one that failed is not committed.
+            None => commit(self.games)
+                .and_then(|()| self.moves.map_or(Ok(()), commit))
+                .and_then(|()| self.tags.map_or(Ok(()), commit)),
+        };
+        if let Err((stdout, name, e)) = finished {
+            if stdout {
+                return Err(e);
             }
-        }
-        for t in std::iter::once(self.games)
-            .chain(self.moves)
-            .chain(self.tags)
-        {
-            let (stdout, name) = (t.is_stdout(), t.name());
-            if let Err(e) = t.finish() {
-                if stdout {
-                    return Err(e);
-                }
-                return fail(format!("cannot write {name}: {e}"));
-            }
+            return fail(format!("cannot write {name}: {e}"));
         }
         if self.a.summary && !summary_in_report {
             for line in self.summary.render().lines() {
