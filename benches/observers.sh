@@ -22,11 +22,15 @@
 #             seed 1; needs python3 with cshogi: PYTHON=...);
 #   kif/      the same games as KIF (`kifu convert --to kifu --out-dir`).
 # KIFU_BEFORE="binary..." adds their figures for the same commands in the
-# same rounds (before/after).
+# same rounds (before/after). NAMES=0 leaves out the names sets (wars,
+# open.usi): only the stats/validate and export/validate ratios.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 K=$(realpath "${KIFU:-$root/target/release/kifu}")
 N=${N:-5}
+NAMES=${NAMES:-1}
+names_sets="wars open.usi"
+[ "$NAMES" = 0 ] && names_sets=""
 DATA=${DATA:-${TMPDIR:-/tmp}/kifu-observers}
 PYTHON=${PYTHON:-python3}
 corpus="$root/../shared/corpus"
@@ -65,7 +69,7 @@ for b in ${KIFU_BEFORE:-}; do bins+=("$(realpath "$b")"); done
 declare -A t
 for _ in $(seq "$N"); do
   for b in "${bins[@]}"; do
-    for d in wars open.usi; do
+    for d in $names_sets; do
       t[$b,$d,stats]+=" $(cpu "$b" stats -j1 "$DATA/$d" -o "$out/g.csv" --force)"
       t[$b,$d,notags]+=" $(cpu "$b" stats -j1 --no-tags "$DATA/$d" -o "$out/g.csv" --force)"
     done
@@ -79,7 +83,7 @@ done
 m() { median ${t[$1]}; }
 for b in "${bins[@]}"; do
   echo "== $b (CPU s, median of $N, -j1)"
-  for d in wars open.usi; do
+  for d in $names_sets; do
     s=$(m "$b,$d,stats") n=$(m "$b,$d,notags")
     awk -v d="$d" -v s="$s" -v n="$n" 'BEGIN { printf "names  %-8s stats %.3f  --no-tags %.3f  ratio %.3fx (target <= 1.10)\n", d, s, n, s / n }'
   done

@@ -367,10 +367,10 @@ impl Exporter {
         let at = self.buf.len();
         let eval_at = match layout {
             Layout::Hcpe | Layout::Psv => {
-                // The record, zeroed, then its position code and move (and
-                // `.psv`'s gamePly); eval and result come later.
-                self.buf.resize(at + layout.move_size(), 0);
-                let r = &mut self.buf[at..];
+                // The record made on the stack (position code, zero eval,
+                // move, `.psv`'s gamePly; eval and result come later) and
+                // appended in one copy: no zero-fill of the buffer first.
+                let mut r = [0u8; 40];
                 r[..32].copy_from_slice(&coder.code());
                 if layout == Layout::Hcpe {
                     r[34..36].copy_from_slice(&pack::move16(p.mv).to_le_bytes());
@@ -379,6 +379,13 @@ impl Exporter {
                     let ply = ply.min(u16::MAX as u32) as u16;
                     r[36..38].copy_from_slice(&ply.to_le_bytes());
                 }
+                // Constant sizes: the copy is a few moves, no call.
+                if layout == Layout::Hcpe {
+                    self.buf.extend_from_slice(&r[..38]);
+                } else {
+                    self.buf.extend_from_slice(&r[..40]);
+                }
+                debug_assert_eq!(self.buf.len() - at, layout.move_size());
                 coder.play(p.mv, p.color, p.role, p.captured);
                 at + 32
             }

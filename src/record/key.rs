@@ -173,19 +173,25 @@ impl KeyHasher {
         // Written in place, each move as one 8-byte word (a space, then
         // at most 5 bytes of USI), then cut; the first move of the list
         // has no space before it.
-        let lead = self.moves == 0;
         let start = self.buf.len();
         self.buf.resize(start + moves.len() * 8 + 8, 0);
         let mut n = start;
-        for &mv in moves {
+        let mut rest = moves;
+        if self.moves == 0 {
+            if let Some((&mv, tail)) = moves.split_first() {
+                // The first move of the list: its word without the space.
+                let (word, len) = mv.usi_word(variant);
+                self.buf[n..n + 8].copy_from_slice(&(word >> 8).to_le_bytes());
+                n += len - 1;
+                rest = tail;
+            }
+        }
+        for &mv in rest {
             let (word, len) = mv.usi_word(variant);
             self.buf[n..n + 8].copy_from_slice(&word.to_le_bytes());
             n += len;
         }
         self.buf.truncate(n);
-        if lead {
-            self.buf.remove(start);
-        }
         self.moves += moves.len() as u32;
     }
 

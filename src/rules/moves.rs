@@ -67,7 +67,7 @@ impl Move {
     /// the little-endian bytes of a word, and how many of them count;
     /// squares come from a table: the game key writes every main-line
     /// move so.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn usi_word(self, variant: Variant) -> (u64, usize) {
         match self {
             Move::Normal { from, to, promote } => {
@@ -76,7 +76,14 @@ impl Move {
                 let word = b' ' as u64 | f << 8 | t << 24 | (b'+' as u64) << 40;
                 (word, 5 + promote as usize)
             }
-            Move::Drop { .. } => {
+            Move::Drop { role, to } => {
+                // One letter (every role in hand of shogi and minishogi):
+                // from the tables too.
+                if let [letter] = role.sfen(variant).as_bytes() {
+                    let t = USI_SQUARES[to.index()] as u64;
+                    let word = b' ' as u64 | (*letter as u64) << 8 | (b'*' as u64) << 16 | t << 24;
+                    return (word, 5);
+                }
                 let b = self.usi_bytes(variant);
                 let mut bytes = [0u8; 8];
                 bytes[0] = b' ';
