@@ -369,7 +369,10 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
             continue;
         };
         let mut labelled = false;
-        for game in read_all(&bytes, None, &ReadOptions::default()) {
+        // The reader the file's extension names (as the CLI reads it: a
+        // KI2 file read as KIF has no moves).
+        let format = Format::from_path(Path::new(path));
+        for game in read_all(&bytes, format, &ReadOptions::default()) {
             let record = &game.record;
             let header = header_labels(record);
             if header.is_empty() {
@@ -377,8 +380,8 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
             }
             labelled = true;
             let tags = tag_record(record, tax);
-            let even =
-                record.start.handicap == Some(Handicap::Even) && record.main.moves.len() >= 20;
+            let even = record.start.handicap == Some(Handicap::Even)
+                && record.main.moves.len() >= MIN_PLIES;
             let names = |whose: Whose| -> Vec<TagId> {
                 let sides: &[Color] = match whose {
                     Whose::Game => &Color::ALL,
@@ -407,16 +410,26 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
                         .collect();
                     let _ = write!(s, "{c}: {} ", ids.join(" "));
                 }
+                let _ = write!(s, "plies {} ", record.main.moves.len());
                 if let Some(st) = tags.style {
                     let _ = write!(s, "style: {}", tax.get(st).id);
                 }
                 s
             };
             let mut game_family = None;
+            // A record of fewer than MIN_PLIES moves shows no shape: its
+            // labels (a format sample's `YAGURA` on two moves) are not
+            // covered, whatever they name.
+            let short = record.main.moves.len() < MIN_PLIES;
             for (whose, kind, label) in header {
                 labels += 1;
-                let Some(id) = label_entry(tax, kind, &label) else {
-                    *uncovered.entry(label).or_default() += 1;
+                let Some(id) = label_entry(tax, kind, &label).filter(|_| !short) else {
+                    let key = if short {
+                        format!("{label} (short)")
+                    } else {
+                        label
+                    };
+                    *uncovered.entry(key).or_default() += 1;
                     continue;
                 };
                 covered += 1;
@@ -475,9 +488,12 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
     Ok(())
 }
 
-/// The share of covered header labels kifu must reproduce (67.7% reached;
-/// the target, 95%, is not).
-const LABELS_TARGET: f64 = 67.0;
-/// The share of even games whose 戦型 family kifu must match (90.2% reached,
-/// with 矢倉 and 雁木 now covered; the target is 95%).
-const FAMILY_TARGET: f64 = 90.0;
+/// The fewest moves a record needs for its labels to be covered (the
+/// same bound as the 戦型 family's even games).
+const MIN_PLIES: usize = 20;
+/// The share of covered header labels kifu must reproduce (79.1%
+/// reached, 148/187; the target, 95%, is not).
+const LABELS_TARGET: f64 = 78.0;
+/// The share of even games whose 戦型 family kifu must match (92.6%
+/// reached, 88/95; the target is 95%).
+const FAMILY_TARGET: f64 = 92.0;
