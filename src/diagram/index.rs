@@ -25,7 +25,7 @@
 //! let mut page = Vec::new();
 //! index.write(&IndexOptions::default(), &mut page).unwrap();
 //! let page = String::from_utf8(page).unwrap();
-//! assert_eq!(page.matches("</script>").count(), 2);
+//! assert_eq!(page.matches("</script>").count(), 3);
 //! assert!(page.contains("\\u003c/script\\u003e\\u003cb\\u003e"));
 //! ```
 
