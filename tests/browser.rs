@@ -27,7 +27,10 @@ use std::process::Command;
 use trials::Skip;
 
 fn main() {
-    trials::main(trials![viewer_in_headless_chromium]);
+    trials::main(trials![
+        viewer_in_headless_chromium,
+        site_in_headless_chromium
+    ]);
 }
 
 fn root() -> PathBuf {
@@ -334,5 +337,176 @@ fn viewer_in_headless_chromium() -> Result<(), Skip> {
         plan_pages.len(),
         out.display()
     );
+    Ok(())
+}
+
+/// The index of 100,000 synthetic games, written by the library's writer:
+/// a hostile name in row 777, ratings on even rows, ranks on every third,
+/// plies `(i * 7919) % 300 + 1`, results in turn.
+fn big_index(path: &Path) {
+    use kifu::diagram::index::{Index, IndexOptions, IndexRow};
+    let results = ["sente_win", "gote_win", "draw", "aborted"];
+    let mut index = Index::new();
+    for i in 0..100_000usize {
+        index.push(&IndexRow {
+            href: format!("g/{i}.html"),
+            sente: if i == 777 {
+                "</script><script>alert(1)</script>\u{2028}".to_string()
+            } else {
+                format!("player {i}")
+            },
+            gote: format!("player {}", (i * 31) % 100_000),
+            sente_rating: (i % 2 == 0).then_some(1000.0 + (i % 2000) as f64),
+            gote_rating: None,
+            sente_rank: String::new(),
+            gote_rank: if i % 3 == 0 {
+                "4D".into()
+            } else {
+                String::new()
+            },
+            date: format!("20{:02}-{:02}-{:02}", i % 25, i % 12 + 1, i % 28 + 1),
+            event: format!("event {}", i % 50),
+            result: results[i % 4].into(),
+            reason: "resign".into(),
+            plies: ((i * 7919) % 300 + 1) as u32,
+            sente_opening: "四間飛車".into(),
+            sente_castle: "美濃囲い".into(),
+            gote_opening: "居飛車".into(),
+            gote_castle: "舟囲い".into(),
+        });
+    }
+    let f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    index.write(&IndexOptions::default(), f).unwrap();
+}
+
+fn site_in_headless_chromium() -> Result<(), Skip> {
+    let chromium = needs()?;
+    let out = root().join("target/browser/site");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let big = out.join("big.html");
+    big_index(&big);
+    // A real run: every example, a floodgate game with evaluations.
+    let dir = out.join("pages");
+    let eval_game = root().join("fixtures/convert/floodgate-eval.csa");
+    let o = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["html", "--out-dir"])
+        .arg(&dir)
+        .arg(root().join("fixtures/examples"))
+        .arg(&eval_game)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let pages = walkdir::WalkDir::new(&dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name() != "index.html" && e.path().extension() == Some("html".as_ref()))
+        .count();
+    let rec = read_all(
+        &std::fs::read(&eval_game).unwrap(),
+        Some(Format::Csa),
+        &Default::default(),
+    )
+    .remove(0)
+    .record;
+    let start = Position::from_setup_unchecked(&rec.start.setup);
+    let evals: Vec<usize> = kifu::eval::of_line(&rec.main, &start)
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.is_some())
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(evals.len() >= 2, "{evals:?}");
+    let eval_plies = [evals[evals.len() / 2], evals[0], *evals.last().unwrap()];
+    let url = |p: &Path| format!("file://{}", p.display());
+    let plan_file = out.join("plan.json");
+    std::fs::write(
+        &plan_file,
+        json!({
+            "big": url(&big),
+            "site": url(&dir.join("index.html")),
+            "eval_page": url(&dir.join("floodgate-eval.html")),
+            "eval_plies": eval_plies,
+            "plain_page": url(&dir.join("examples/lance-handicap.html")),
+            "shots": out,
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let o = Command::new("node")
+        .current_dir(root().join("tests/browser"))
+        .arg("site.js")
+        .arg(&plan_file)
+        .arg(&chromium)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "site.js failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["errors"], json!([]), "script errors in the pages");
+    assert_eq!(r["requests"], json!([]), "the pages reached the network");
+    let ms = |k: &str| r[k].as_f64().unwrap();
+    println!(
+        "site: 100,000-game index: load {:.0} ms ({:.0} ms as driven), sort by plies {:.0} ms (again, descending {:.0} ms), text filter {:.0} ms, result filter {:.0} ms",
+        ms("big_load_ms"),
+        ms("big_wall_ms"),
+        ms("big_sort_ms"),
+        ms("big_sort_desc_ms"),
+        ms("big_filter_ms"),
+        ms("big_result_ms")
+    );
+    assert!(ms("big_load_ms") < 2000.0, "load {}", r["big_load_ms"]);
+    for k in [
+        "big_sort_ms",
+        "big_sort_desc_ms",
+        "big_filter_ms",
+        "big_result_ms",
+    ] {
+        assert!(ms(k) < 500.0, "{k}: {}", r[k]);
+    }
+    // One page of rows at a time, all counted.
+    assert_eq!(r["big_open"]["shown"], 100_000);
+    assert_eq!(r["big_open"]["rows"].as_array().unwrap().len(), 100);
+    assert_eq!(r["big_open"]["rows"][0][0], "1");
+    assert_eq!(r["big_open"]["explorer"], false);
+    // Sorted by plies: 1 first, then 300 first.
+    assert_eq!(r["big_sorted"]["rows"][0][9], "1");
+    assert_eq!(r["big_sorted_desc"]["rows"][0][9], "300");
+    // Each word of `player 4242` is in each row shown (in either player's
+    // name here).
+    let filtered = r["big_filtered"]["rows"].as_array().unwrap();
+    assert!(!filtered.is_empty());
+    for row in filtered {
+        let both = format!("{} {}", row[1], row[3]);
+        assert!(both.contains("4242"), "{both}");
+    }
+    assert_eq!(r["big_draws"]["shown"], 25_000);
+    // The hostile name is text in its cell, found by the filter.
+    assert_eq!(r["big_hostile"]["shown"], 1);
+    assert_eq!(
+        r["big_hostile"]["rows"][0][1],
+        "</script><script>alert(1)</script>\u{2028}"
+    );
+    // The real run: a row per page, each link opens its page.
+    assert_eq!(r["site"]["shown"], pages, "{}", r["site"]);
+    assert!(
+        r["site_link"].as_str().unwrap().ends_with(".html"),
+        "{}",
+        r["site_link"]
+    );
+    // The graph: one point per evaluation; a click goes to its ply.
+    assert_eq!(r["graph"], true);
+    assert_eq!(r["graph_points"], evals.len());
+    assert_eq!(r["eval_clicks"], json!(eval_plies));
+    assert_eq!(r["eval_left"], 0);
+    assert_eq!(r["plain_graph"], false);
     Ok(())
 }

@@ -456,7 +456,10 @@ fn html_out_dir_names_and_invalid_games() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["one.html", "two-0001.html", "two-0002.html"]);
+    assert_eq!(
+        names,
+        ["index.html", "one.html", "two-0001.html", "two-0002.html"]
+    );
     // Several games into one -o: the first is written, the rest refused.
     let one = dir.path().join("x.html");
     let o = run(&[
@@ -467,6 +470,98 @@ fn html_out_dir_names_and_invalid_games() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(Path::new(&one).exists());
+}
+
+/// The rows embedded in an index page.
+fn index_rows(page: &str) -> Vec<serde_json::Value> {
+    let start = page.find("id=\"kifu-rows\">").unwrap() + "id=\"kifu-rows\">".len();
+    let end = start + page[start..].find("</script>").unwrap();
+    serde_json::from_str(&page[start..end]).unwrap()
+}
+
+#[test]
+fn html_out_dir_writes_the_index_and_refuses_a_page_named_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(input.join("sub dir")).unwrap();
+    std::fs::copy(fixture("examples/two-games.csa"), input.join("two.csa")).unwrap();
+    std::fs::copy(
+        fixture("convert/floodgate-eval.csa"),
+        input.join("sub dir/eval.csa"),
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("hostile.csa"),
+        "V2.2\nN+</script><script>alert(1)</script>\nN-b\u{2028}\nPI\n+\n+7776FU\n%TORYO\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = run(&[
+        "html",
+        input.to_str().unwrap(),
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert_eq!(
+        page.matches("</script>").count(),
+        3,
+        "the name cannot close the data"
+    );
+    let rows = index_rows(&page);
+    let mut hrefs: Vec<&str> = rows.iter().map(|r| r[0].as_str().unwrap()).collect();
+    hrefs.sort();
+    assert_eq!(
+        hrefs,
+        [
+            "hostile.html",
+            "sub%20dir/eval.html",
+            "two-0001.html",
+            "two-0002.html"
+        ]
+    );
+    for h in &hrefs {
+        let path = h.replace("%20", " ");
+        assert!(out.join(path).is_file(), "{h}");
+    }
+    let hostile = rows.iter().find(|r| r[0] == "hostile.html").unwrap();
+    assert_eq!(hostile[1], "</script><script>alert(1)</script>");
+    assert_eq!(hostile[9], "sente_win");
+    assert_eq!(hostile[11], 1);
+    // The evaluation graph where the record carries evaluations only.
+    let eval = std::fs::read_to_string(out.join("sub dir/eval.html")).unwrap();
+    assert!(eval.contains("id=\"evalgraph\""));
+    assert!(eval.contains("\"ev\":[[1,"), "the scores are embedded");
+    let plain = std::fs::read_to_string(out.join("hostile.html")).unwrap();
+    assert!(!plain.contains("id=\"evalgraph\""));
+    // A second run refuses the index as it refuses the pages (no --force).
+    let o = run(&[
+        "html",
+        input.to_str().unwrap(),
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    // An input whose page would be index.html (any letter case) is refused
+    // before anything is written.
+    std::fs::copy(fixture("examples/variations.jkf"), input.join("Index.jkf")).unwrap();
+    let out2 = dir.path().join("out2");
+    let o = run(&[
+        "html",
+        input.to_str().unwrap(),
+        "--out-dir",
+        out2.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("the index of the pages"), "{err}");
+    assert!(!out2.join("two-0001.html").exists());
 }
 
 #[test]

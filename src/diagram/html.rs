@@ -101,6 +101,10 @@ struct PageData<'a> {
     flip: bool,
     labels: &'a Labels,
     nodes: Vec<NodeData>,
+    /// The main line's evaluations: `[ply, score, mate]` (a score from
+    /// sente's view in centipawns; a mate as plies to mate, signed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ev: Vec<(u32, i64, bool)>,
 }
 
 #[derive(Serialize)]
@@ -265,7 +269,7 @@ impl Builder<'_> {
 
 /// Escapes JSON for a `<script>` element: no `<`, `>` or `&` (so no
 /// `</script>` or `<!--`), and no U+2028/U+2029.
-fn script_safe_json(json: &str) -> String {
+pub(super) fn script_safe_json(json: &str) -> String {
     let mut out = String::with_capacity(json.len() + 64);
     for c in json.chars() {
         match c {
@@ -280,7 +284,7 @@ fn script_safe_json(json: &str) -> String {
     out
 }
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     super::escape_xml(s, &mut out);
     out
@@ -423,6 +427,7 @@ pub fn html(record: &Record, opts: &HtmlOptions) -> Result<String, HtmlError> {
         e: String::new(),
     });
     b.line(&record.main, 0, start, None, 0)?;
+    let ev = evaluations(record, &start);
 
     let rules = variant.rules();
     let mut glyphs = serde_json::Map::new();
@@ -459,6 +464,7 @@ pub fn html(record: &Record, opts: &HtmlOptions) -> Result<String, HtmlError> {
         flip: opts.flip,
         labels,
         nodes: b.nodes,
+        ev,
     };
     let json = serde_json::to_string(&data).expect("page data serialises");
 
@@ -563,14 +569,41 @@ pub fn html(record: &Record, opts: &HtmlOptions) -> Result<String, HtmlError> {
 <div id=\"current\" class=\"kifu-current\" aria-live=\"polite\"></div>\n\
 <div id=\"alts\" class=\"kifu-alts\" hidden></div>\n\
 <div id=\"comment\" class=\"kifu-comment\"></div>\n\
-<ol id=\"moves\" class=\"kifu-moves\"></ol>\n</section>\n</main>\n"
+<ol id=\"moves\" class=\"kifu-moves\"></ol>\n"
     );
+    if !data.ev.is_empty() {
+        let label = match opts.notation {
+            Notation::Kif => "評価値",
+            Notation::Psn => "Evaluation",
+        };
+        let _ = writeln!(
+            o,
+            "<figure id=\"evalgraph\" class=\"kifu-eval\" aria-label=\"{label}\"></figure>"
+        );
+    }
+    o.push_str("</section>\n</main>\n");
     let _ = write!(
         o,
         "<script type=\"application/json\" id=\"kifu-data\">{}</script>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n",
         script_safe_json(&json)
     );
     Ok(o)
+}
+
+/// The evaluations of the main line (`[ply, score, mate]`), as
+/// [`crate::eval::of_line`] finds them in the moves' comments.
+fn evaluations(record: &Record, start: &Position) -> Vec<(u32, i64, bool)> {
+    crate::eval::of_line(&record.main, start)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let ply = i as u32 + 1;
+            e.map(|e| match e.score {
+                crate::eval::Score::Cp(n) => (ply, n, false),
+                crate::eval::Score::Mate(n) => (ply, i64::from(n), true),
+            })
+        })
+        .collect()
 }
 
 fn svg_of(sfen: &str, variant: crate::rules::variant::Variant, opts: &HtmlOptions) -> String {

@@ -1,6 +1,6 @@
 //! Pictures of positions: terminal text ([`text()`]), SVG ([`svg()`]), the
-//! KIF board diagram ([`bod()`]), and a self-contained HTML viewer of a
-//! whole game ([`html`]).
+//! KIF board diagram ([`bod()`]), a self-contained HTML viewer of a
+//! whole game ([`html`]), and the index page of a collection ([`index`]).
 //!
 //! Everything here is a pure function from a [`Position`] (plus
 //! [`Options`]) to a `String`: no I/O.
@@ -33,6 +33,7 @@
 
 mod bod;
 pub mod html;
+pub mod index;
 mod svg;
 mod text;
 

@@ -132,6 +132,53 @@
     return o.join('\n');
   }
 
+  // The evaluation graph (main line): sente's score over the plies, a
+  // click moves the board to the nearest ply.
+  var graphEl = document.getElementById('evalgraph');
+  var EV = D.ev || [], GW = 440, GH = 120, GCAP = 2000, maxPly = 1;
+  function gx(ply) { return 4 + (GW - 8) * ply / maxPly; }
+  function gy(v, mate) {
+    var c = mate ? (v >= 0 ? GCAP : -GCAP) : Math.max(-GCAP, Math.min(GCAP, v));
+    return GH / 2 - (GH / 2 - 4) * c / GCAP;
+  }
+  function drawGraph() {
+    if (!graphEl || !EV.length) { return; }
+    for (var x = 0; N[x].c.length; ) { x = N[x].c[0]; }
+    maxPly = Math.max(1, N[x].d);
+    var pts = EV.map(function (e) { return gx(e[0]).toFixed(1) + ',' + gy(e[1], e[2]).toFixed(1); });
+    var o = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + GW + ' ' + GH + '" width="' + GW + '" height="' + GH + '">'];
+    o.push('<rect class="bg" x="0" y="0" width="' + GW + '" height="' + GH + '" fill="#fff"/>');
+    o.push('<path d="M0 ' + GH / 2 + 'H' + GW + '" stroke="#bbb" stroke-width="1"/>');
+    o.push('<polygon points="' + gx(EV[0][0]).toFixed(1) + ',' + GH / 2 + ' ' + pts.join(' ') + ' ' +
+      gx(EV[EV.length - 1][0]).toFixed(1) + ',' + GH / 2 + '" fill="#b3001b" fill-opacity="0.12"/>');
+    o.push('<polyline points="' + pts.join(' ') + '" fill="none" stroke="#b3001b" stroke-width="1.5"/>');
+    o.push('<line id="evalcursor" x1="0" x2="0" y1="0" y2="' + GH + '" stroke="#1b1b1b" stroke-width="1"/>');
+    EV.forEach(function (e) {
+      var t = e[2] ? 'mate ' + e[1] : String(e[1]);
+      o.push('<circle class="pt" data-ply="' + e[0] + '" cx="' + gx(e[0]).toFixed(1) + '" cy="' + gy(e[1], e[2]).toFixed(1) +
+        '" r="3" fill="#b3001b"><title>' + e[0] + ': ' + esc(t) + '</title></circle>');
+    });
+    o.push('</svg>');
+    graphEl.innerHTML = o.join('');
+    var svg = graphEl.firstChild;
+    svg.addEventListener('click', function (ev) {
+      var pt = ev.target.getAttribute && ev.target.getAttribute('data-ply'), ply;
+      if (pt) { ply = +pt; } else {
+        var r = svg.getBoundingClientRect();
+        var px = (ev.clientX - r.left) * GW / r.width;
+        ply = Math.max(0, Math.min(maxPly, Math.round((px - 4) * maxPly / (GW - 8))));
+      }
+      go(mainAt(ply));
+    });
+  }
+  function markGraph(id) {
+    var c = graphEl && document.getElementById('evalcursor');
+    if (!c) { return; }
+    var on = onMain(id), x = on ? gx(N[id].d).toFixed(1) : -10;
+    c.setAttribute('x1', x);
+    c.setAttribute('x2', x);
+  }
+
   function onMain(id) {
     for (var x = id; N[x].p >= 0; x = N[x].p) {
       if (N[N[x].p].c[0] !== x) { return false; }
@@ -254,6 +301,7 @@
     }
     commentEl.textContent = node.x || '';
     renderAlts();
+    markGraph(id);
     if (!keepHash) {
       var h = onMain(id) ? '#ply=' + node.d : '#node=' + id;
       try { history.replaceState(null, '', h); } catch (e) { /* some file:// setups refuse */ }
@@ -318,6 +366,7 @@
     e.preventDefault();
   });
   window.addEventListener('hashchange', fromHash);
+  drawGraph();
   if (!fromHash()) { go(0, true); }
   document.documentElement.setAttribute('data-ready', 'true');
 })();

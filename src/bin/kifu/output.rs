@@ -1160,6 +1160,16 @@ impl OutDirPlan {
         Some(d.join(f))
     }
 
+    /// The input whose one-file output (`STEM.ext`) is `path`, as a file
+    /// system that ignores letter case and Unicode normalisation sees
+    /// names: a file the run writes beside the pages (`index.html`) must
+    /// not be one of them.
+    pub fn single_owner(&self, path: &Path) -> Option<usize> {
+        let want = fold(path.as_os_str());
+        (0..self.entries.len())
+            .find(|&i| self.single(i).is_some_and(|p| fold(p.as_os_str()) == want))
+    }
+
     /// The output of game `n` (0-based) of input `i` when it is split
     /// (`STEM-0001.ext`).
     pub fn numbered(&self, i: usize, n: usize) -> Option<PathBuf> {

@@ -1,4 +1,5 @@
-//! `kifu html`: one self-contained replay page per game.
+//! `kifu html`: one self-contained replay page per game; with --out-dir
+//! also `index.html`, every game in one table.
 
 use crate::args::{ColorArg, HtmlArgs};
 use crate::batch::{self, FileMeta};
@@ -8,17 +9,50 @@ use crate::output::{Destination, OutDirPlan, Plan, Split};
 use crate::progress::Progress;
 use crate::report::Reporter;
 use kifu::diagram::html::{html, HtmlOptions};
+use kifu::diagram::index::{Index, IndexOptions, IndexRow};
 use kifu::read::Severity;
-use kifu::validate::{GameReport, ValidateOptions, Validator};
+use kifu::stats::{Stats, StatsOptions};
+use kifu::validate::{GameReport, ValidateOptions};
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What a worker hands back for one game.
 struct PageOut {
     report: GameReport,
     page: Result<Option<String>, String>,
+    /// The game's row of the index (its link is set when the page is
+    /// written).
+    row: IndexRow,
+}
+
+/// The index of an --out-dir run: its rows so far (their JSON only, not
+/// the records), where it goes and the folder its links are relative to.
+struct Site {
+    index: Index,
+    path: PathBuf,
+    dir: PathBuf,
+}
+
+/// The link to `page` from the index in `dir`: its path below `dir`,
+/// percent-encoded (bytes other than unreserved ones and `/`).
+fn href(dir: &Path, page: &Path) -> String {
+    let rel = page.strip_prefix(dir).unwrap_or(page);
+    let mut out = String::new();
+    for (k, c) in rel.components().enumerate() {
+        if k > 0 {
+            out.push('/');
+        }
+        for &b in c.as_os_str().as_encoded_bytes() {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                out.push(b as char);
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
 }
 
 struct State {
@@ -32,8 +66,10 @@ struct State {
     /// Pages written to -o or standard output so far.
     single_written: usize,
     /// The first page of the current input, held until we know whether the
-    /// file has more games (which decides its name).
-    first: Option<(usize, String)>,
+    /// file has more games (which decides its name), with its index row.
+    first: Option<(usize, String, IndexRow)>,
+    /// The index, with --out-dir.
+    site: Option<Site>,
     /// Games seen in the current input, valid or not.
     file_games: usize,
     failed_inputs: usize,
@@ -50,7 +86,8 @@ struct State {
 
 /// Plans every page before the first game is read: by the naming rule
 /// of `convert --out-dir` (each game of a file of several is a numbered
-/// page), or the one -o. GitHub's job summary, and the names.
+/// page), or the one -o; with --out-dir, `index.html` too (no game page
+/// may be named so). GitHub's job summary, and the names.
 fn plan(
     a: &HtmlArgs,
     job: &mut Job,
@@ -58,11 +95,22 @@ fn plan(
 ) -> Result<(Option<crate::output::Appended>, Option<OutDirPlan>), StartError> {
     let summary = job.job_summary(a.diagnostics.style())?;
     let names = match &a.out_dir {
-        Some(dir) => Some(
-            job.plan
+        Some(dir) => {
+            let names = job
+                .plan
                 .out_dir(dir, &a.input.paths, &job.inputs, "html", Split::Always)
-                .map_err(StartError::OutDir)?,
-        ),
+                .map_err(StartError::OutDir)?;
+            let index = dir.join(INDEX);
+            if let Some(i) = names.single_owner(&index) {
+                return Err(StartError::OutDir(vec![format!(
+                    "{} would be written to {}, the index of the pages (rename it, or use another --out-dir)",
+                    job.inputs[i].display,
+                    index.display()
+                )]));
+            }
+            job.claim(&Destination::Path(index), "the index")?;
+            Some(names)
+        }
         None => {
             job.claim(dest, "-o")?;
             None
@@ -70,6 +118,9 @@ fn plan(
     };
     Ok((summary, names))
 }
+
+/// The index page's name in --out-dir.
+const INDEX: &str = "index.html";
 
 pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
     let exclude: Vec<PathBuf> = a.out_dir.iter().cloned().collect();
@@ -104,6 +155,11 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
         dest,
         single_written: 0,
         first: None,
+        site: a.out_dir.as_ref().map(|dir| Site {
+            index: Index::new(),
+            path: dir.join(INDEX),
+            dir: dir.clone(),
+        }),
         file_games: 0,
         failed_inputs: 0,
         io_errors: 0,
@@ -115,24 +171,34 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.encoding);
     let workers = common::workers(&a.input, |n| st.rep.tool_warning(n, &progress));
-    // One validator per worker (reset by each game).
-    let validator = || Validator::new(vopts);
-    let per_game = batch::EachGameWith(validator, |v: &mut Validator, _meta: &FileMeta, game| {
-        let mut report = kifu::read::visit_game(&game, v);
-        strictness.apply_report(&mut report);
-        let page = if report.ok {
-            html(&game.record, &opts)
-                .map(Some)
-                .map_err(|e| e.to_string())
-        } else {
-            Ok(None)
-        };
-        PageOut { report, page }
-    });
+    // One validator per worker (reset by each game), with the collector
+    // of the index's row.
+    let validator = || Stats::replay(StatsOptions::default(), vopts);
+    let notation = opts.notation;
+    let per_game = batch::EachGameWith(
+        validator,
+        |v: &mut kifu::replay::Replay<Stats>, _meta: &FileMeta, game| {
+            let replayed = kifu::read::visit_game(&game, v);
+            let row = IndexRow::from_game_row(&replayed.output.row, String::new(), notation);
+            let mut report = replayed.report;
+            strictness.apply_report(&mut report);
+            let page = if report.ok {
+                html(&game.record, &opts)
+                    .map(Some)
+                    .map_err(|e| e.to_string())
+            } else {
+                Ok(None)
+            };
+            PageOut { report, page, row }
+        },
+    );
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut st);
     if st.closed {
         // The reader of standard output went away: nothing more is said.
         return Ok(out::OK);
+    }
+    if !st.stop {
+        st.write_index(notation, &progress);
     }
     let (counts, _) = st.rep.finish(false, &progress);
     Ok(common::exit_code(
@@ -188,9 +254,42 @@ impl State {
         self.stop = true;
     }
 
+    /// Writes `index.html` (planned up front) with the rows of the pages
+    /// written.
+    fn write_index(&mut self, notation: kifu::diagram::Notation, progress: &Progress) {
+        let Some(site) = &self.site else { return };
+        let opts = IndexOptions {
+            notation,
+            // The explorer page is linked once `kifu tree` writes one.
+            explorer: None,
+            ..IndexOptions::default()
+        };
+        let path = site.path.clone();
+        // Claimed when planned.
+        let result = self
+            .plan
+            .open(&Destination::Path(path.clone()))
+            .and_then(|f| {
+                let mut w = std::io::BufWriter::new(f);
+                site.index.write(&opts, &mut w)?;
+                w.into_inner().map_err(|e| e.into_error())?.commit()
+            });
+        if let Err(e) = result {
+            self.output_error(&path.display().to_string(), &e, progress);
+        }
+    }
+
     /// Writes the page of game `n` of the current input (`None`: its only
-    /// game) under its planned name in --out-dir.
-    fn write_page(&mut self, n: Option<usize>, page: &str, meta: &FileMeta, progress: &Progress) {
+    /// game) under its planned name in --out-dir, and adds its row to the
+    /// index.
+    fn write_page(
+        &mut self,
+        n: Option<usize>,
+        page: &str,
+        mut row: IndexRow,
+        meta: &FileMeta,
+        progress: &Progress,
+    ) {
         let Some(names) = &self.names else { return };
         let Some(path) = (match n {
             Some(n) => names.numbered(meta.input, n),
@@ -205,8 +304,14 @@ impl State {
                 f.write_all(page.as_bytes())?;
                 f.commit()
             });
-        if let Err(e) = result {
-            self.output_error(&path.display().to_string(), &e, progress);
+        match result {
+            Ok(()) => {
+                if let Some(site) = &mut self.site {
+                    row.href = href(&site.dir, &path);
+                    site.index.push(&row);
+                }
+            }
+            Err(e) => self.output_error(&path.display().to_string(), &e, progress),
         }
     }
 
@@ -234,8 +339,8 @@ impl State {
         self.file_games += 1;
         if self.names.is_some() && self.file_games == 2 {
             // The file has several games: numbered names for all.
-            if let Some((i, first)) = self.first.take() {
-                self.write_page(Some(i), &first, meta, progress);
+            if let Some((i, first, row)) = self.first.take() {
+                self.write_page(Some(i), &first, row, meta, progress);
             }
         }
         self.rep.game(meta, &mut g.report, progress);
@@ -265,15 +370,15 @@ impl State {
             return self.write_single(&page, progress);
         }
         if self.file_games == 1 {
-            self.first = Some((index, page));
+            self.first = Some((index, page, g.row));
             return;
         }
-        self.write_page(Some(index), &page, meta, progress);
+        self.write_page(Some(index), &page, g.row, meta, progress);
     }
 
     fn file_done(&mut self, meta: &FileMeta, progress: &Progress) {
-        if let Some((_, first)) = self.first.take() {
-            self.write_page(None, &first, meta, progress);
+        if let Some((_, first, row)) = self.first.take() {
+            self.write_page(None, &first, row, meta, progress);
         }
         if self.input_failed {
             self.failed_inputs += 1;
