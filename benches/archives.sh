@@ -73,12 +73,11 @@ cat year.* >/dev/null
 # ---- timing: `t NAME CMD...` appends "NAME wall KiB" to $log
 log="$(mktemp)"
 ktmp="$(mktemp -d)"
-trap 'rm -f "$log"; rm -rf "$data/unpacked" "$ktmp"' EXIT
+trap 'rm -f "$log" "$log.one"; rm -rf "$data/unpacked" "$ktmp"' EXIT
 t() {
   local name="$1"; shift
-  local out
-  out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-  echo "$name $out" >>"$log"
+  /usr/bin/time -o "$log.one" -f '%e %M' "$@" >/dev/null 2>/dev/null || true
+  echo "$name $(tail -1 "$log.one")" >>"$log"
 }
 sh_t() { t "$1" bash -c "$2"; }
 

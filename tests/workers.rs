@@ -29,8 +29,8 @@ fn game(n: usize, plies: usize) -> String {
 }
 
 /// A folder of files of very different sizes, in name order: one-game
-/// files, multi-game files of a few hundred kilobytes (several in one
-/// worker's group, or one alone), a multi-game CSA file large enough to be
+/// files, multi-game files of tens of kilobytes (in one worker's group
+/// with one-game files), a multi-game CSA file large enough to be
 /// cut into pieces shared by the workers, an empty file, a file that is
 /// not a record.
 fn folder(dir: &Path) {
@@ -38,11 +38,11 @@ fn folder(dir: &Path) {
         let path = dir.join(format!("f{i:04}.csa"));
         let mut f = std::fs::File::create(path).unwrap();
         let games = match i % 50 {
-            7 => 400,  // ~150 KB
-            23 => 900, // ~340 KB
+            7 => 400,  // ~30 KB
+            23 => 900, // ~75 KB
             _ => 1,
         };
-        let games = if i == 150 { 4000 } else { games }; // ~1.5 MB: pieces
+        let games = if i == 150 { 15_000 } else { games }; // ~1.2 MB: pieces
         for g in 0..games {
             if g > 0 {
                 f.write_all(b"/\n").unwrap();
@@ -112,9 +112,10 @@ fn the_command_prints_the_same_at_j1_and_j2() {
     assert!(out(&j1).lines().count() > 300);
 }
 
-/// A file removed after the folder was listed (so that it cannot be
-/// opened when its worker comes to it) is one error in its place; the
-/// files around it are read.
+/// Files that cannot be read when their turn comes, after the folder was
+/// listed: one replaced by a folder (it opens, its read fails: on the
+/// worker that reads it), one removed (it cannot be opened). Each is one
+/// error in its place; the files around them are read.
 #[test]
 fn a_file_that_cannot_be_read_is_one_finding_in_its_place() {
     let dir = tempfile::tempdir().unwrap();
@@ -124,6 +125,8 @@ fn a_file_that_cannot_be_read_is_one_finding_in_its_place() {
     }
     let d = batch::discover(&[dir.path()], &["csa".to_string()], None, &[]);
     std::fs::remove_file(dir.path().join("g050.csa")).unwrap();
+    std::fs::create_dir(dir.path().join("g050.csa")).unwrap();
+    std::fs::remove_file(dir.path().join("g070.csa")).unwrap();
     for jobs in [1, 2, 4] {
         let (workers, _) = Workers::new(jobs);
         let mut seen = Vec::new();
@@ -143,19 +146,9 @@ fn a_file_that_cannot_be_read_is_one_finding_in_its_place() {
         assert_eq!(seen.len(), 100, "-j{jobs}");
         for (k, (name, failed)) in seen.iter().enumerate() {
             assert!(name.ends_with(&format!("g{k:03}.csa")), "-j{jobs}: {name}");
-            assert_eq!(*failed, k == 50, "-j{jobs}: {name}");
+            assert_eq!(*failed, k == 50 || k == 70, "-j{jobs}: {name}");
         }
     }
-    // The command: one error naming the file, exit 2 (an input not read),
-    // every other game reported.
-    let o = run(&["validate", "--format", "json", "-j2", s(dir.path())]);
-    let text = out(&o);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 100, "{text}");
-    assert!(lines[50].contains("g050.csa"), "{}", lines[50]);
-    let again = run(&["validate", "--format", "json", "-j1", s(dir.path())]);
-    assert_eq!(out(&again), text);
-    assert_eq!(again.status.code(), o.status.code());
 }
 
 /// A run stopped from another thread ends without delivering more, at
