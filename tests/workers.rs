@@ -15,7 +15,7 @@ use std::path::Path;
 mod support;
 use support::{out, run, s, GAME, GAME2};
 
-/// A CSA game of `plies` moves (rooks' and kings' shuffles, legal for
+/// A CSA game of `plies` moves (the rooks' shuffle, legal for
 /// any even count), named by `n`.
 fn game(n: usize, plies: usize) -> String {
     let mut g = format!("V2.2\nN+Black{n}\nN-White{n}\nPI\n+\n");
@@ -62,7 +62,7 @@ fn events(dir: &Path, jobs: usize) -> Vec<String> {
     let (workers, _) = Workers::new(jobs);
     let mut seen = Vec::new();
     let per_game = EachGame(|_: &batch::FileMeta, g: kifu::read::Game| {
-        (g.record.moves.len(), g.findings.len())
+        (g.record.main.moves.len(), g.findings.len())
     });
     let done = batch::run(
         &d.inputs,
