@@ -284,6 +284,11 @@ pub fn stream(
         Kind::SevenZ => {
             let mut r = sevenz_rust2::ArchiveReader::open(path, sevenz_rust2::Password::empty())
                 .map_err(sevenz_error)?;
+            // One decoding thread: the reader's own. The crate's default
+            // (a thread per core, each with its own dictionary and queue
+            // of decoded chunks) doubles the memory of an LZMA2 block for
+            // no gain: kifu's workers already keep every core busy.
+            r.set_thread_count(1);
             let (mut ordinal, mut k) = (0u64, 0usize);
             let res = r.for_each_entries(|entry, rd| {
                 let here = ordinal;
