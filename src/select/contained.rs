@@ -183,15 +183,19 @@ impl Contained {
         a.start == b.start && b.plies >= a.plies && self.line(b).starts_with(self.line(a))
     }
 
-    /// The groups of two or more games in which every game is a prefix of
-    /// the first (equal lists included), ordered by the first game added
-    /// of each group. A game that is a prefix of several longer games that
-    /// are not prefixes of one another is in each of their groups.
+    /// The groups of games contained in others, ordered by the first game
+    /// added of each group: each group is a game and every game whose main
+    /// line is a prefix of it (equal lists included), longest first. A game
+    /// is listed once: a game that is a prefix of several games that are
+    /// not prefixes of one another goes under the longest of them (the
+    /// first added among equally long ones), so the output is at most one
+    /// line per game.
     ///
-    /// Time: one sort of the games by (start, moves) and one pass over
-    /// them, each comparison at most the shorter game's plies; the pass
-    /// keeps the chain of prefixes of the current game (at most its plies
-    /// plus its equal copies).
+    /// Time: one sort of the games by (start, moves), each comparison at
+    /// most the shorter game's plies, and one pass over them keeping the
+    /// chain of prefixes of the current game (each game is pushed and
+    /// popped once; popping hands the best container found below a game to
+    /// the game below it).
     pub fn groups(mut self) -> Vec<ContainedGroup> {
         let mut seen = std::mem::take(&mut self.seen);
         seen.sort_unstable_by(|a, b| {
@@ -200,36 +204,71 @@ impl Contained {
                 .then_with(|| self.line(a).cmp(self.line(b)))
                 .then_with(|| (a.input, a.game).cmp(&(b.input, b.game)))
         });
-        let mut groups = Vec::new();
+        const NONE: usize = usize::MAX;
+        // The longest, then first added.
+        let rank = |i: usize| {
+            let s = &seen[i];
+            (std::cmp::Reverse(s.plies), s.input, s.game)
+        };
+        let better = |a: usize, b: usize| match (a, b) {
+            (NONE, x) | (x, NONE) => x,
+            _ if rank(b) < rank(a) => b,
+            _ => a,
+        };
+        // best[i]: the best game with no later extension that contains i
+        // (i itself when none extends it).
+        let mut best = vec![NONE; seen.len()];
         let mut chain: Vec<usize> = Vec::new();
+        let pop = |chain: &mut Vec<usize>, best: &mut Vec<usize>| {
+            if let Some(top) = chain.pop() {
+                if let Some(&parent) = chain.last() {
+                    best[parent] = better(best[parent], best[top]);
+                }
+            }
+        };
         for i in 0..seen.len() {
             while let Some(&top) = chain.last() {
                 if self.prefix(&seen[top], &seen[i]) {
                     break;
                 }
-                chain.pop();
+                pop(&mut chain, &mut best);
             }
             chain.push(i);
-            // The end of a chain: no later game extends this one.
-            let last = seen
+            if seen
                 .get(i + 1)
-                .is_none_or(|next| !self.prefix(&seen[i], next));
-            if last && chain.len() >= 2 {
-                let mut games: Vec<ContainedGame> = chain
-                    .iter()
-                    .map(|&j| {
-                        let s = &seen[j];
-                        ContainedGame {
-                            input: s.input,
-                            game: s.game,
-                            plies: s.plies,
-                            key: s.key,
-                        }
-                    })
-                    .collect();
-                games.sort_by_key(|g| (std::cmp::Reverse(g.plies), g.input, g.game));
-                groups.push(ContainedGroup { games });
+                .is_none_or(|next| !self.prefix(&seen[i], next))
+            {
+                best[i] = i;
             }
+        }
+        while !chain.is_empty() {
+            pop(&mut chain, &mut best);
+        }
+        let mut members: Vec<(usize, usize)> = (0..seen.len())
+            .filter(|&i| best[i] != i && best[i] != NONE)
+            .map(|i| (best[i], i))
+            .collect();
+        members.sort_unstable();
+        let game = |j: usize| {
+            let s = &seen[j];
+            ContainedGame {
+                input: s.input,
+                game: s.game,
+                plies: s.plies,
+                key: s.key,
+            }
+        };
+        let mut groups = Vec::new();
+        let mut k = 0;
+        while k < members.len() {
+            let head = members[k].0;
+            let mut games = vec![game(head)];
+            while k < members.len() && members[k].0 == head {
+                games.push(game(members[k].1));
+                k += 1;
+            }
+            games.sort_by_key(|g| (std::cmp::Reverse(g.plies), g.input, g.game));
+            groups.push(ContainedGroup { games });
         }
         groups.sort_by_key(|g| {
             g.games
