@@ -90,6 +90,9 @@ row "select --result sente_win --min-plies 90" "$KIFU" select -j "$jobs" "${set_
 row "select --position (reached at ply 2 by some)" "$KIFU" select -j "$jobs" "${set_args[@]}" --position "$reached"
 row "select --position (reached by none: every ply compared)" "$KIFU" select -j "$jobs" "${set_args[@]}" --position "$unreached"
 row "select --duplicates" "$KIFU" select -j "$jobs" "${set_args[@]}" --duplicates
+row "select --pattern (sente's king on 6八-7八 by ply 40)" "$KIFU" select -j "$jobs" "${set_args[@]}" --pattern 'K[6-7]8' --pattern-ply ..40
+row "select --pattern (held by none: every ply tested)" "$KIFU" select -j "$jobs" "${set_args[@]}" --pattern 'K11 k99'
+row "select --contained" "$KIFU" select -j "$jobs" "${set_args[@]}" --contained
 row "validate --format json (game_key in every object)" "$KIFU" validate --format json -j "$jobs" "${set_args[@]}"
 
 # ---- memory of --duplicates per game
@@ -121,5 +124,8 @@ read -r cw _ crss <<< "$c"
 read -r dw _ drss <<< "$d"
 # The same file read the same way, with and without --duplicates: the
 # difference is what remembering the games costs.
+e="$(best "$KIFU" select -j "$jobs" "$usi" --contained)"
+read -r ew _ erss <<< "$e"
+printf '%s games in one USI file: select --contained %s s, %s KiB\n' "$n" "$ew" "$erss"
 printf '\n%s games in one USI file: select --count %s s, %s KiB; select --duplicates %s s, %s KiB: %.1f bytes per game\n' \
   "$n" "$cw" "$crss" "$dw" "$drss" "$(awk "BEGIN{print ($drss - $crss) * 1024 / $n}")"

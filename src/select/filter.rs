@@ -363,6 +363,10 @@ pub struct Filter {
     /// Both players are rated at most this much; a game where a player
     /// has no rating does not match.
     pub max_rating: Option<f64>,
+    /// `--pattern`: partial positions the main line must reach (each
+    /// at some ply of the range; [`super::pattern`]). Games of a variant
+    /// never match one.
+    pub pattern: super::PatternFilter,
 }
 
 // The rating bounds are finite numbers (the command refuses others), so
@@ -388,9 +392,13 @@ impl Filter {
             && self.variant.is_empty())
     }
 
-    /// Whether moves must be followed (`moves`, `position`, `tags`).
+    /// Whether moves must be followed (`moves`, `position`, `tags`,
+    /// `pattern`).
     pub fn follows_moves(&self) -> bool {
-        self.moves.is_some() || self.position.is_some() || !self.tags.is_empty()
+        self.moves.is_some()
+            || self.position.is_some()
+            || !self.tags.is_empty()
+            || !self.pattern.patterns.is_empty()
     }
 
     /// Whether a game with these header facts can match.

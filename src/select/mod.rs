@@ -35,12 +35,15 @@
 //! assert_eq!(found, [(true, Some(3)), (true, Some(3)), (false, None)]);
 //! ```
 
+mod contained;
 mod date;
 mod dup;
 mod filter;
+mod pattern;
 pub use crate::record::key;
 mod text;
 
+pub use contained::{Contained, ContainedGame, ContainedGroup, MainLine, MainMoves};
 pub use date::{DateBound, DateSpan, Day};
 pub use dup::{Dedupe, Duplicates, Group};
 pub use filter::{
@@ -48,6 +51,9 @@ pub use filter::{
     REASONS, RESULTS,
 };
 pub use key::{GameKey, KeyHasher};
+pub use pattern::{
+    PatternFilter, PatternQuery, PatternQueryError, PatternSide, PlyRange, MAX_PATTERNS,
+};
 pub use text::{fold, fold_into, matched_part, Needle, MAX_MATCHED_CHARS};
 
 use crate::read::{Finding, Flow, Severity, CONTINUE, SKIP};
@@ -104,6 +110,9 @@ pub struct Verdict {
     /// The first ply (0 = the start) at which the main line stands in the
     /// position of [`Filter::position`], when it does.
     pub ply: Option<u32>,
+    /// The first ply by which every pattern of [`Filter::pattern`] held
+    /// (each holds at some ply up to it), when the filter has patterns.
+    pub pattern_ply: Option<u32>,
     /// The header facts.
     pub info: GameInfo,
 }
@@ -137,6 +146,7 @@ pub struct Selector<'f> {
     prefix_failed: bool,
     prefix: Option<&'f [Move]>,
     ply: Option<u32>,
+    pattern: pattern::PatternWatch,
 }
 
 impl<'f> Selector<'f> {
@@ -153,6 +163,7 @@ impl<'f> Selector<'f> {
             prefix_failed: false,
             prefix: None,
             ply: None,
+            pattern: pattern::PatternWatch::default(),
         }
     }
 
@@ -178,7 +189,10 @@ impl<'f> Selector<'f> {
     fn decide_header(&mut self, start: &Start, pos: &Position) -> Flow {
         self.info.variant = start.setup.variant;
         self.info.handicap = start.handicap.or_else(|| Handicap::detect(&start.setup));
-        let ok = self.filter.header_matches(&self.info);
+        // A pattern reads standard-shogi squares: a variant game never
+        // matches one.
+        let ok = self.filter.header_matches(&self.info)
+            && (!self.has_patterns() || start.setup.variant == crate::rules::Variant::Standard);
         self.header = if ok { Header::Passed } else { Header::Failed };
         if !ok {
             return if self.stop { SKIP } else { CONTINUE };
@@ -192,7 +206,18 @@ impl<'f> Selector<'f> {
                 self.ply = Some(0);
             }
         }
+        if self.has_patterns() {
+            self.pattern.look(&self.filter.pattern, pos, 0, None);
+            if self.stop && self.pattern.hopeless(&self.filter.pattern, 0) {
+                self.header = Header::Failed;
+                return SKIP;
+            }
+        }
         CONTINUE
+    }
+
+    fn has_patterns(&self) -> bool {
+        !self.filter.pattern.patterns.is_empty()
     }
 
     /// Whether the main line must still be followed.
@@ -201,13 +226,16 @@ impl<'f> Selector<'f> {
         self.header == Header::Passed
             && !self.main_stopped
             && ((self.filter.position.is_some() && self.ply.is_none())
+                || (self.has_patterns() && self.pattern.ply.is_none())
                 || self
                     .prefix
                     .is_some_and(|p| !self.prefix_failed && (self.main_ply as usize) < p.len()))
     }
 
-    /// Follows a legal main-line move.
-    fn follow(&mut self, mv: Move, after: &Position) {
+    /// Follows a legal main-line move: `SKIP` when the patterns can no
+    /// longer hold and rejected games stop.
+    fn follow(&mut self, played: &Played, after: &Position) -> Flow {
+        let mv = played.mv;
         self.main_ply += 1;
         if let Some(p) = self.prefix {
             if let Some(want) = p.get(self.main_ply as usize - 1) {
@@ -223,6 +251,22 @@ impl<'f> Selector<'f> {
                 }
             }
         }
+        if self.has_patterns() && self.pattern.ply.is_none() {
+            let f = &self.filter.pattern;
+            self.pattern.look(
+                f,
+                after,
+                self.main_ply,
+                Some((mv, played.role, played.captured)),
+            );
+            if self.stop && self.pattern.hopeless(f, self.main_ply) {
+                // The answer is known: no match. Only read errors are
+                // still wanted.
+                self.header = Header::Failed;
+                return SKIP;
+            }
+        }
+        CONTINUE
     }
 
     fn verdict(&self, s: Summary<'_>, tags: Option<&crate::tags::GameTags>) -> bool {
@@ -239,6 +283,7 @@ impl<'f> Selector<'f> {
             || f.min_plies.is_some_and(|n| s.plies < n)
             || f.max_plies.is_some_and(|n| s.plies > n)
             || (f.position.is_some() && self.ply.is_none())
+            || (!f.pattern.patterns.is_empty() && self.pattern.ply.is_none())
             || !self.info.players.rated_within(f.min_rating, f.max_rating)
         {
             return false;
@@ -275,6 +320,7 @@ impl Observer for Selector<'_> {
         self.prefix_failed = false;
         self.prefix = None;
         self.ply = None;
+        self.pattern.reset();
         CONTINUE
     }
 
@@ -311,7 +357,7 @@ impl Observer for Selector<'_> {
     #[inline]
     fn played(&mut self, played: &Played, after: &Position) -> Flow {
         if self.following() {
-            self.follow(played.mv, after);
+            return self.follow(played, after);
         }
         CONTINUE
     }
@@ -335,6 +381,7 @@ impl Observer for Selector<'_> {
             matched,
             read_error: self.read_error,
             ply: if matched { self.ply } else { None },
+            pattern_ply: if matched { self.pattern.ply } else { None },
             info,
         }
     }

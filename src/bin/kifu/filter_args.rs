@@ -5,7 +5,10 @@ use crate::common_args::InputArgs;
 use clap::{Args, ValueEnum};
 use kifu::read::Encoding;
 use kifu::record::Outcome;
-use kifu::select::{DateBound, Filter, MovePrefix, Needle, PositionQuery, Reason, StartKind};
+use kifu::select::{
+    DateBound, Filter, MovePrefix, Needle, PatternFilter, PatternQuery, PatternSide, PlyRange,
+    PositionQuery, Reason, StartKind, MAX_PATTERNS,
+};
 use kifu::tags::{Kind, TagSet, Taxonomy};
 use kifu::Variant;
 
@@ -82,6 +85,23 @@ pub struct FilterArgs {
     /// Both players are rated R or less. A game where a player has no rating does not match.
     #[arg(long, value_name = "R", value_parser = finite)]
     pub max_rating: Option<f64>,
+    /// The main line reaches a position where this partial board holds, in the rule language of docs/tags.md ('K59 .58 r28 hand=B'; upper case: the --pattern-side's pieces). Repeatable: each must hold at some ply. Standard shogi only.
+    #[arg(long, value_name = "PATTERN", value_parser = pattern_text)]
+    pub pattern: Vec<String>,
+    /// The plies --pattern looks at: 10..40, 10.., ..40 or 25 (0 = the start; default: all).
+    #[arg(long, value_name = "RANGE", requires = "pattern")]
+    pub pattern_ply: Option<PlyRange>,
+    /// Whose view --pattern is read from: sente (default; squares as written), gote (turned 180°), either, or mover (the side that just moved).
+    #[arg(long, value_name = "SIDE", requires = "pattern")]
+    pub pattern_side: Option<PatternSide>,
+}
+
+/// A `--pattern`: the rule parses (the parser's message, with the
+/// character it stopped at), and names nothing a search cannot check.
+fn pattern_text(s: &str) -> Result<String, String> {
+    PatternQuery::parse(s, PatternSide::Sente)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 /// A rating bound: a finite number.
@@ -161,7 +181,36 @@ impl FilterArgs {
             // As dlshogi's converters: a minimum applies above 0 only.
             min_rating: self.min_rating.filter(|m| *m > 0.0),
             max_rating: self.max_rating,
+            pattern: PatternFilter {
+                // Each was parsed by `pattern_text`: none fails here.
+                patterns: self
+                    .pattern
+                    .iter()
+                    .filter_map(|p| {
+                        PatternQuery::parse(p, self.pattern_side.unwrap_or_default()).ok()
+                    })
+                    .collect(),
+                plies: self.pattern_ply.unwrap_or_default(),
+            },
         }
+    }
+
+    /// What the pattern flags refuse together with the others: more than
+    /// [`MAX_PATTERNS`] patterns, and `--variant` naming only variants (a
+    /// pattern reads standard-shogi squares).
+    pub fn check_patterns(&self) -> Result<(), String> {
+        if self.pattern.len() > MAX_PATTERNS {
+            return Err(format!(
+                "at most {MAX_PATTERNS} --pattern flags (each must hold at some ply; several terms in one pattern must hold at once)"
+            ));
+        }
+        if !self.pattern.is_empty()
+            && !self.variant.is_empty()
+            && !self.variant.contains(&Variant::Standard)
+        {
+            return Err("--pattern reads standard-shogi squares: minishogi and doubutsu games are not searched (leave out --variant, or add --variant standard)".into());
+        }
+        Ok(())
     }
 }
 
@@ -192,6 +241,9 @@ pub struct SelectArgs {
     /// Print the groups of selected games that share a game key (copies of one game).
     #[arg(long, conflicts_with = "dedupe")]
     pub duplicates: bool,
+    /// Print the groups of selected games whose main line is a prefix of another's from the same start (truncated copies), the longest first.
+    #[arg(long, conflicts_with_all = ["dedupe", "duplicates", "count"])]
+    pub contained: bool,
     #[command(flatten)]
     pub moves: MovesArg,
     #[command(flatten)]
@@ -204,12 +256,14 @@ const SELECT_HELP: &str = "Examples:
   kifu select db/ --moves \"7g7f 3c3d 2g2f\" --count      # how many games open so
   kifu select db/ --position 'lnsgkgsnl/1r5b1/ppppp2pp/5pp2/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL b -'
   kifu select db/ --duplicates                          # copies of the same game, in any format
+  kifu select db/ --contained                           # truncated copies: games that are a prefix of another
+  kifu select db/ --pattern 'K[1-2][8-9] .[1-2]7' --pattern-ply ..60   # sente's king castled on the right
   kifu select db/ --format json --invalid | jq .path
   kifu convert db/ --to kifu --out-dir clean/ --dedupe --valid
 
 Output: one line per game, `path:N` (N = 1 for the first game of a file; `kifu
 board path --game N` shows it), with ` ply P` when --position matched (P = 0
-for the start); JSON Lines with --format json (path, game (0-based, as in
+for the start) and ` pattern_ply Q` when --pattern did; JSON Lines with --format json (path, game (0-based, as in
 validate and stats), game_key, sente, gote, start_time, result, plies, ply, …).
 Text matches ignore case, full-width/half-width forms and spaces. The same
 flags work on convert, stats (--opening-moves for --moves) and validate.

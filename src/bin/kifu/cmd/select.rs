@@ -7,7 +7,9 @@ use crate::out::Out;
 use crate::progress::Progress;
 use kifu::read::Severity;
 use kifu::replay::{Names, Observer, Replay, Replayed};
-use kifu::select::{Dedupe, Duplicates, Filter, GameKey, Selector, Verdict};
+use kifu::select::{
+    Contained, Dedupe, Duplicates, Filter, GameKey, MainLine, MainMoves, Selector, Verdict,
+};
 use kifu::validate::{GameReport, ValidateOptions};
 use serde_json::json;
 use std::ops::ControlFlow;
@@ -60,6 +62,10 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
     if let Some(code) = job.nothing_found() {
         return Ok(code);
     }
+    if let Err(e) = a.filter.check_patterns() {
+        eprintln!("error: {e}");
+        return Ok(2);
+    }
     let filter = a.filter.filter(Some(&a.moves));
     let read_opts = common::read_options(&a.input, a.encoding);
     let mut progress = Progress::new(job.readable() as u64, true);
@@ -68,6 +74,7 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
         w: Out::new(),
         keep: Keep::new(a.filter.dedupe),
         dups: a.duplicates.then(Duplicates::default),
+        contained: a.contained.then(Contained::default),
         count: 0,
         unreadable: 0,
         bad_games: 0,
@@ -77,10 +84,19 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
     let vopts = ValidateOptions::default();
     // JSON lines carry each game's names (`names`).
     let json = a.format == SelectFormat::Json;
-    let per_game = batch::Visitors(|| replay(&filter, true, vopts, json.then_some(Names), json));
+    // --contained keeps each selected game's start and main-line moves.
+    let lines = a.contained;
+    let per_game = batch::Visitors(|| {
+        let observer = (json.then_some(Names), lines.then(MainMoves::default));
+        replay(&filter, true, vopts, observer, json)
+    });
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut l);
     l.finish(&job.inputs)
 }
+
+/// What the command's own observers make of a game: the names (JSON
+/// output) and the main line (`--contained`).
+type PerGame = (Option<Option<kifu::tags::NamesView>>, Option<MainLine>);
 
 /// The list under way.
 struct Listing<'a> {
@@ -88,18 +104,19 @@ struct Listing<'a> {
     w: Out,
     keep: Keep,
     dups: Option<Duplicates>,
+    contained: Option<Contained>,
     count: u64,
     unreadable: u64,
     bad_games: u64,
     sources: common::SourceLines,
 }
 
-impl Consumer<Replayed<(Verdict, Option<Option<kifu::tags::NamesView>>)>> for Listing<'_> {
+impl Consumer<Replayed<(Verdict, PerGame)>> for Listing<'_> {
     fn game(
         &mut self,
         meta: &Arc<FileMeta>,
         index: usize,
-        mut g: Replayed<(Verdict, Option<Option<kifu::tags::NamesView>>)>,
+        mut g: Replayed<(Verdict, PerGame)>,
         progress: &Progress,
     ) -> ControlFlow<()> {
         g.report.index = index;
@@ -114,6 +131,10 @@ impl Consumer<Replayed<(Verdict, Option<Option<kifu::tags::NamesView>>)>> for Li
         self.count += 1;
         if let Some(d) = self.dups.as_mut() {
             d.add(g.report.game_key, meta.input as u32, index as u32);
+        } else if let Some(c) = self.contained.as_mut() {
+            if let Some(line) = &g.output.1 .1 {
+                c.add(line, g.report.game_key, meta.input as u32, index as u32);
+            }
         } else if !self.a.count {
             emit(&mut self.w, self.a.format, meta, index, &g);
         }
@@ -164,6 +185,41 @@ impl Listing<'_> {
                 }
             }
         }
+        if let Some(c) = self.contained {
+            for group in c.groups() {
+                let head = group.games[0].key;
+                match self.a.format {
+                    SelectFormat::Human => {
+                        w.line(&format!("{head} {}", group.games.len()));
+                        for g in &group.games {
+                            let path = inputs[g.input as usize].display.as_str();
+                            w.human(&format!("  {path}:{} plies {}", g.game + 1, g.plies));
+                        }
+                    }
+                    SelectFormat::Json => {
+                        let games: Vec<_> = group
+                            .games
+                            .iter()
+                            .map(|g| {
+                                json!({
+                                    "path": inputs[g.input as usize].display,
+                                    "game": g.game,
+                                    "plies": g.plies,
+                                    "game_key": g.key,
+                                })
+                            })
+                            .collect();
+                        w.line(
+                            &json!({"game_key": head, "count": games.len(), "games": games})
+                                .to_string(),
+                        );
+                    }
+                }
+                if !w.ok() {
+                    break;
+                }
+            }
+        }
         self.w.finish()?;
         Ok(common::exit_code(self.unreadable > 0, self.bad_games > 0))
     }
@@ -192,14 +248,17 @@ fn emit(
     format: SelectFormat,
     meta: &FileMeta,
     index: usize,
-    g: &Replayed<(Verdict, Option<Option<kifu::tags::NamesView>>)>,
+    g: &Replayed<(Verdict, PerGame)>,
 ) {
     match format {
         SelectFormat::Human => {
-            let line = match g.output.0.ply {
+            let mut line = match g.output.0.ply {
                 Some(p) => format!("{}:{} ply {p}", meta.display, index + 1),
                 None => format!("{}:{}", meta.display, index + 1),
             };
+            if let Some(p) = g.output.0.pattern_ply {
+                line.push_str(&format!(" pattern_ply {p}"));
+            }
             w.human(&line);
         }
         SelectFormat::Json => {
@@ -239,7 +298,8 @@ fn emit(
                     "plies": r.plies,
                     "valid": r.ok,
                     "ply": g.output.0.ply,
-                    "names": g.output.1.as_ref().and_then(Option::as_ref),
+                    "pattern_ply": g.output.0.pattern_ply,
+                    "names": g.output.1 .0.as_ref().and_then(Option::as_ref),
                     "sente_rating": info.players.rating[0],
                     "gote_rating": info.players.rating[1],
                     "sente_rank": text(&info.players.rank[0]),
