@@ -11,15 +11,15 @@ use super::write::node_json;
 use crate::diagram::Notation;
 use std::io::{self, Write};
 
-/// Writes the explorer page of `nodes` (see the [module docs](self)):
+/// Writes the explorer page of `nodes` (from [`super::Tree::finish`]) (see the [module docs](self)):
 /// `title` in its heading, moves in `notation`.
 pub fn write(
-    nodes: &[NodeView],
+    nodes: impl IntoIterator<Item = NodeView>,
     title: &str,
     notation: Notation,
     w: &mut impl Write,
 ) -> io::Result<()> {
-    let data: Vec<_> = nodes.iter().map(node_json).collect();
+    let data: Vec<_> = nodes.into_iter().map(|n| node_json(&n)).collect();
     // `</` cannot close the script inside a JSON string.
     let json = serde_json::to_string(&data)
         .map_err(io::Error::other)?

@@ -32,7 +32,7 @@
 //!     tree.add(&g.output, &Facts::of(&g.report), src, i);
 //!     i += 1;
 //! }
-//! let nodes = tree.finish();
+//! let nodes = tree.finish_all();
 //! assert_eq!(nodes[0].games, 2);
 //! assert_eq!(nodes[0].moves.len(), 2);
 //! ```
@@ -320,14 +320,14 @@ impl Tree {
     /// The tree: positions with at least [`TreeOptions::min_games`] games
     /// reached from a root through moves with that many, breadth first
     /// (roots in the order first met; moves by games, most first, then
-    /// USI), each once, at the fewest plies from a root.
-    pub fn finish(mut self) -> Vec<NodeView> {
+    /// USI), each once, at the fewest plies from a root. The positions
+    /// are made one at a time (each leaves the map as it is made), so
+    /// writing a tree does not hold it twice.
+    pub fn finish(mut self) -> Nodes {
         let k = self.opts.min_games.max(1);
         if k > 1 {
             self.prune(k);
         }
-        let tax = crate::tags::Taxonomy::builtin();
-        let mut out = Vec::new();
         let mut done: HashSet<u64> = HashSet::new();
         let mut queue: VecDeque<(u64, Position, u32)> = VecDeque::new();
         for (key, pos) in &self.roots {
@@ -335,29 +335,60 @@ impl Tree {
                 queue.push_back((*key, *pos, 0));
             }
         }
-        while let Some((key, pos, ply)) = queue.pop_front() {
-            let Some(node) = self.nodes.get(&key) else {
+        Nodes {
+            tree: self,
+            done,
+            queue,
+        }
+    }
+
+    /// [`Tree::finish`], gathered.
+    pub fn finish_all(self) -> Vec<NodeView> {
+        self.finish().collect()
+    }
+}
+
+/// The positions of a finished tree, in order (see [`Tree::finish`]).
+#[derive(Debug)]
+pub struct Nodes {
+    tree: Tree,
+    done: HashSet<u64>,
+    queue: VecDeque<(u64, Position, u32)>,
+}
+
+impl Iterator for Nodes {
+    type Item = NodeView;
+
+    fn next(&mut self) -> Option<NodeView> {
+        let tax = crate::tags::Taxonomy::builtin();
+        let t = &mut self.tree;
+        loop {
+            let (key, pos, ply) = self.queue.pop_front()?;
+            let Some(node) = t.nodes.remove(&key) else {
                 continue;
             };
-            let mut edges: Vec<&Edge> = node.moves.iter().collect();
             let variant = pos.variant();
+            let mut edges: Vec<(String, &Edge)> = node
+                .moves
+                .iter()
+                .map(|e| (e.mv.usi(variant).to_string(), e))
+                .collect();
             edges.sort_by(|a, b| {
-                b.counts.games.cmp(&a.counts.games).then_with(|| {
-                    a.mv.usi(variant)
-                        .to_string()
-                        .cmp(&b.mv.usi(variant).to_string())
-                })
+                b.1.counts
+                    .games
+                    .cmp(&a.1.counts.games)
+                    .then_with(|| a.0.cmp(&b.0))
             });
             let mut moves = Vec::with_capacity(edges.len());
-            for e in edges {
+            for (usi, e) in edges {
                 let mut after = pos;
                 after.play_unchecked(e.mv);
                 let child = position_key(&after);
-                if ply < self.opts.plies && self.nodes.contains_key(&child) && done.insert(child) {
-                    queue.push_back((child, after, ply + 1));
+                if ply < t.opts.plies && t.nodes.contains_key(&child) && self.done.insert(child) {
+                    self.queue.push_back((child, after, ply + 1));
                 }
                 moves.push(MoveView {
-                    usi: e.mv.usi(variant).to_string(),
+                    usi,
                     japanese: crate::diagram::move_text(
                         &pos,
                         e.mv,
@@ -372,7 +403,7 @@ impl Tree {
                     ),
                     sfen_after: sfen_without_ply(&after),
                     counts: e.counts.clone(),
-                    example_path: self.source_path(e.counts.example.source).to_string(),
+                    example_path: t.source_path(e.counts.example.source).to_string(),
                 });
             }
             let name = node.top_name().map(|(tag, games)| {
@@ -384,7 +415,7 @@ impl Tree {
                     games,
                 }
             });
-            out.push(NodeView {
+            return Some(NodeView {
                 sfen: sfen_without_ply(&pos),
                 ply,
                 games: node.games,
@@ -392,7 +423,6 @@ impl Tree {
                 moves,
             });
         }
-        out
     }
 }
 

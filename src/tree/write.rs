@@ -48,9 +48,12 @@ pub fn node_json(n: &NodeView) -> Value {
 }
 
 /// JSON Lines: one object per position (fields in docs/tree.md).
-pub fn write_jsonl(nodes: &[NodeView], w: &mut impl Write) -> io::Result<()> {
+pub fn write_jsonl(
+    nodes: impl IntoIterator<Item = NodeView>,
+    w: &mut impl Write,
+) -> io::Result<()> {
     for n in nodes {
-        serde_json::to_writer(&mut *w, &node_json(n))?;
+        serde_json::to_writer(&mut *w, &node_json(&n))?;
         w.write_all(b"\n")?;
     }
     Ok(())
@@ -80,7 +83,11 @@ pub const CSV_HEADER: &[&str] = &[
 
 /// CSV: one row per move of each position (a position without moves: one
 /// row with the move columns empty); `notation` for the `move` column.
-pub fn write_csv(nodes: &[NodeView], notation: Notation, w: &mut impl Write) -> io::Result<()> {
+pub fn write_csv(
+    nodes: impl IntoIterator<Item = NodeView>,
+    notation: Notation,
+    w: &mut impl Write,
+) -> io::Result<()> {
     let mut c = Csv(w);
     c.write_record(CSV_HEADER)?;
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
@@ -172,7 +179,11 @@ fn pct(n: u32, of: u32) -> String {
 /// games, the share of sente wins, draws and gote wins, other endings,
 /// the movers' mean and best ratings, the dates and an example
 /// (`path:N`, N 1-based as `kifu select` prints it).
-pub fn write_text(nodes: &[NodeView], notation: Notation, w: &mut impl Write) -> io::Result<()> {
+pub fn write_text(
+    nodes: impl IntoIterator<Item = NodeView>,
+    notation: Notation,
+    w: &mut impl Write,
+) -> io::Result<()> {
     for n in nodes {
         let name = match (&n.name, notation) {
             (Some(x), Notation::Kif) => format!("  {}", x.ja),

@@ -112,10 +112,10 @@ pub fn run(a: TreeArgs) -> std::io::Result<u8> {
     let written = {
         let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut sink);
         let r = match a.format {
-            TreeFormat::Text => kifu::tree::write_text(&nodes, notation, &mut w),
-            TreeFormat::Json => kifu::tree::write_jsonl(&nodes, &mut w),
-            TreeFormat::Csv => kifu::tree::write_csv(&nodes, notation, &mut w),
-            TreeFormat::Html => kifu::tree::html::write(&nodes, &title, notation, &mut w),
+            TreeFormat::Text => kifu::tree::write_text(nodes, notation, &mut w),
+            TreeFormat::Json => kifu::tree::write_jsonl(nodes, &mut w),
+            TreeFormat::Csv => kifu::tree::write_csv(nodes, notation, &mut w),
+            TreeFormat::Html => kifu::tree::html::write(nodes, &title, notation, &mut w),
         };
         r.and_then(|()| w.flush())
     }
