@@ -114,6 +114,7 @@ pub mod select;
 pub mod stats;
 pub mod strictness;
 pub mod tags;
+pub mod tree;
 pub mod validate;
 
 pub mod convert;

@@ -30,6 +30,7 @@ fn main() {
     trials::main(trials![
         viewer_in_headless_chromium,
         site_in_headless_chromium
+        tree_explorer_in_headless_chromium
     ]);
 }
 
@@ -441,6 +442,138 @@ fn site_in_headless_chromium() -> Result<(), Skip> {
     let o = Command::new("node")
         .current_dir(root().join("tests/browser"))
         .arg("site.js")
+/// Writes `n` games of random legal play (a small book for the first
+/// plies, so that positions are shared) as one CSA file.
+fn random_games(path: &Path, n: usize, seed: u64) {
+    let mut x = seed;
+    let mut rnd = |m: usize| {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        (x.wrapping_mul(0x2545_f491_4f6c_dd1d) % m as u64) as usize
+    };
+    let book = ["7g7f", "2g2f", "3c3d", "8c8d", "6g6f", "4c4d"];
+    let mut text = String::new();
+    for g in 0..n {
+        if g > 0 {
+            text.push_str("/\n");
+        }
+        text.push_str("PI\n+\n");
+        let mut pos = Position::new(kifu::Variant::Standard);
+        for i in 0..rnd(40) + 4 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mut mv = legal[rnd(legal.len())];
+            if i < 6 {
+                if let Some(m) = Move::from_usi(book[rnd(book.len())], kifu::Variant::Standard)
+                    .filter(|m| pos.is_legal(*m))
+                {
+                    mv = m;
+                }
+            }
+            let sign = if pos.turn() == kifu::Color::Black {
+                '+'
+            } else {
+                '-'
+            };
+            let sq = |s: kifu::Square| String::from_utf8(s.csa().to_vec()).unwrap();
+            let line = match mv {
+                Move::Normal { from, to, promote } => {
+                    let r = pos.piece_at(from).unwrap().role;
+                    let r = if promote { r.promoted().unwrap() } else { r };
+                    format!("{sign}{}{}{}", sq(from), sq(to), r.csa())
+                }
+                Move::Drop { role, to } => format!("{sign}00{}{}", sq(to), role.csa()),
+            };
+            text.push_str(&line);
+            text.push('\n');
+            pos.play(mv).unwrap();
+        }
+        text.push_str(if rnd(3) == 0 { "%CHUDAN\n" } else { "%TORYO\n" });
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+/// The explorer page of `kifu tree --format html` as a user clicks it:
+/// three moves deep (the most played each time), the board and the move
+/// table checked against the JSON Lines of the same tree at each step,
+/// then back through the path; and the page of a 20,000-game database
+/// (30 plies, `--min-games 10`) loads in under 2 s.
+fn tree_explorer_in_headless_chromium() -> Result<(), Skip> {
+    let chromium = needs()?;
+    let out = root().join("target/browser");
+    std::fs::create_dir_all(&out).unwrap();
+    let db = out.join("tree-db.csa");
+    random_games(&db, 20_000, 0x5eed_1234_abcd_0001);
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_kifu"))
+            .arg("tree")
+            .arg(&db)
+            .args(["--plies", "30", "--min-games", "10", "--force"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let html = out.join("explorer.html");
+    run(&["--format", "html", "-o", html.to_str().unwrap()]);
+    let lines = run(&["--format", "json"]);
+    let nodes: HashMap<String, Value> = lines
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (v["sfen"].as_str().unwrap().to_string(), v)
+        })
+        .collect();
+    let first: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    // The plan: read, click the most played move, three times; back.
+    let rows = |n: &Value| -> Vec<Value> {
+        n["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| json!([m["usi"], m["games"]]))
+            .collect()
+    };
+    let mut actions = vec![json!({ "read": "depth-0" })];
+    let mut want = vec![(
+        first["sfen"].clone(),
+        rows(&first),
+        first["name"]["id"].clone(),
+    )];
+    let mut here = first.clone();
+    for d in 1..=3 {
+        let m = &here["moves"][0];
+        actions.push(json!({ "click": format!("#moves tbody tr[data-usi=\"{}\"]", m["usi"].as_str().unwrap()) }));
+        actions.push(json!({ "read": format!("depth-{d}") }));
+        here = nodes[m["sfen_after"].as_str().unwrap()].clone();
+        want.push((
+            here["sfen"].clone(),
+            rows(&here),
+            here["name"]["id"].clone(),
+        ));
+    }
+    actions.push(json!({ "click": "#path a[data-depth=\"1\"]" }));
+    actions.push(json!({ "read": "back-1" }));
+    actions.push(json!({ "screenshot": out.join("explorer.png") }));
+    let plan = json!({ "pages": [{
+        "name": "explorer",
+        "url": format!("file://{}", html.display()),
+        "actions": actions,
+    }]});
+    let plan_file = out.join("tree-plan.json");
+    std::fs::write(&plan_file, plan.to_string()).unwrap();
+    let o = Command::new("node")
+        .current_dir(root().join("tests/browser"))
+        .arg("drive.js")
         .arg(&plan_file)
         .arg(&chromium)
         .output()
@@ -512,5 +645,29 @@ fn site_in_headless_chromium() -> Result<(), Skip> {
     assert_eq!(r["eval_clicks"], json!(eval_plies));
     assert_eq!(r["eval_left"], 0);
     assert_eq!(r["plain_graph"], false);
+        "drive.js failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let got: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(got["errors"], json!([]), "page errors");
+    assert_eq!(got["requests"], json!([]), "no network");
+    let reads = got["reads"].as_array().unwrap();
+    assert_eq!(reads.len(), 5);
+    for (i, (sfen, rows, name)) in want.iter().enumerate() {
+        let r = &reads[i];
+        assert_eq!(&r["sfen"], sfen, "board at depth {i}");
+        assert_eq!(&r["rows"], &json!(rows), "move table at depth {i}");
+        let name = name.as_str().unwrap_or("");
+        assert_eq!(r["name"].as_str().unwrap_or(""), name, "name at depth {i}");
+        assert!(rows.len() > 0 || i == 3);
+    }
+    assert_eq!(reads[4]["sfen"], want[1].0, "the path goes back");
+    let ms = got["loads"][0]["ms"].as_u64().unwrap();
+    let size = std::fs::metadata(&html).unwrap().len();
+    eprintln!(
+        "explorer.html: {} positions, {size} bytes, loaded in {ms} ms",
+        nodes.len()
+    );
+    assert!(ms < 2000, "the explorer loads in under 2 s: {ms} ms");
     Ok(())
 }

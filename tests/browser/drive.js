@@ -6,6 +6,7 @@
 // plan: {"pages": [{"name", "url", "actions": [
 //          {"goto": "#ply=3"} | {"key": "ArrowRight", "times": 2} |
 //          {"click": "css selector"} | {"read": "id"} |
+//          (a read also gives the explorer's move rows and name; loads: ms per page)
 //          {"save_svg": "path"} | {"screenshot": "path"}]}]}
 'use strict';
 const fs = require('fs');
@@ -31,9 +32,12 @@ async function main() {
     page.on('pageerror', (e) => out.errors.push(String(e)));
     page.on('console', (m) => { if (m.type() === 'error') { out.errors.push(m.text()); } });
     page.on('request', (r) => { if (!r.url().startsWith('file:')) { out.requests.push(r.url()); } });
+    out.loads = [];
     for (const p of plan.pages) {
+      const t0 = Date.now();
       await page.goto(p.url);
       await page.waitForSelector('html[data-ready="true"]');
+      out.loads.push({ page: p.name, ms: Date.now() - t0 });
       for (const a of p.actions) {
         if (a.goto !== undefined) {
           // A new load (not a same-document hash change): the page must read
@@ -58,6 +62,10 @@ async function main() {
               pieces: svg ? svg.querySelectorAll('.piece').length : -1,
               current: cur ? cur.getAttribute('data-node') : null,
               hash: location.hash,
+              // The tree explorer's move table and name (kifu tree --format html).
+              rows: Array.from(document.querySelectorAll('#moves tbody tr[data-usi]'))
+                .map((tr) => [tr.getAttribute('data-usi'), +tr.getAttribute('data-games')]),
+              name: (document.getElementById('info') || { getAttribute: () => null }).getAttribute('data-name'),
             };
           });
           r.page = p.name;

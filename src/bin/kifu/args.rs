@@ -49,7 +49,77 @@ pub enum Command {
     Export(crate::export_args::ExportArgs),
     /// The opening, castle and style names kifu finds (戦型・囲い): `kifu tags --list`.
     Tags(TagsArgs),
+    /// The opening tree: every position of the first plies, each move with games, results, ratings, dates, names (text, JSON Lines, CSV, an HTML explorer).
+    Tree(TreeArgs),
 }
+
+#[derive(Args, Debug)]
+#[command(after_help = TREE_HELP)]
+pub struct TreeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Encoding to assume when a file has no BOM or declaration, or one its bytes contradict
+    /// (utf-8, shift_jis, euc-jp).
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<Encoding>,
+    /// Plies followed from the root.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub plies: u32,
+    /// Leave out positions and moves with fewer than K games.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub min_games: u32,
+    /// Root the tree at the position after these USI moves from the even start ("7g7f,3c3d" or "7g7f 3c3d"; games reaching it in any order count).
+    #[arg(long, value_name = "USI", conflicts_with = "from_sfen")]
+    pub from_moves: Option<String>,
+    /// Root the tree at this position (SFEN; the move number may be left out).
+    #[arg(long, value_name = "SFEN")]
+    pub from_sfen: Option<String>,
+    /// Output format: text (a table per position), json (JSON Lines, one position a line), csv (one row per move), html (one explorer page).
+    #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
+    pub format: TreeFormat,
+    /// Notation of the moves in text, CSV and HTML (kif: Japanese, psn: international).
+    #[arg(long, value_enum, default_value = "kif")]
+    pub notation: NotationArg,
+    /// Write here (default: standard output; `-` for it).
+    #[arg(short = 'o', long)]
+    pub output: Option<std::path::PathBuf>,
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+    /// Positions kept in memory before the rarest are pruned while reading (docs/tree.md: the counts are then no longer exact, and kifu says so).
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    pub max_nodes: usize,
+    #[command(flatten)]
+    pub filter: crate::filter_args::FilterArgs,
+}
+
+/// Output of `kifu tree`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeFormat {
+    /// A table per position, for a terminal.
+    Text,
+    /// JSON Lines: one object per position.
+    Json,
+    /// CSV: one row per move.
+    Csv,
+    /// One self-contained explorer page.
+    Html,
+}
+
+const TREE_HELP: &str = "Examples:
+  kifu tree db/                                   # the first 30 plies as tables
+  kifu tree db/ --plies 12 --min-games 10 --notation psn
+  kifu tree db/ --from-moves 7g7f,3c3d --format json | jq -c '.moves[0]'
+  kifu tree wars/ --min-rating 2000 --since 2020 --format csv -o tree.csv
+  kifu tree db/ --min-games 10 --format html -o explorer.html
+
+Positions are keyed by board, hands and side to move (not the move number),
+so transpositions merge; a game counts once per position and per move. JSON
+fields and CSV columns: docs/tree.md. Memory is bounded by --max-nodes: past
+it the rarest positions are pruned while reading and kifu warns that counts
+may be short. The result is the same whatever -j.
+Exit codes: 0 the tree was written, 1 a game could not be read (reported on
+standard error; its moves before the problem count), 2 usage or I/O error.";
 
 #[derive(Args, Debug)]
 #[command(after_help = TAGS_HELP)]

@@ -72,6 +72,7 @@ fn read_lists(cli: &mut args::Cli) {
         args::Command::Html(a) => &mut a.input,
         args::Command::Select(a) => &mut a.input,
         args::Command::Export(a) => &mut a.input,
+        args::Command::Tree(a) => &mut a.input,
         _ => return,
     };
     let checked = input
@@ -107,6 +108,7 @@ fn main() -> ExitCode {
         args::Command::Select(a) => cmd::select::run(a),
         args::Command::Export(a) => cmd::export::run(a, color),
         args::Command::Tags(a) => cmd::tags::run(a),
+        args::Command::Tree(a) => cmd::tree::run(a),
     };
     let code = out::exit_code(result);
     // New outputs are made durable together, once the command is done.

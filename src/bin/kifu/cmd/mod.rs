@@ -10,4 +10,5 @@ pub mod select;
 pub mod shell;
 pub mod stats;
 pub mod tags;
+pub mod tree;
 pub mod validate;
