@@ -668,7 +668,7 @@ fn tree_explorer_in_headless_chromium() -> Result<(), Skip> {
         assert_eq!(&r["rows"], &json!(rows), "move table at depth {i}");
         let name = name.as_str().unwrap_or("");
         assert_eq!(r["name"].as_str().unwrap_or(""), name, "name at depth {i}");
-        assert!(rows.len() > 0 || i == 3);
+        assert!(!rows.is_empty() || i == 3);
     }
     assert_eq!(reads[4]["sfen"], want[1].0, "the path goes back");
     let ms = got["loads"][0]["ms"].as_u64().unwrap();
