@@ -406,7 +406,11 @@ fn site_in_headless_chromium() -> Result<(), Skip> {
     let pages = walkdir::WalkDir::new(&dir)
         .into_iter()
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_name() != "index.html" && e.path().extension() == Some("html".as_ref()))
+        .filter(|e| {
+            e.file_name() != "index.html"
+                && e.file_name() != "explorer.html"
+                && e.path().extension() == Some("html".as_ref())
+        })
         .count();
     let rec = read_all(
         &std::fs::read(&eval_game).unwrap(),
@@ -506,6 +510,20 @@ fn site_in_headless_chromium() -> Result<(), Skip> {
         r["site_link"].as_str().unwrap().ends_with(".html"),
         "{}",
         r["site_link"]
+    );
+    // The index's link opens the collection's explorer, with moves.
+    assert!(
+        r["explorer_url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/explorer.html"),
+        "{}",
+        r["explorer_url"]
+    );
+    assert!(
+        r["explorer_rows"].as_u64().unwrap() > 0,
+        "{}",
+        r["explorer_rows"]
     );
     // The graph: one point per evaluation; a click goes to its ply.
     assert_eq!(r["graph"], true);

@@ -458,7 +458,13 @@ fn html_out_dir_names_and_invalid_games() {
     names.sort();
     assert_eq!(
         names,
-        ["index.html", "one.html", "two-0001.html", "two-0002.html"]
+        [
+            "explorer.html",
+            "index.html",
+            "one.html",
+            "two-0001.html",
+            "two-0002.html"
+        ]
     );
     // Several games into one -o: the first is written, the rest refused.
     let one = dir.path().join("x.html");
@@ -562,6 +568,109 @@ fn html_out_dir_writes_the_index_and_refuses_a_page_named_index() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("the index of the pages"), "{err}");
     assert!(!out2.join("two-0001.html").exists());
+}
+
+#[test]
+fn html_out_dir_writes_the_collections_explorer() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    for f in ["two-games.csa", "lance-handicap.kif", "relative-marks.ki2"] {
+        std::fs::copy(fixture(&format!("examples/{f}")), input.join(f)).unwrap();
+    }
+    let inp = input.to_str().unwrap();
+    let out = dir.path().join("out");
+    let o = run(&[
+        "html",
+        inp,
+        "--out-dir",
+        out.to_str().unwrap(),
+        "--explorer-min-games",
+        "1",
+        "--explorer-plies",
+        "12",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        index.contains("explorer.html"),
+        "the index links the explorer"
+    );
+    // The explorer is the tree `kifu tree` makes of the same games, built
+    // in the same replay as the pages.
+    let explorer = std::fs::read_to_string(out.join("explorer.html")).unwrap();
+    let tree_page = dir.path().join("tree.html");
+    let o = run(&[
+        "tree",
+        inp,
+        "--min-games",
+        "1",
+        "--plies",
+        "12",
+        "--format",
+        "html",
+        "-o",
+        tree_page.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let tree = std::fs::read_to_string(&tree_page).unwrap();
+    assert_eq!(
+        explorer.replace("kifu html: ", "kifu tree: "),
+        tree,
+        "the explorer page differs from kifu tree's"
+    );
+    assert!(explorer.contains("7g7f"), "moves are in the explorer");
+    // --no-explorer writes none and links none.
+    let out2 = dir.path().join("out2");
+    let o = run(&[
+        "html",
+        inp,
+        "--out-dir",
+        out2.to_str().unwrap(),
+        "--no-explorer",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!out2.join("explorer.html").exists());
+    assert!(!std::fs::read_to_string(out2.join("index.html"))
+        .unwrap()
+        .contains("explorer.html"));
+    // An input whose page would be explorer.html is refused before
+    // anything is written (or taken with --no-explorer).
+    std::fs::copy(
+        fixture("examples/variations.jkf"),
+        input.join("explorer.jkf"),
+    )
+    .unwrap();
+    let out3 = dir.path().join("out3");
+    let o = run(&["html", inp, "--out-dir", out3.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("the opening explorer"), "{err}");
+    assert!(!out3.exists() || std::fs::read_dir(&out3).unwrap().next().is_none());
+    let o = run(&[
+        "html",
+        inp,
+        "--out-dir",
+        out3.to_str().unwrap(),
+        "--no-explorer",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out3.join("explorer.html").is_file());
 }
 
 #[test]

@@ -103,6 +103,18 @@ fn board_and_html_never_overwrite_the_record_they_read_from_standard_input() {
 
 // ---- 2. html --out-dir: the naming rule of convert --out-dir ---------------
 
+/// The game pages of an `html --out-dir` folder: every file but the
+/// collection's index and explorer, which must be there.
+fn site_pages(dir: &Path) -> Vec<String> {
+    let all = tree(dir);
+    for f in ["index.html", "explorer.html"] {
+        assert!(all.iter().any(|p| p == f), "no {f} in {all:?}");
+    }
+    all.into_iter()
+        .filter(|p| p != "index.html" && p != "explorer.html")
+        .collect()
+}
+
 #[test]
 fn html_pages_are_named_by_the_naming_rule_of_convert() {
     let dir = tempfile::tempdir().unwrap();
@@ -136,7 +148,7 @@ fn html_pages_are_named_by_the_naming_rule_of_convert() {
     std::fs::write(d.join("y/y.kif"), KIF_GAME).unwrap();
     let o = run(&["html", s(&d.join("y")), "--out-dir", s(&pages)]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert_eq!(tree(&pages), ["y.csa.html", "y.kif.html"]);
+    assert_eq!(site_pages(&pages), ["y.csa.html", "y.kif.html"]);
     let csa_page = std::fs::read_to_string(pages.join("y.csa.html")).unwrap();
     let kif_page = std::fs::read_to_string(pages.join("y.kif.html")).unwrap();
     assert!(csa_page.contains("Alice") && !kif_page.contains("Alice"));
@@ -154,20 +166,20 @@ fn html_pages_are_named_by_the_naming_rule_of_convert() {
     std::fs::remove_file(d.join("x/x-0001.csa")).unwrap();
     let o = run(&["html", s(&d.join("x")), "--out-dir", s(&pages)]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert_eq!(tree(&pages), ["x-0001.html", "x-0002.html"]);
+    assert_eq!(site_pages(&pages), ["x-0001.html", "x-0002.html"]);
     // Run again: the pages exist, refused before anything is written.
     std::fs::write(d.join("x/z.csa"), GAME).unwrap();
     let o = run(&["html", s(&d.join("x")), "--out-dir", s(&pages)]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("--force"), "{}", err(&o));
     assert_eq!(
-        tree(&pages),
+        site_pages(&pages),
         ["x-0001.html", "x-0002.html"],
         "z.html too early"
     );
     let o = run(&["html", s(&d.join("x")), "--out-dir", s(&pages), "--force"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert_eq!(tree(&pages), ["x-0001.html", "x-0002.html", "z.html"]);
+    assert_eq!(site_pages(&pages), ["x-0001.html", "x-0002.html", "z.html"]);
 }
 
 // ---- 3. Names are shown, never obeyed ---------------------------------------

@@ -106,6 +106,13 @@ async function main() {
     await Promise.all([page.waitForNavigation(), page.click('#games tbody tr:first-child td:first-child a')]);
     await ready();
     out.site_link = page.url();
+    // The collection's opening explorer, from the index's link.
+    await page.goto(plan.site);
+    await ready();
+    await Promise.all([page.waitForNavigation(), page.click('#explorer')]);
+    await page.waitForSelector('#moves tbody tr');
+    out.explorer_url = page.url();
+    out.explorer_rows = await page.evaluate(() => document.querySelectorAll('#moves tbody tr').length);
 
     // 3. The evaluation graph: a click on a point moves the board there.
     await page.goto(plan.eval_page);

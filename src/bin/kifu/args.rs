@@ -639,6 +639,17 @@ pub struct HtmlArgs {
     /// Open the pages with the board seen from gote's side.
     #[arg(long)]
     pub flip: bool,
+    /// With --out-dir: plies of the collection's opening explorer
+    /// (`explorer.html`, as `kifu tree --format html`).
+    #[arg(long, default_value_t = 30, value_name = "N")]
+    pub explorer_plies: u32,
+    /// With --out-dir: positions and moves of the explorer played in fewer
+    /// games are left out (1 keeps every position of every game).
+    #[arg(long, default_value_t = 2, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    pub explorer_min_games: u32,
+    /// With --out-dir: write no `explorer.html`.
+    #[arg(long)]
+    pub no_explorer: bool,
     /// Overwrite existing output files (inputs are never overwritten).
     #[arg(long)]
     pub force: bool,
@@ -651,7 +662,8 @@ pub struct HtmlArgs {
 
 const HTML_HELP: &str = "Examples:
   kifu html game.kif -o game.html
-  kifu html db/ --out-dir pages/                # one page per game, mirroring db/
+  kifu html db/ --out-dir pages/                # one page per game, mirroring db/,
+                                                # pages/index.html and pages/explorer.html
   kifu html games.psn --notation psn --out-dir pages/
 
 Each page is one self-contained file (inline SVG, CSS and script; no network)
@@ -662,6 +674,9 @@ N moves. The board element (#board) exposes the shown position as data-sfen.
 Games with an illegal move are reported as `kifu validate` would and skipped.
 --out-dir names pages by the naming rule of `kifu convert --out-dir`; collisions
 and existing pages (without --force) are refused before any page is written.
+It also writes index.html (every game in one sortable, filterable table) and
+explorer.html (the opening tree of the collection, as kifu tree --format html;
+--explorer-plies, --explorer-min-games, --no-explorer), linked from the index.
 -o - is standard output; an input is never an output.
 Exit codes: 0 all written, 1 a game was invalid, 2 usage or I/O error or a
 refused output.";

@@ -1,5 +1,6 @@
 //! `kifu html`: one self-contained replay page per game; with --out-dir
-//! also `index.html`, every game in one table.
+//! also `index.html`, every game in one table, and `explorer.html`, the
+//! opening tree of the collection (built in the same replay).
 
 use crate::args::{ColorArg, HtmlArgs};
 use crate::batch::{self, FileMeta};
@@ -11,8 +12,11 @@ use crate::report::Reporter;
 use kifu::diagram::html::{html, HtmlOptions};
 use kifu::diagram::index::{Index, IndexOptions, IndexRow};
 use kifu::read::Severity;
+use kifu::replay::Replay;
 use kifu::stats::{Stats, StatsOptions};
+use kifu::tree::{Facts, GamePath, Tree, TreeOptions, Walk};
 use kifu::validate::{GameReport, ValidateOptions};
+use std::collections::HashMap;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -25,6 +29,18 @@ struct PageOut {
     /// The game's row of the index (its link is set when the page is
     /// written).
     row: IndexRow,
+    /// The game's path through the explorer's tree, with its result,
+    /// ratings and date (with --out-dir, unless --no-explorer).
+    walk: Option<(GamePath, Facts)>,
+}
+
+/// The opening explorer of an --out-dir run: the tree so far and where it
+/// goes.
+struct Explorer {
+    tree: Tree,
+    /// Input index → the tree's source id.
+    sources: HashMap<usize, u32>,
+    path: PathBuf,
 }
 
 /// The index of an --out-dir run: its rows so far (their JSON only, not
@@ -33,6 +49,7 @@ struct Site {
     index: Index,
     path: PathBuf,
     dir: PathBuf,
+    explorer: Option<Explorer>,
 }
 
 /// The link to `page` from the index in `dir`: its path below `dir`,
@@ -109,6 +126,17 @@ fn plan(
                 )]));
             }
             job.claim(&Destination::Path(index), "the index")?;
+            if !a.no_explorer {
+                let explorer = dir.join(EXPLORER);
+                if let Some(i) = names.single_owner(&explorer) {
+                    return Err(StartError::OutDir(vec![format!(
+                        "{} would be written to {}, the opening explorer (rename it, use another --out-dir, or --no-explorer)",
+                        job.inputs[i].display,
+                        explorer.display()
+                    )]));
+                }
+                job.claim(&Destination::Path(explorer), "the opening explorer")?;
+            }
             Some(names)
         }
         None => {
@@ -121,6 +149,9 @@ fn plan(
 
 /// The index page's name in --out-dir.
 const INDEX: &str = "index.html";
+
+/// The opening explorer's name in --out-dir.
+const EXPLORER: &str = "explorer.html";
 
 pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
     let exclude: Vec<PathBuf> = a.out_dir.iter().cloned().collect();
@@ -143,6 +174,12 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
         flip: a.flip,
         names: true,
     };
+    let tree_opts = TreeOptions {
+        plies: a.explorer_plies,
+        min_games: a.explorer_min_games,
+        ..TreeOptions::default()
+    };
+    let explore = a.out_dir.is_some() && !a.no_explorer;
     let mut progress = Progress::new(job.readable() as u64, true);
     let style = a.diagnostics.style();
     let rep = job.reporter(style, strictness, color, summary, &progress, |s| {
@@ -159,6 +196,11 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
             index: Index::new(),
             path: dir.join(INDEX),
             dir: dir.clone(),
+            explorer: (!a.no_explorer).then(|| Explorer {
+                tree: Tree::new(tree_opts.clone()),
+                sources: HashMap::new(),
+                path: dir.join(EXPLORER),
+            }),
         }),
         file_games: 0,
         failed_inputs: 0,
@@ -171,16 +213,40 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
     let vopts = ValidateOptions::default();
     let read_opts = common::read_options(&a.input, a.encoding);
     let workers = common::workers(&a.input, |n| st.rep.tool_warning(n, &progress));
-    // One validator per worker (reset by each game), with the collector
-    // of the index's row.
-    let validator = || Stats::replay(StatsOptions::default(), vopts);
+    // One replay per worker (reset by each game), with the collector of
+    // the index's row and the explorer's walk: the names both show are
+    // found once.
+    let validator = || {
+        Replay::new(
+            vopts,
+            (
+                Stats::new(StatsOptions::default()),
+                explore.then(|| Walk::new(&tree_opts)),
+            ),
+        )
+        .with_names(Some(kifu::tags::Taxonomy::builtin()))
+    };
     let notation = opts.notation;
     let per_game = batch::EachGameWith(
         validator,
-        |v: &mut kifu::replay::Replay<Stats>, _meta: &FileMeta, game| {
+        |v: &mut Replay<(Stats, Option<Walk>)>, _meta: &FileMeta, game| {
             let replayed = kifu::read::visit_game(&game, v);
-            let row = IndexRow::from_game_row(&replayed.output.row, String::new(), notation);
+            let (stats, path) = replayed.output;
+            let row = IndexRow::from_game_row(&stats.row, String::new(), notation);
             let mut report = replayed.report;
+            let walk = path.map(|p| {
+                let start = if stats.row.start_time.is_empty() {
+                    &stats.row.start_time_raw
+                } else {
+                    &stats.row.start_time
+                };
+                let facts = Facts {
+                    rating: [stats.row.sente_rating, stats.row.gote_rating],
+                    ..Facts::of(&report)
+                }
+                .with_start_time(start);
+                (p, facts)
+            });
             strictness.apply_report(&mut report);
             let page = if report.ok {
                 html(&game.record, &opts)
@@ -189,7 +255,12 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
             } else {
                 Ok(None)
             };
-            PageOut { report, page, row }
+            PageOut {
+                report,
+                page,
+                row,
+                walk,
+            }
         },
     );
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut st);
@@ -199,6 +270,10 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
     }
     if !st.stop {
         st.write_index(notation, &progress);
+    }
+    if !st.stop {
+        let title = format!("kifu html: {}", a.input.paths.join(" "));
+        st.write_explorer(&title, notation, &progress);
     }
     let (counts, _) = st.rep.finish(false, &progress);
     Ok(common::exit_code(
@@ -260,8 +335,7 @@ impl State {
         let Some(site) = &self.site else { return };
         let opts = IndexOptions {
             notation,
-            // The explorer page is linked once `kifu tree` writes one.
-            explorer: None,
+            explorer: site.explorer.as_ref().map(|_| EXPLORER.to_string()),
             ..IndexOptions::default()
         };
         let path = site.path.clone();
@@ -277,6 +351,61 @@ impl State {
         if let Err(e) = result {
             self.output_error(&path.display().to_string(), &e, progress);
         }
+    }
+
+    /// Writes `explorer.html` (planned up front): the opening tree of the
+    /// games that have a page.
+    fn write_explorer(
+        &mut self,
+        title: &str,
+        notation: kifu::diagram::Notation,
+        progress: &Progress,
+    ) {
+        let Some(explorer) = self.site.as_mut().and_then(|s| s.explorer.take()) else {
+            return;
+        };
+        if explorer.tree.pruned_below() > 0 {
+            self.rep.note(
+                None,
+                Some(Severity::Warning),
+                None,
+                &format!(
+                    "explorer.html: positions and moves with at most {} games were pruned while reading (more than {} positions), so its counts may be short (docs/tree.md)",
+                    explorer.tree.pruned_below(),
+                    explorer.tree.options().max_nodes
+                ),
+                progress,
+            );
+        }
+        let path = explorer.path;
+        let nodes = explorer.tree.finish();
+        // Claimed when planned.
+        let result = self
+            .plan
+            .open(&Destination::Path(path.clone()))
+            .and_then(|f| {
+                let mut w = std::io::BufWriter::new(f);
+                kifu::tree::html::write(nodes, title, notation, &mut w)?;
+                w.into_inner().map_err(|e| e.into_error())?.commit()
+            });
+        if let Err(e) = result {
+            self.output_error(&path.display().to_string(), &e, progress);
+        }
+    }
+
+    /// Adds a game with a page to the explorer's tree.
+    fn explore(&mut self, meta: &FileMeta, index: usize, walk: Option<(GamePath, Facts)>) {
+        let (Some(explorer), Some((path, facts))) =
+            (self.site.as_mut().and_then(|s| s.explorer.as_mut()), walk)
+        else {
+            return;
+        };
+        let tree = &mut explorer.tree;
+        let source = *explorer
+            .sources
+            .entry(meta.input)
+            .or_insert_with(|| tree.source(&meta.display));
+        tree.add(&path, &facts, source, index as u32);
     }
 
     /// Writes the page of game `n` of the current input (`None`: its only
@@ -355,6 +484,7 @@ impl State {
                 return self.fail(meta, progress, &format!("game {}: {e}", g.report.index + 1))
             }
         };
+        self.explore(meta, index, g.walk);
         if self.names.is_none() {
             if self.single_written > 0 {
                 return self.fail(
