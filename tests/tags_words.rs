@@ -34,14 +34,21 @@ fn examples() -> Vec<(String, String)> {
     out
 }
 
+/// The USI line of an example: its moves from the start, or `sfen …
+/// moves …` for an example from a handicap position.
+fn usi_line(m: &str) -> String {
+    if m.starts_with("sfen ") {
+        format!("position {m}\n")
+    } else {
+        format!("position startpos moves {m}\n")
+    }
+}
+
 /// A folder with `g.usi`: every example as one game, in order.
 fn games() -> (tempfile::TempDir, Vec<String>) {
     let d = tempfile::tempdir().unwrap();
     let ex = examples();
-    let text: String = ex
-        .iter()
-        .map(|(_, m)| format!("position startpos moves {m}\n"))
-        .collect();
+    let text: String = ex.iter().map(|(_, m)| usi_line(m)).collect();
     std::fs::write(d.path().join("g.usi"), text).unwrap();
     (d, ex.into_iter().map(|(id, _)| id).collect())
 }
@@ -238,11 +245,7 @@ fn unknown_words_get_near_names_by_meaning_then_spelling() {
 fn one(id: &str) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
     let (_, moves) = examples().into_iter().find(|(i, _)| i == id).unwrap();
-    std::fs::write(
-        d.path().join("g.usi"),
-        format!("position startpos moves {moves}\n"),
-    )
-    .unwrap();
+    std::fs::write(d.path().join("g.usi"), usi_line(&moves)).unwrap();
     d
 }
 

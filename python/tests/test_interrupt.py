@@ -4,6 +4,7 @@ Each case runs Python in a subprocess, sends it SIGINT while a kifu call
 works or waits, and expects KeyboardInterrupt within a few seconds."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -66,6 +67,15 @@ def assert_interrupted(*args, max_kb=1 << 20):
     assert peak < max_kb, f"peak resident memory {peak} KB"
 
 
+def assert_returned_at_once(*args, max_kb=1 << 20):
+    """`/dev/zero` is a binary file (NUL bytes): one `encoding` finding,
+    read no further, so the call returns before the signal comes."""
+    code, out, _ = interrupted(*args)
+    assert code == 0 and out.startswith("returned"), out
+    peak = int(re.search(r"VmHWM:\D*(\d+)", out).group(1))
+    assert peak < max_kb, f"peak resident memory {peak} KB"
+
+
 @pytest.fixture
 def fifo(tmp_path):
     path = tmp_path / "never.csa"
@@ -73,9 +83,26 @@ def fifo(tmp_path):
     return path
 
 
-def test_read_dev_zero_is_bounded_and_interruptible():
+@pytest.fixture
+def endless(tmp_path):
+    """A FIFO fed without end with text (CSA comment lines, no NUL byte):
+    kifu works on it until interrupted."""
+    path = tmp_path / "endless.csa"
+    os.mkfifo(path)
+    writer = subprocess.Popen(["sh", "-c", "exec yes \"'a comment\" > \"$0\"", str(path)],
+                              stderr=subprocess.DEVNULL)
+    yield path
+    writer.kill()
+    writer.wait()
+
+
+def test_read_dev_zero_is_bounded():
     # Before: the device was read whole (gigabytes) and Ctrl-C waited.
-    assert_interrupted("read", "/dev/zero", max_kb=512 << 10)
+    assert_returned_at_once("read", "/dev/zero", max_kb=512 << 10)
+
+
+def test_read_endless_input_is_bounded_and_interruptible(endless):
+    assert_interrupted("read", endless, max_kb=512 << 10)
 
 
 def test_read_fifo_without_writer_is_interruptible(fifo):
@@ -83,19 +110,22 @@ def test_read_fifo_without_writer_is_interruptible(fifo):
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_validate_fifo_and_dev_zero_are_interruptible(fifo, jobs):
+def test_validate_fifo_and_endless_input_are_interruptible(fifo, endless, jobs):
     assert_interrupted("validate", fifo, jobs)
-    assert_interrupted("validate", "/dev/zero", jobs, max_kb=512 << 10)
+    assert_interrupted("validate", endless, jobs, max_kb=512 << 10)
+    assert_returned_at_once("validate", "/dev/zero", jobs, max_kb=512 << 10)
 
 
-def test_positions_dev_zero_is_interruptible():
+def test_positions_endless_input_is_interruptible(endless):
     pytest.importorskip("numpy")
-    assert_interrupted("positions", "/dev/zero", max_kb=512 << 10)
+    assert_interrupted("positions", endless, max_kb=512 << 10)
+    assert_returned_at_once("positions", "/dev/zero", max_kb=512 << 10)
 
 
-def test_stats_dev_zero_is_interruptible():
+def test_stats_endless_input_is_interruptible(endless):
     pytest.importorskip("pyarrow")
-    assert_interrupted("stats", "/dev/zero", max_kb=512 << 10)
+    assert_interrupted("stats", endless, max_kb=512 << 10)
+    assert_returned_at_once("stats", "/dev/zero", max_kb=512 << 10)
 
 
 def test_calls_still_return_what_they_read(tmp_path):
