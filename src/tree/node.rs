@@ -139,6 +139,13 @@ impl Node {
         let i = match self.moves.iter().position(|e| e.mv == mv) {
             Some(i) => i,
             None => {
+                // Most positions keep one or two moves: grow one at a
+                // time up to four (a Vec doubles to four at once), then
+                // double.
+                let n = self.moves.len();
+                if n == self.moves.capacity() {
+                    self.moves.reserve_exact(if n < 4 { 1 } else { n });
+                }
                 self.moves.push(Edge {
                     mv,
                     counts: Counts::default(),
@@ -153,7 +160,12 @@ impl Node {
     pub fn name(&mut self, tag: TagId) {
         match self.names.iter_mut().find(|(t, _)| *t == tag) {
             Some((_, n)) => *n += 1,
-            None => self.names.push((tag, 1)),
+            None => {
+                if self.names.len() == self.names.capacity() {
+                    self.names.reserve_exact(1);
+                }
+                self.names.push((tag, 1))
+            }
         }
     }
 

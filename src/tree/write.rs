@@ -1,8 +1,8 @@
 //! The tree as JSON Lines, CSV and a text table (docs/tree.md).
 
-use super::node::{MoveView, NodeView};
+use super::node::{MoveView, Name, NodeView};
 use crate::diagram::Notation;
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::io::{self, Write};
 
 /// A `yyyymmdd` date as `yyyy-mm-dd`.
@@ -15,36 +15,77 @@ fn rating(r: Option<f64>) -> Option<f64> {
     r.map(|r| (r * 10.0).round() / 10.0)
 }
 
-fn move_json(m: &MoveView) -> Value {
-    let c = &m.counts;
-    json!({
-        "usi": m.usi,
-        "ja": m.japanese,
-        "psn": m.international,
-        "games": c.games,
-        "sente_wins": c.sente_wins,
-        "gote_wins": c.gote_wins,
-        "draws": c.draws,
-        "other": c.other,
-        "rated": c.rated,
-        "rating_avg": rating(c.rating_avg()),
-        "rating_best": rating(c.best()),
-        "first_date": date(c.first_date),
-        "last_date": date(c.last_date),
-        "example": {"path": m.example_path, "game": c.example.game},
-        "sfen_after": m.sfen_after,
-    })
+/// One move as [`node_json`] writes it (the fields in docs/tree.md, in
+/// order), serialized straight from the view.
+#[derive(Serialize)]
+struct MoveJson<'a> {
+    usi: &'a str,
+    ja: &'a str,
+    psn: &'a str,
+    games: u32,
+    sente_wins: u32,
+    gote_wins: u32,
+    draws: u32,
+    other: u32,
+    rated: u32,
+    rating_avg: Option<f64>,
+    rating_best: Option<f64>,
+    first_date: Option<String>,
+    last_date: Option<String>,
+    example: ExampleJson<'a>,
+    sfen_after: &'a str,
 }
 
-/// One node as a JSON object (one line of [`write_jsonl`]).
-pub fn node_json(n: &NodeView) -> Value {
-    json!({
-        "sfen": n.sfen,
-        "ply": n.ply,
-        "games": n.games,
-        "name": n.name,
-        "moves": n.moves.iter().map(move_json).collect::<Vec<_>>(),
-    })
+#[derive(Serialize)]
+struct ExampleJson<'a> {
+    path: &'a str,
+    game: u32,
+}
+
+/// One node as [`write_jsonl`] writes it.
+#[derive(Serialize)]
+pub(crate) struct NodeJson<'a> {
+    sfen: &'a str,
+    ply: u32,
+    games: u32,
+    name: &'a Option<Name>,
+    moves: Vec<MoveJson<'a>>,
+}
+
+impl<'a> NodeJson<'a> {
+    pub(crate) fn of(n: &'a NodeView) -> NodeJson<'a> {
+        NodeJson {
+            sfen: &n.sfen,
+            ply: n.ply,
+            games: n.games,
+            name: &n.name,
+            moves: n.moves.iter().map(move_json).collect(),
+        }
+    }
+}
+
+fn move_json(m: &MoveView) -> MoveJson<'_> {
+    let c = &m.counts;
+    MoveJson {
+        usi: &m.usi,
+        ja: &m.japanese,
+        psn: &m.international,
+        games: c.games,
+        sente_wins: c.sente_wins,
+        gote_wins: c.gote_wins,
+        draws: c.draws,
+        other: c.other,
+        rated: c.rated,
+        rating_avg: rating(c.rating_avg()),
+        rating_best: rating(c.best()),
+        first_date: date(c.first_date),
+        last_date: date(c.last_date),
+        example: ExampleJson {
+            path: &m.example_path,
+            game: c.example.game,
+        },
+        sfen_after: &m.sfen_after,
+    }
 }
 
 /// JSON Lines: one object per position (fields in docs/tree.md).
@@ -53,7 +94,7 @@ pub fn write_jsonl(
     w: &mut impl Write,
 ) -> io::Result<()> {
     for n in nodes {
-        serde_json::to_writer(&mut *w, &node_json(&n))?;
+        serde_json::to_writer(&mut *w, &NodeJson::of(&n))?;
         w.write_all(b"\n")?;
     }
     Ok(())
