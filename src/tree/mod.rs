@@ -128,11 +128,11 @@ pub fn position_key(pos: &Position) -> u64 {
 
 /// The SFEN of `pos` without its move number (`… b -`).
 pub fn sfen_without_ply(pos: &Position) -> String {
-    let s = pos.sfen();
-    match s.rfind(' ') {
-        Some(i) => s[..i].to_string(),
-        None => s,
+    let mut s = pos.sfen();
+    if let Some(i) = s.rfind(' ') {
+        s.truncate(i);
     }
+    s
 }
 
 /// What the tree counts of a game besides its moves: its result, the

@@ -236,3 +236,32 @@ pub struct NodeView {
     /// The moves played from it, most played first.
     pub moves: Vec<MoveView>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::Variant;
+
+    fn mv(usi: &str) -> Move {
+        Move::from_usi(usi, Variant::Standard).unwrap()
+    }
+
+    /// Memory is per position kept (issue 40): a position with one move
+    /// holds one edge, not a Vec doubled to four.
+    #[test]
+    fn a_position_holds_only_the_moves_played() {
+        let mut n = Node::default();
+        n.edge(mv("7g7f")).games += 1;
+        assert_eq!(n.moves.capacity(), 1);
+        n.edge(mv("7g7f")).games += 1;
+        n.edge(mv("2g2f")).games += 1;
+        assert_eq!(n.moves.capacity(), 2);
+        n.name(TagId(0));
+        assert_eq!(n.names.capacity(), 1);
+        for m in ["5g5f", "6g6f", "1g1f", "9g9f", "3g3f"] {
+            n.edge(mv(m)).games += 1;
+        }
+        assert_eq!(n.moves.len(), 7);
+        assert_eq!(n.edge(mv("2g2f")).games, 1);
+    }
+}

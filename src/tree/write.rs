@@ -10,6 +10,35 @@ fn date(d: Option<u32>) -> Option<String> {
     d.map(|d| format!("{:04}-{:02}-{:02}", d / 10_000, d / 100 % 100, d % 100))
 }
 
+/// [`date`] for JSON, without an allocation for four-digit years.
+#[derive(Clone, Copy)]
+struct DateJson(u32);
+
+impl Serialize for DateJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = self.0;
+        let y = d / 10_000;
+        if y > 9999 {
+            return s.serialize_str(&date(Some(d)).unwrap_or_default());
+        }
+        let digit = |n: u32| b'0' + (n % 10) as u8;
+        let (m, day) = (d / 100 % 100, d % 100);
+        let b = [
+            digit(y / 1000),
+            digit(y / 100),
+            digit(y / 10),
+            digit(y),
+            b'-',
+            digit(m / 10),
+            digit(m),
+            b'-',
+            digit(day / 10),
+            digit(day),
+        ];
+        s.serialize_str(std::str::from_utf8(&b).unwrap_or_default())
+    }
+}
+
 /// A rating rounded to a tenth.
 fn rating(r: Option<f64>) -> Option<f64> {
     r.map(|r| (r * 10.0).round() / 10.0)
@@ -30,8 +59,8 @@ struct MoveJson<'a> {
     rated: u32,
     rating_avg: Option<f64>,
     rating_best: Option<f64>,
-    first_date: Option<String>,
-    last_date: Option<String>,
+    first_date: Option<DateJson>,
+    last_date: Option<DateJson>,
     example: ExampleJson<'a>,
     sfen_after: &'a str,
 }
@@ -78,8 +107,8 @@ fn move_json(m: &MoveView) -> MoveJson<'_> {
         rated: c.rated,
         rating_avg: rating(c.rating_avg()),
         rating_best: rating(c.best()),
-        first_date: date(c.first_date),
-        last_date: date(c.last_date),
+        first_date: c.first_date.map(DateJson),
+        last_date: c.last_date.map(DateJson),
         example: ExampleJson {
             path: &m.example_path,
             game: c.example.game,
@@ -273,4 +302,18 @@ pub fn write_text(
         writeln!(w)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON dates are written as the text dates are, any year.
+    #[test]
+    fn json_dates_match_the_text_dates() {
+        for d in [0, 101, 20_240_202, 99_991_231, 100_000_101, u32::MAX] {
+            let json = serde_json::to_string(&DateJson(d)).unwrap();
+            assert_eq!(json, format!("\"{}\"", date(Some(d)).unwrap()), "{d}");
+        }
+    }
 }
