@@ -320,8 +320,7 @@ impl Tree {
     fn prune(&mut self, k: u32) {
         self.nodes.retain(|_, n| n.games >= k);
         for n in self.nodes.values_mut() {
-            n.moves.retain(|e| e.counts.games >= k);
-            n.moves.shrink_to_fit();
+            n.keep_moves(k);
         }
         let nodes = &self.nodes;
         self.roots.retain(|(key, _)| nodes.contains_key(key));
