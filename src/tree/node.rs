@@ -128,7 +128,9 @@ pub(crate) struct Edge {
 pub(crate) struct Node {
     pub games: u32,
     /// Opening ids and how many games had each by this position (boxed:
-    /// most positions have none, and the map's entries stay small).
+    /// most positions have none, and the map's entries stay small: one
+    /// word here, where a Vec takes three).
+    #[allow(clippy::box_collection)]
     pub names: Option<Box<Vec<(TagId, u32)>>>,
     /// Exactly the moves played (a boxed slice: no spare capacity, two
     /// words in the map's entry).
