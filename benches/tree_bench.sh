@@ -27,7 +27,18 @@ if [[ ! -f "$big" ]]; then
   tmp="$(mktemp -d)"
   "$py" "$here/peers/gen_csa_corpus.py" --out "$tmp" --games "$games" --seed 1
   # One multi-game file, each game once, `/` between games.
-  find "$tmp" -name '*.csa' | sort | xargs awk 'FNR==1 && NR>1 {print "/"} {print}' > "$big"
+  # (One process over the sorted list: `xargs awk` split the list over
+  # several awk runs and lost the `/` at each split.)
+  "$py" - "$tmp" "$big" <<'PY'
+import pathlib, sys
+files = sorted(pathlib.Path(sys.argv[1]).rglob("*.csa"))
+with open(sys.argv[2], "w", encoding="ascii", newline="") as out:
+    for i, f in enumerate(files):
+        text = f.read_text(encoding="ascii")
+        if i:
+            out.write("/\n")
+        out.write(text if text.endswith("\n") else text + "\n")
+PY
   rm -rf "$tmp"
 fi
 cat "$big" > /dev/null

@@ -7,7 +7,7 @@
 //! `data-sfen` on `#board`.
 
 use super::node::NodeView;
-use super::write::node_json;
+use super::write::NodeJson;
 use crate::diagram::Notation;
 use std::io::{self, Write};
 
@@ -19,11 +19,6 @@ pub fn write(
     notation: Notation,
     w: &mut impl Write,
 ) -> io::Result<()> {
-    let data: Vec<_> = nodes.into_iter().map(|n| node_json(&n)).collect();
-    // `</` cannot close the script inside a JSON string.
-    let json = serde_json::to_string(&data)
-        .map_err(io::Error::other)?
-        .replace("</", "<\\/");
     let lang = match notation {
         Notation::Kif => "ja",
         Notation::Psn => "en",
@@ -32,9 +27,41 @@ pub fn write(
         .replace("{{LANG}}", lang)
         .replace("{{TITLE}}", &escape(title))
         .replace("{{CSS}}", CSS)
-        .replace("{{SCRIPT}}", SCRIPT)
-        .replace("{{DATA}}", &json);
-    w.write_all(page.as_bytes())
+        .replace("{{SCRIPT}}", SCRIPT);
+    let parts: Vec<&str> = page.split("{{DATA}}").collect();
+    if parts.len() == 2 {
+        // The usual page: the data streamed node by node (the tree is
+        // never held whole, as JSON or as views).
+        w.write_all(parts[0].as_bytes())?;
+        write_data(nodes, w)?;
+        return w.write_all(parts[1].as_bytes());
+    }
+    let mut data = Vec::new();
+    write_data(nodes, &mut data)?;
+    let data = String::from_utf8(data).map_err(io::Error::other)?;
+    w.write_all(page.replace("{{DATA}}", &data).as_bytes())
+}
+
+/// The nodes as one JSON array, `</` written `<\/` (it cannot close the
+/// script inside a JSON string; a node's JSON holds any `</` whole).
+fn write_data(nodes: impl IntoIterator<Item = NodeView>, w: &mut impl Write) -> io::Result<()> {
+    let mut buf: Vec<u8> = Vec::new();
+    w.write_all(b"[")?;
+    for (i, n) in nodes.into_iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        buf.clear();
+        serde_json::to_writer(&mut buf, &NodeJson::of(&n))?;
+        let mut rest = &buf[..];
+        while let Some(at) = rest.windows(2).position(|p| p == b"</") {
+            w.write_all(&rest[..at])?;
+            w.write_all(b"<\\/")?;
+            rest = &rest[at + 2..];
+        }
+        w.write_all(rest)?;
+    }
+    w.write_all(b"]")
 }
 
 /// `s` with `&`, `<`, `>` and `"` escaped for HTML.

@@ -55,6 +55,37 @@ use crate::tags::TagId;
 use crate::validate::GameReport;
 use node::{Edge, Node};
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::BuildHasherDefault;
+
+/// The node map's hasher: the keys are Zobrist keys (uniform random
+/// bits already), so the key itself is the hash (no SipHash per lookup).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        // Not used by u64 keys; fold anything else in.
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+/// A map keyed by position keys ([`KeyHasher`]).
+pub(crate) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+/// A set of position keys.
+pub(crate) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// How a tree is built.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,11 +128,11 @@ pub fn position_key(pos: &Position) -> u64 {
 
 /// The SFEN of `pos` without its move number (`… b -`).
 pub fn sfen_without_ply(pos: &Position) -> String {
-    let s = pos.sfen();
-    match s.rfind(' ') {
-        Some(i) => s[..i].to_string(),
-        None => s,
+    let mut s = pos.sfen();
+    if let Some(i) = s.rfind(' ') {
+        s.truncate(i);
     }
+    s
 }
 
 /// What the tree counts of a game besides its moves: its result, the
@@ -154,10 +185,10 @@ impl Facts {
 #[derive(Debug)]
 pub struct Tree {
     opts: TreeOptions,
-    nodes: HashMap<u64, Node>,
+    nodes: KeyMap<Node>,
     /// The roots, in the order first met, with their positions.
     roots: Vec<(u64, Position)>,
-    root_set: HashSet<u64>,
+    root_set: KeySet,
     /// The example games' sources (paths), by [`Tree::source`] id.
     sources: Vec<String>,
     /// Games added that reached the root.
@@ -175,9 +206,9 @@ impl Tree {
     pub fn new(opts: TreeOptions) -> Tree {
         Tree {
             opts,
-            nodes: HashMap::new(),
+            nodes: KeyMap::default(),
             roots: Vec::new(),
-            root_set: HashSet::new(),
+            root_set: KeySet::default(),
             sources: Vec::new(),
             games: 0,
             pruned_below: 0,
@@ -289,8 +320,7 @@ impl Tree {
     fn prune(&mut self, k: u32) {
         self.nodes.retain(|_, n| n.games >= k);
         for n in self.nodes.values_mut() {
-            n.moves.retain(|e| e.counts.games >= k);
-            n.moves.shrink_to_fit();
+            n.keep_moves(k);
         }
         let nodes = &self.nodes;
         self.roots.retain(|(key, _)| nodes.contains_key(key));
@@ -328,7 +358,7 @@ impl Tree {
         if k > 1 {
             self.prune(k);
         }
-        let mut done: HashSet<u64> = HashSet::new();
+        let mut done = KeySet::default();
         let mut queue: VecDeque<(u64, Position, u32)> = VecDeque::new();
         for (key, pos) in &self.roots {
             if done.insert(*key) {
@@ -352,7 +382,7 @@ impl Tree {
 #[derive(Debug)]
 pub struct Nodes {
     tree: Tree,
-    done: HashSet<u64>,
+    done: KeySet,
     queue: VecDeque<(u64, Position, u32)>,
 }
 

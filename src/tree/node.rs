@@ -127,9 +127,14 @@ pub(crate) struct Edge {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Node {
     pub games: u32,
-    /// Opening ids and how many games had each by this position.
-    pub names: Vec<(TagId, u32)>,
-    pub moves: Vec<Edge>,
+    /// Opening ids and how many games had each by this position (boxed:
+    /// most positions have none, and the map's entries stay small: one
+    /// word here, where a Vec takes three).
+    #[allow(clippy::box_collection)]
+    pub names: Option<Box<Vec<(TagId, u32)>>>,
+    /// Exactly the moves played (a boxed slice: no spare capacity, two
+    /// words in the map's entry).
+    pub moves: Box<[Edge]>,
 }
 
 impl Node {
@@ -139,27 +144,50 @@ impl Node {
         let i = match self.moves.iter().position(|e| e.mv == mv) {
             Some(i) => i,
             None => {
-                self.moves.push(Edge {
+                let mut v = std::mem::take(&mut self.moves).into_vec();
+                v.reserve_exact(1);
+                v.push(Edge {
                     mv,
                     counts: Counts::default(),
                 });
+                self.moves = v.into_boxed_slice();
                 self.moves.len() - 1
             }
         };
         &mut self.moves[i].counts
     }
 
+    /// Keeps the moves with at least `k` games.
+    pub fn keep_moves(&mut self, k: u32) {
+        if self.moves.iter().any(|e| e.counts.games < k) {
+            let mut v = std::mem::take(&mut self.moves).into_vec();
+            v.retain(|e| e.counts.games >= k);
+            self.moves = v.into_boxed_slice();
+        }
+    }
+
     /// One more game named `tag` here.
     pub fn name(&mut self, tag: TagId) {
-        match self.names.iter_mut().find(|(t, _)| *t == tag) {
-            Some((_, n)) => *n += 1,
-            None => self.names.push((tag, 1)),
+        self.name_n(tag, 1);
+    }
+
+    fn name_n(&mut self, tag: TagId, n: u32) {
+        let names = self.names.get_or_insert_with(Default::default);
+        match names.iter_mut().find(|(t, _)| *t == tag) {
+            Some((_, m)) => *m += n,
+            None => {
+                if names.len() == names.capacity() {
+                    names.reserve_exact(1);
+                }
+                names.push((tag, n))
+            }
         }
     }
 
     /// The most common name (ties: the first in the taxonomy).
     pub fn top_name(&self) -> Option<(TagId, u32)> {
         self.names
+            .as_deref()?
             .iter()
             .copied()
             .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0 .0.cmp(&a.0 .0)))
@@ -168,13 +196,10 @@ impl Node {
     /// Adds a node made over later inputs.
     pub fn merge(&mut self, o: Node, offset: u32) {
         self.games += o.games;
-        for (tag, n) in o.names {
-            match self.names.iter_mut().find(|(t, _)| *t == tag) {
-                Some((_, m)) => *m += n,
-                None => self.names.push((tag, n)),
-            }
+        for &(tag, n) in o.names.as_deref().into_iter().flatten() {
+            self.name_n(tag, n);
         }
-        for e in o.moves {
+        for e in o.moves.iter() {
             self.edge(e.mv).merge(&e.counts, offset);
         }
     }
@@ -223,4 +248,40 @@ pub struct NodeView {
     pub name: Option<Name>,
     /// The moves played from it, most played first.
     pub moves: Vec<MoveView>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::Variant;
+
+    fn mv(usi: &str) -> Move {
+        Move::from_usi(usi, Variant::Standard).unwrap()
+    }
+
+    /// Memory is per position kept (issue 40): a position with one move
+    /// holds one edge, not a Vec doubled to four, and its map entry is
+    /// small.
+    #[test]
+    fn a_position_holds_only_the_moves_played() {
+        assert!(std::mem::size_of::<Node>() <= 32);
+        let mut n = Node::default();
+        n.edge(mv("7g7f")).games += 1;
+        assert_eq!(n.moves.len(), 1);
+        n.edge(mv("7g7f")).games += 1;
+        n.edge(mv("2g2f")).games += 1;
+        assert_eq!(n.moves.len(), 2);
+        n.name(TagId(0));
+        n.name(TagId(0));
+        assert_eq!(n.names.as_ref().map(|v| v.capacity()), Some(1));
+        assert_eq!(n.top_name(), Some((TagId(0), 2)));
+        for m in ["5g5f", "6g6f", "1g1f", "9g9f", "3g3f"] {
+            n.edge(mv(m)).games += 1;
+        }
+        assert_eq!(n.moves.len(), 7);
+        assert_eq!(n.edge(mv("2g2f")).games, 1);
+        n.keep_moves(2);
+        assert_eq!(n.moves.len(), 1);
+        assert_eq!(n.moves[0].counts.games, 2);
+    }
 }

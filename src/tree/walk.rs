@@ -65,7 +65,14 @@ impl Observer for Walk {
     type Output = GamePath;
 
     fn begin(&mut self, _index: usize) -> Flow {
-        self.path = GamePath::default();
+        // The path leaves with the game (`end`); one allocation each for
+        // its keys and moves, at their final size, none per move.
+        let n = self.plies.min(1024) as usize;
+        self.path = GamePath {
+            keys: Vec::with_capacity(n + 1),
+            moves: Vec::with_capacity(n),
+            ..GamePath::default()
+        };
         self.played = 0;
         self.stopped = false;
         CONTINUE

@@ -1,8 +1,8 @@
 //! The tree as JSON Lines, CSV and a text table (docs/tree.md).
 
-use super::node::{MoveView, NodeView};
+use super::node::{MoveView, Name, NodeView};
 use crate::diagram::Notation;
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::io::{self, Write};
 
 /// A `yyyymmdd` date as `yyyy-mm-dd`.
@@ -10,41 +10,111 @@ fn date(d: Option<u32>) -> Option<String> {
     d.map(|d| format!("{:04}-{:02}-{:02}", d / 10_000, d / 100 % 100, d % 100))
 }
 
+/// [`date`] for JSON, without an allocation for four-digit years.
+#[derive(Clone, Copy)]
+struct DateJson(u32);
+
+impl Serialize for DateJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = self.0;
+        let y = d / 10_000;
+        if y > 9999 {
+            return s.serialize_str(&date(Some(d)).unwrap_or_default());
+        }
+        let digit = |n: u32| b'0' + (n % 10) as u8;
+        let (m, day) = (d / 100 % 100, d % 100);
+        let b = [
+            digit(y / 1000),
+            digit(y / 100),
+            digit(y / 10),
+            digit(y),
+            b'-',
+            digit(m / 10),
+            digit(m),
+            b'-',
+            digit(day / 10),
+            digit(day),
+        ];
+        s.serialize_str(std::str::from_utf8(&b).unwrap_or_default())
+    }
+}
+
 /// A rating rounded to a tenth.
 fn rating(r: Option<f64>) -> Option<f64> {
     r.map(|r| (r * 10.0).round() / 10.0)
 }
 
-fn move_json(m: &MoveView) -> Value {
-    let c = &m.counts;
-    json!({
-        "usi": m.usi,
-        "ja": m.japanese,
-        "psn": m.international,
-        "games": c.games,
-        "sente_wins": c.sente_wins,
-        "gote_wins": c.gote_wins,
-        "draws": c.draws,
-        "other": c.other,
-        "rated": c.rated,
-        "rating_avg": rating(c.rating_avg()),
-        "rating_best": rating(c.best()),
-        "first_date": date(c.first_date),
-        "last_date": date(c.last_date),
-        "example": {"path": m.example_path, "game": c.example.game},
-        "sfen_after": m.sfen_after,
-    })
+/// One move as [`node_json`] writes it (the fields in docs/tree.md, in
+/// order), serialized straight from the view.
+#[derive(Serialize)]
+struct MoveJson<'a> {
+    usi: &'a str,
+    ja: &'a str,
+    psn: &'a str,
+    games: u32,
+    sente_wins: u32,
+    gote_wins: u32,
+    draws: u32,
+    other: u32,
+    rated: u32,
+    rating_avg: Option<f64>,
+    rating_best: Option<f64>,
+    first_date: Option<DateJson>,
+    last_date: Option<DateJson>,
+    example: ExampleJson<'a>,
+    sfen_after: &'a str,
 }
 
-/// One node as a JSON object (one line of [`write_jsonl`]).
-pub fn node_json(n: &NodeView) -> Value {
-    json!({
-        "sfen": n.sfen,
-        "ply": n.ply,
-        "games": n.games,
-        "name": n.name,
-        "moves": n.moves.iter().map(move_json).collect::<Vec<_>>(),
-    })
+#[derive(Serialize)]
+struct ExampleJson<'a> {
+    path: &'a str,
+    game: u32,
+}
+
+/// One node as [`write_jsonl`] writes it.
+#[derive(Serialize)]
+pub(crate) struct NodeJson<'a> {
+    sfen: &'a str,
+    ply: u32,
+    games: u32,
+    name: &'a Option<Name>,
+    moves: Vec<MoveJson<'a>>,
+}
+
+impl<'a> NodeJson<'a> {
+    pub(crate) fn of(n: &'a NodeView) -> NodeJson<'a> {
+        NodeJson {
+            sfen: &n.sfen,
+            ply: n.ply,
+            games: n.games,
+            name: &n.name,
+            moves: n.moves.iter().map(move_json).collect(),
+        }
+    }
+}
+
+fn move_json(m: &MoveView) -> MoveJson<'_> {
+    let c = &m.counts;
+    MoveJson {
+        usi: &m.usi,
+        ja: &m.japanese,
+        psn: &m.international,
+        games: c.games,
+        sente_wins: c.sente_wins,
+        gote_wins: c.gote_wins,
+        draws: c.draws,
+        other: c.other,
+        rated: c.rated,
+        rating_avg: rating(c.rating_avg()),
+        rating_best: rating(c.best()),
+        first_date: c.first_date.map(DateJson),
+        last_date: c.last_date.map(DateJson),
+        example: ExampleJson {
+            path: &m.example_path,
+            game: c.example.game,
+        },
+        sfen_after: &m.sfen_after,
+    }
 }
 
 /// JSON Lines: one object per position (fields in docs/tree.md).
@@ -53,7 +123,7 @@ pub fn write_jsonl(
     w: &mut impl Write,
 ) -> io::Result<()> {
     for n in nodes {
-        serde_json::to_writer(&mut *w, &node_json(&n))?;
+        serde_json::to_writer(&mut *w, &NodeJson::of(&n))?;
         w.write_all(b"\n")?;
     }
     Ok(())
@@ -232,4 +302,18 @@ pub fn write_text(
         writeln!(w)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON dates are written as the text dates are, any year.
+    #[test]
+    fn json_dates_match_the_text_dates() {
+        for d in [0, 101, 20_240_202, 99_991_231, 100_000_101, u32::MAX] {
+            let json = serde_json::to_string(&DateJson(d)).unwrap();
+            assert_eq!(json, format!("\"{}\"", date(Some(d)).unwrap()), "{d}");
+        }
+    }
 }
