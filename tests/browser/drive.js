@@ -10,28 +10,12 @@
 //          {"save_svg": "path"} | {"screenshot": "path"}]}]}
 'use strict';
 const fs = require('fs');
-const os = require('os');
-const path = require('path');
-const { chromium } = require('playwright-core');
+const { withPage, run } = require('./launch');
 
 async function main() {
   const plan = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-  const executablePath = process.argv[3] || '/usr/bin/chromium';
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kifu-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath,
-    headless: true,
-    viewport: { width: 1100, height: 720 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const out = { reads: [], errors: [], requests: [] };
-  try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(15000);
-    page.on('pageerror', (e) => out.errors.push(String(e)));
-    page.on('console', (m) => { if (m.type() === 'error') { out.errors.push(m.text()); } });
-    page.on('request', (r) => { if (!r.url().startsWith('file:')) { out.requests.push(r.url()); } });
+  await withPage({ viewport: { width: 1100, height: 720 }, timeoutMs: 15000 }, async (page, out) => {
+    out.reads = [];
     out.loads = [];
     for (const p of plan.pages) {
       const t0 = Date.now();
@@ -79,12 +63,7 @@ async function main() {
         }
       }
     }
-  } finally {
-    await context.close();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
-  }
-  process.stdout.write(JSON.stringify(out));
+  });
 }
 
-const timer = setTimeout(() => { console.error('drive.js: timed out'); process.exit(3); }, 240000);
-main().then(() => clearTimeout(timer), (e) => { console.error(e && e.stack || String(e)); process.exit(1); });
+run('drive.js', main);

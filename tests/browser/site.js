@@ -8,29 +8,13 @@
 // plan: {"big": URL, "site": URL, "eval_page": URL, "eval_plies": [N…],
 //        "plain_page": URL, "shots": DIR}
 'use strict';
-const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require('playwright-core');
+const fs = require('fs');
+const { withPage, run } = require('./launch');
 
 async function main() {
   const plan = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-  const executablePath = process.argv[3] || '/usr/bin/chromium';
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kifu-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const out = { errors: [], requests: [] };
-  try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(30000);
-    page.on('pageerror', (e) => out.errors.push(String(e)));
-    page.on('console', (m) => { if (m.type() === 'error') { out.errors.push(m.text()); } });
-    page.on('request', (r) => { if (!r.url().startsWith('file:')) { out.requests.push(r.url()); } });
+  await withPage({ viewport: { width: 1280, height: 800 }, timeoutMs: 30000 }, async (page, out) => {
     const ready = () => page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
     const table = () => page.evaluate(() => ({
       shown: +document.documentElement.getAttribute('data-shown'),
@@ -134,12 +118,7 @@ async function main() {
     await page.goto(plan.plain_page);
     await ready();
     out.plain_graph = await page.evaluate(() => !!document.getElementById('evalgraph'));
-  } finally {
-    await context.close();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
-  }
-  process.stdout.write(JSON.stringify(out));
+  });
 }
 
-const timer = setTimeout(() => { console.error('site.js: timed out'); process.exit(3); }, 240000);
-main().then(() => clearTimeout(timer), (e) => { console.error(e && e.stack || String(e)); process.exit(1); });
+run('site.js', main);
