@@ -491,9 +491,10 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
 /// The fewest moves a record needs for its labels to be covered (the
 /// same bound as the 戦型 family's even games).
 const MIN_PLIES: usize = 20;
-/// The share of covered header labels kifu must reproduce (79.1%
-/// reached, 148/187; the target, 95%, is not).
-const LABELS_TARGET: f64 = 78.0;
-/// The share of even games whose 戦型 family kifu must match (92.6%
-/// reached, 88/95; the target is 95%).
-const FAMILY_TARGET: f64 = 92.0;
+/// The share of covered header labels kifu must reproduce (89.8%
+/// reached, 168/187; the target, 95%, is not: docs/tags.md lists
+/// the misses left by class).
+const LABELS_TARGET: f64 = 89.5;
+/// The share of even games whose 戦型 family kifu must match (97.9%
+/// reached, 93/95; the target is 95%).
+const FAMILY_TARGET: f64 = 97.5;
