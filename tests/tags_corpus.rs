@@ -155,7 +155,10 @@ fn peer_expectations_are_met() -> Result<(), Skip> {
             }
         }
     }
-    let targets = [90.0, 85.0];
+    // Issue 29 asked for 90% and 85%; the figures reached since (568 and
+    // 528 of 594 sides) are kept: a change of the taxonomy may not lower
+    // the agreement with the peer.
+    let targets = [95.5, 88.8];
     for (k, (_, key)) in KINDS.iter().enumerate() {
         let p = pct(exact[k], sides);
         let _ = writeln!(
@@ -491,10 +494,10 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
 /// The fewest moves a record needs for its labels to be covered (the
 /// same bound as the 戦型 family's even games).
 const MIN_PLIES: usize = 20;
-/// The share of covered header labels kifu must reproduce (89.8%
-/// reached, 168/187; the issue's target, 95%, is not: docs/tags.md lists
+/// The share of covered header labels kifu must reproduce (93.6%
+/// reached, 175/187; the issue's target, 95%, is not: docs/tags.md lists
 /// the misses left by class).
-const LABELS_TARGET: f64 = 89.5;
+const LABELS_TARGET: f64 = 93.5;
 /// The share of even games whose 戦型 family kifu must match (97.9%
 /// reached, 93/95; the target is 95%).
 const FAMILY_TARGET: f64 = 97.5;
