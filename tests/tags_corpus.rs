@@ -155,7 +155,10 @@ fn peer_expectations_are_met() -> Result<(), Skip> {
             }
         }
     }
-    let targets = [90.0, 85.0];
+    // Issue 29 asked for 90% and 85%; the figures reached since (568 and
+    // 528 of 594 sides) are kept: a change of the taxonomy may not lower
+    // the agreement with the peer.
+    let targets = [95.5, 88.8];
     for (k, (_, key)) in KINDS.iter().enumerate() {
         let p = pct(exact[k], sides);
         let _ = writeln!(
@@ -491,9 +494,11 @@ fn header_labels_are_reproduced() -> Result<(), Skip> {
 /// The fewest moves a record needs for its labels to be covered (the
 /// same bound as the 戦型 family's even games).
 const MIN_PLIES: usize = 20;
-/// The share of covered header labels kifu must reproduce (79.1%
-/// reached, 148/187; the issue's target, 95%, is not).
-const LABELS_TARGET: f64 = 78.0;
-/// The share of even games whose 戦型 family kifu must match (92.6%
-/// reached, 88/95; the target is 95%).
-const FAMILY_TARGET: f64 = 92.0;
+/// The share of covered header labels kifu must reproduce (95.2%
+/// reached, 178/187: the issue's target; docs/tags.md lists the misses
+/// left by class).
+const LABELS_TARGET: f64 = 95.0;
+/// The share of even games whose 戦型 family kifu must match (100%
+/// reached, 95/95; asserted at 98.5%: one miss of 95 passes, two fail; the issue's
+/// target is 95%).
+const FAMILY_TARGET: f64 = 98.5;

@@ -270,6 +270,20 @@ impl<'t> Tagger<'t> {
         }
     }
 
+    /// The ply `side`'s rules see after the move just played: the game's
+    /// ply, except in a handicap game, where 上手 (gote) moves first: there
+    /// each side's moves are counted as in an even game (下手's first move
+    /// is ply 1, 上手's ply 2 …), so a window such as `ply<=24` gives each
+    /// side the same number of its own moves as in an even game.
+    #[inline]
+    fn rule_ply(&self, side: Color) -> u32 {
+        match (self.mode, side) {
+            (Mode::Handicap, Color::Black) => self.ply.saturating_sub(1),
+            (Mode::Handicap, Color::White) => self.ply + 1,
+            _ => self.ply,
+        }
+    }
+
     /// Whether nothing is left to find at this ply or later: every entry
     /// that could still hold is ruled out by the captures, or found for
     /// both sides with all its ancestors (the rest of the game is then not
@@ -279,7 +293,7 @@ impl<'t> Tagger<'t> {
         let open = [0, 1].map(|s| self.dead.union(&self.settled[s]));
         self.done = alive
             .iter()
-            .skip(self.ply as usize)
+            .skip(self.rule_ply(Color::Black).min(self.rule_ply(Color::White)) as usize)
             .all(|a| a.difference(&open[0]).is_empty() && a.difference(&open[1]).is_empty());
     }
 
@@ -301,7 +315,7 @@ impl<'t> Tagger<'t> {
         let d = &tax.dispatch[me.index()];
         let sets = &tax.sets;
         let alive = &tax.alive[(self.mode == Mode::Castles) as usize];
-        let Some(alive) = alive.get(self.ply as usize) else {
+        let Some(alive) = alive.get(self.rule_ply(me) as usize) else {
             return;
         };
         let one = indexes[1] == 0 && d.always.is_empty();
@@ -319,7 +333,7 @@ impl<'t> Tagger<'t> {
             .map(|k| &sets[usize::from(d.king_ok[k.index()])]);
         let mut ctx = Ctx {
             pos,
-            ply: self.ply,
+            ply: self.rule_ply(me),
             mv,
             role,
             took,
@@ -381,6 +395,7 @@ impl<'t> Tagger<'t> {
             new = TagSet::default();
             for side in [me, !me] {
                 ctx.me = side;
+                ctx.ply = self.rule_ply(side);
                 for i in watch.difference(&self.settled[side.index()]).iter() {
                     if tax.programs[usize::from(i) * 2 + side.index()].holds(&ctx) {
                         now[side.index()].insert(i);
