@@ -141,7 +141,7 @@ pub fn write_jsonl(
 /// it needs escaping (SFENs, moves, most paths), else serde_json's
 /// escapes.
 fn json_str(s: &str, out: &mut Vec<u8>) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+    if !needs_escape(s.as_bytes()) {
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());
         out.push(b'"');
@@ -149,6 +149,28 @@ fn json_str(s: &str, out: &mut Vec<u8>) {
         // Writing to a Vec cannot fail.
         let _ = serde_json::to_writer(&mut *out, s);
     }
+}
+
+/// Whether a byte of `b` is a control character, `"` or `\\` (eight
+/// bytes at a time: the usual "has a zero byte" and "has a byte less
+/// than n" tests, exact for n ≤ 128; bytes of UTF-8 sequences, ≥ 0x80,
+/// never match).
+fn needs_escape(b: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
+        if control || zero(x ^ (ONES * u64::from(b'"'))) || zero(x ^ (ONES * u64::from(b'\\'))) {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .any(|&c| c < 0x20 || c == b'"' || c == b'\\')
 }
 
 /// An unsigned integer in JSON.
@@ -484,6 +506,24 @@ mod tests {
                 String::from_utf8(mine).unwrap(),
                 String::from_utf8(theirs).unwrap()
             );
+        }
+    }
+
+    /// The escape test finds every byte that needs an escape, wherever
+    /// it is, and no other.
+    #[test]
+    fn escapes_are_found_anywhere() {
+        let base = "lnsgkgsnl/1r5b1/ppppppppp/9/9/▲７六歩 é";
+        assert!(!needs_escape(base.as_bytes()));
+        for c in (0u8..0x20).chain([b'"', b'\\']) {
+            for at in 0..base.len() {
+                let mut v = base.as_bytes().to_vec();
+                v.insert(at, c);
+                assert!(needs_escape(&v), "{c} at {at}");
+            }
+        }
+        for c in (0x20u8..0x80).filter(|&c| c != b'"' && c != b'\\') {
+            assert!(!needs_escape(&[c; 17]), "{c}");
         }
     }
 
