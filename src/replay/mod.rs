@@ -77,6 +77,11 @@ pub struct Replay<O> {
     tagger: Option<Tagger<'static>>,
     /// The last game's names (memory reused from game to game).
     tags: GameTags,
+    /// Main-line moves shown to the tagger at most
+    /// ([`Replay::with_names_until`]).
+    name_plies: u32,
+    /// Main-line moves played in this game.
+    main_plies: u32,
     /// An observer stopped the game: only the reader's findings go on.
     stopped: bool,
     /// The observers were given the start.
@@ -94,6 +99,8 @@ impl<O: Observer> Replay<O> {
             observer,
             tagger: None,
             tags: GameTags::default(),
+            name_plies: u32::MAX,
+            main_plies: 0,
             stopped: false,
             started: false,
             timed: false,
@@ -105,6 +112,17 @@ impl<O: Observer> Replay<O> {
     /// [`Ended::tags`].
     pub fn with_names(mut self, taxonomy: Option<&'static Taxonomy>) -> Replay<O> {
         self.tagger = taxonomy.map(Tagger::new);
+        self
+    }
+
+    /// Names only from the first `plies` main-line moves (default: all):
+    /// a name found at ply `plies` or earlier is found as without the
+    /// limit (a name's first ply depends on the moves up to it only);
+    /// later ones, and the style, which looks at the whole game, are not.
+    /// For an observer that uses the names of the first plies only (the
+    /// opening tree), and only when no one else needs the rest.
+    pub fn with_names_until(mut self, plies: u32) -> Replay<O> {
+        self.name_plies = plies;
         self
     }
 
@@ -166,6 +184,7 @@ impl<O: Observer> Visitor for Replay<O> {
         self.stopped = false;
         self.started = false;
         self.timed = false;
+        self.main_plies = 0;
         if let Some(t) = self.tagger.as_mut() {
             t.begin_even();
         }
@@ -235,8 +254,9 @@ impl<O: Observer> Visitor for Replay<O> {
         let flow = match self.validator.last_played() {
             Some(p) => {
                 let after = self.validator.position();
+                self.main_plies += 1;
                 if let Some(t) = self.tagger.as_mut() {
-                    if t.wants_moves() {
+                    if t.wants_moves() && self.main_plies <= self.name_plies {
                         t.played(after, p.mv, p.role, p.captured);
                     }
                 }

@@ -7,7 +7,6 @@
 //! `data-sfen` on `#board`.
 
 use super::node::NodeView;
-use super::write::NodeJson;
 use crate::diagram::Notation;
 use std::io::{self, Write};
 
@@ -52,9 +51,9 @@ fn write_data(nodes: impl IntoIterator<Item = NodeView>, w: &mut impl Write) -> 
             w.write_all(b",")?;
         }
         buf.clear();
-        serde_json::to_writer(&mut buf, &NodeJson::of(&n))?;
+        super::write::node_json(&n, &mut buf);
         let mut rest = &buf[..];
-        while let Some(at) = rest.windows(2).position(|p| p == b"</") {
+        while let Some(at) = memchr::memmem::find(rest, b"</") {
             w.write_all(&rest[..at])?;
             w.write_all(b"<\\/")?;
             rest = &rest[at + 2..];

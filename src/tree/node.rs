@@ -1,9 +1,8 @@
 //! What the tree keeps per position and per move, and the views it
 //! hands out when finished.
 
+use super::table::Stat;
 use crate::record::Outcome;
-use crate::rules::moves::Move;
-use crate::tags::TagId;
 use serde::Serialize;
 
 /// The example game of a move: the source id ([`super::Tree::source`])
@@ -44,66 +43,6 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Counts one game.
-    #[inline]
-    pub(crate) fn count(
-        &mut self,
-        outcome: Outcome,
-        rating: Option<f64>,
-        date: Option<u32>,
-        ex: Example,
-    ) {
-        if self.games == 0 {
-            self.example = ex;
-        }
-        self.games += 1;
-        match outcome {
-            Outcome::SenteWin => self.sente_wins += 1,
-            Outcome::GoteWin => self.gote_wins += 1,
-            Outcome::Draw => self.draws += 1,
-            Outcome::Aborted | Outcome::Unknown => self.other += 1,
-        }
-        if let Some(r) = rating {
-            if self.rated == 0 || r > self.rating_best {
-                self.rating_best = r;
-            }
-            self.rated += 1;
-            self.rating_sum += r;
-        }
-        if let Some(d) = date {
-            self.first_date = Some(self.first_date.map_or(d, |f| f.min(d)));
-            self.last_date = Some(self.last_date.map_or(d, |l| l.max(d)));
-        }
-    }
-
-    /// Adds counts made over later inputs (`offset`: their source ids'
-    /// shift).
-    pub(crate) fn merge(&mut self, o: &Counts, offset: u32) {
-        if o.games == 0 {
-            return;
-        }
-        if self.games == 0 {
-            self.example = Example {
-                source: o.example.source + offset,
-                game: o.example.game,
-            };
-        }
-        self.games += o.games;
-        self.sente_wins += o.sente_wins;
-        self.gote_wins += o.gote_wins;
-        self.draws += o.draws;
-        self.other += o.other;
-        if o.rated > 0 && (self.rated == 0 || o.rating_best > self.rating_best) {
-            self.rating_best = o.rating_best;
-        }
-        self.rated += o.rated;
-        self.rating_sum += o.rating_sum;
-        for d in [o.first_date, o.last_date].into_iter().flatten() {
-            self.first_date = Some(self.first_date.map_or(d, |f| f.min(d)));
-            self.last_date = Some(self.last_date.map_or(d, |l| l.max(d)));
-        }
-    }
-
     /// The mean rating of the movers, when any is known.
     pub fn rating_avg(&self) -> Option<f64> {
         (self.rated > 0).then(|| self.rating_sum / f64::from(self.rated))
@@ -115,92 +54,91 @@ impl Counts {
     }
 }
 
-/// A move from a position and its counts.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Edge {
-    pub mv: Move,
-    pub counts: Counts,
-}
-
-/// A position: the games that reached it, the names those games had by
-/// then, the moves played from it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Node {
-    pub games: u32,
-    /// Opening ids and how many games had each by this position (boxed:
-    /// most positions have none, and the map's entries stay small: one
-    /// word here, where a Vec takes three).
-    #[allow(clippy::box_collection)]
-    pub names: Option<Box<Vec<(TagId, u32)>>>,
-    /// Exactly the moves played (a boxed slice: no spare capacity, two
-    /// words in the map's entry).
-    pub moves: Box<[Edge]>,
-}
-
-impl Node {
-    /// The move `mv`'s counts (new ones when first played).
+impl Stat {
+    /// Counts one game.
     #[inline]
-    pub fn edge(&mut self, mv: Move) -> &mut Counts {
-        let i = match self.moves.iter().position(|e| e.mv == mv) {
-            Some(i) => i,
-            None => {
-                let mut v = std::mem::take(&mut self.moves).into_vec();
-                v.reserve_exact(1);
-                v.push(Edge {
-                    mv,
-                    counts: Counts::default(),
-                });
-                self.moves = v.into_boxed_slice();
-                self.moves.len() - 1
+    pub fn count(&mut self, outcome: Outcome, rating: Option<f64>, date: Option<u32>, ex: Example) {
+        if self.games == 0 {
+            self.ex_source = ex.source;
+            self.ex_game = ex.game;
+        }
+        self.games += 1;
+        match outcome {
+            Outcome::SenteWin => self.sente_wins += 1,
+            Outcome::GoteWin => self.gote_wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Aborted | Outcome::Unknown => {}
+        }
+        if let Some(r) = rating {
+            if self.rated == 0 || r > self.rating_best {
+                self.rating_best = r;
             }
-        };
-        &mut self.moves[i].counts
-    }
-
-    /// Keeps the moves with at least `k` games.
-    pub fn keep_moves(&mut self, k: u32) {
-        if self.moves.iter().any(|e| e.counts.games < k) {
-            let mut v = std::mem::take(&mut self.moves).into_vec();
-            v.retain(|e| e.counts.games >= k);
-            self.moves = v.into_boxed_slice();
+            self.rated += 1;
+            self.rating_sum += r;
+        }
+        if let Some(d) = date.filter(|&d| d != 0) {
+            self.date(d);
         }
     }
 
-    /// One more game named `tag` here.
-    pub fn name(&mut self, tag: TagId) {
-        self.name_n(tag, 1);
-    }
-
-    fn name_n(&mut self, tag: TagId, n: u32) {
-        let names = self.names.get_or_insert_with(Default::default);
-        match names.iter_mut().find(|(t, _)| *t == tag) {
-            Some((_, m)) => *m += n,
-            None => {
-                if names.len() == names.capacity() {
-                    names.reserve_exact(1);
-                }
-                names.push((tag, n))
-            }
+    #[inline]
+    fn date(&mut self, d: u32) {
+        if self.first_date == 0 || d < self.first_date {
+            self.first_date = d;
+        }
+        if d > self.last_date {
+            self.last_date = d;
         }
     }
 
-    /// The most common name (ties: the first in the taxonomy).
-    pub fn top_name(&self) -> Option<(TagId, u32)> {
-        self.names
-            .as_deref()?
-            .iter()
-            .copied()
-            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0 .0.cmp(&a.0 .0)))
-    }
-
-    /// Adds a node made over later inputs.
-    pub fn merge(&mut self, o: Node, offset: u32) {
+    /// Adds counts made over later inputs (`offset`: their source ids'
+    /// shift).
+    pub fn merge(&mut self, o: &Stat, offset: u32) {
+        if o.games == 0 {
+            return;
+        }
+        if self.games == 0 {
+            self.ex_source = o.ex_source + offset;
+            self.ex_game = o.ex_game;
+        }
         self.games += o.games;
-        for &(tag, n) in o.names.as_deref().into_iter().flatten() {
-            self.name_n(tag, n);
+        self.sente_wins += o.sente_wins;
+        self.gote_wins += o.gote_wins;
+        self.draws += o.draws;
+        if o.rated > 0 && (self.rated == 0 || o.rating_best > self.rating_best) {
+            self.rating_best = o.rating_best;
         }
-        for e in o.moves.iter() {
-            self.edge(e.mv).merge(&e.counts, offset);
+        self.rated += o.rated;
+        self.rating_sum += o.rating_sum;
+        for d in [o.first_date, o.last_date] {
+            if d != 0 {
+                self.date(d);
+            }
+        }
+    }
+
+    /// The public counts.
+    pub fn counts(&self) -> Counts {
+        let date = |d: u32| (d != 0).then_some(d);
+        Counts {
+            games: self.games,
+            sente_wins: self.sente_wins,
+            gote_wins: self.gote_wins,
+            draws: self.draws,
+            other: self.games - self.sente_wins - self.gote_wins - self.draws,
+            rated: self.rated,
+            rating_sum: self.rating_sum,
+            rating_best: if self.rated > 0 {
+                self.rating_best
+            } else {
+                0.0
+            },
+            first_date: date(self.first_date),
+            last_date: date(self.last_date),
+            example: Example {
+                source: self.ex_source,
+                game: self.ex_game,
+            },
         }
     }
 }
@@ -253,35 +191,35 @@ pub struct NodeView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::variant::Variant;
 
-    fn mv(usi: &str) -> Move {
-        Move::from_usi(usi, Variant::Standard).unwrap()
-    }
-
-    /// Memory is per position kept (issue 40): a position with one move
-    /// holds one edge, not a Vec doubled to four, and its map entry is
-    /// small.
+    /// The fixed-size counts give the counts of the old ones: other
+    /// endings are what wins and draws leave, dates 0 are none, the
+    /// example is the first game's, merged examples are shifted.
     #[test]
-    fn a_position_holds_only_the_moves_played() {
-        assert!(std::mem::size_of::<Node>() <= 32);
-        let mut n = Node::default();
-        n.edge(mv("7g7f")).games += 1;
-        assert_eq!(n.moves.len(), 1);
-        n.edge(mv("7g7f")).games += 1;
-        n.edge(mv("2g2f")).games += 1;
-        assert_eq!(n.moves.len(), 2);
-        n.name(TagId(0));
-        n.name(TagId(0));
-        assert_eq!(n.names.as_ref().map(|v| v.capacity()), Some(1));
-        assert_eq!(n.top_name(), Some((TagId(0), 2)));
-        for m in ["5g5f", "6g6f", "1g1f", "9g9f", "3g3f"] {
-            n.edge(mv(m)).games += 1;
-        }
-        assert_eq!(n.moves.len(), 7);
-        assert_eq!(n.edge(mv("2g2f")).games, 1);
-        n.keep_moves(2);
-        assert_eq!(n.moves.len(), 1);
-        assert_eq!(n.moves[0].counts.games, 2);
+    fn stats_count_and_merge() {
+        let ex = |source, game| Example { source, game };
+        let mut a = Stat::default();
+        a.count(Outcome::SenteWin, Some(1500.0), Some(20_200_101), ex(0, 3));
+        a.count(Outcome::Unknown, None, None, ex(0, 4));
+        a.count(Outcome::Draw, Some(1700.5), Some(20_190_505), ex(0, 5));
+        let c = a.counts();
+        assert_eq!(
+            (c.games, c.sente_wins, c.draws, c.other, c.rated),
+            (3, 1, 1, 1, 2)
+        );
+        assert_eq!(
+            (c.first_date, c.last_date),
+            (Some(20_190_505), Some(20_200_101))
+        );
+        assert_eq!(c.example, ex(0, 3));
+        assert_eq!(c.best(), Some(1700.5));
+        let mut b = Stat::default();
+        b.merge(&a, 2);
+        assert_eq!(b.counts().example, ex(2, 3));
+        b.merge(&a, 9);
+        assert_eq!(b.counts().example, ex(2, 3));
+        assert_eq!(b.counts().games, 6);
+        let none = Stat::default().counts();
+        assert_eq!((none.first_date, none.best(), none.other), (None, None, 0));
     }
 }

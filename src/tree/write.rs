@@ -1,6 +1,6 @@
 //! The tree as JSON Lines, CSV and a text table (docs/tree.md).
 
-use super::node::{MoveView, Name, NodeView};
+use super::node::{MoveView, NodeView};
 use crate::diagram::Notation;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -44,8 +44,9 @@ fn rating(r: Option<f64>) -> Option<f64> {
     r.map(|r| (r * 10.0).round() / 10.0)
 }
 
-/// One move as [`node_json`] writes it (the fields in docs/tree.md, in
-/// order), serialized straight from the view.
+/// One move as serde would write it (the fields in docs/tree.md, in
+/// order): the reference [`node_json`] is tested against.
+#[cfg(test)]
 #[derive(Serialize)]
 struct MoveJson<'a> {
     usi: &'a str,
@@ -65,6 +66,7 @@ struct MoveJson<'a> {
     sfen_after: &'a str,
 }
 
+#[cfg(test)]
 #[derive(Serialize)]
 struct ExampleJson<'a> {
     path: &'a str,
@@ -72,15 +74,17 @@ struct ExampleJson<'a> {
 }
 
 /// One node as [`write_jsonl`] writes it.
+#[cfg(test)]
 #[derive(Serialize)]
 pub(crate) struct NodeJson<'a> {
     sfen: &'a str,
     ply: u32,
     games: u32,
-    name: &'a Option<Name>,
+    name: &'a Option<super::node::Name>,
     moves: Vec<MoveJson<'a>>,
 }
 
+#[cfg(test)]
 impl<'a> NodeJson<'a> {
     pub(crate) fn of(n: &'a NodeView) -> NodeJson<'a> {
         NodeJson {
@@ -93,6 +97,7 @@ impl<'a> NodeJson<'a> {
     }
 }
 
+#[cfg(test)]
 fn move_json(m: &MoveView) -> MoveJson<'_> {
     let c = &m.counts;
     MoveJson {
@@ -122,11 +127,140 @@ pub fn write_jsonl(
     nodes: impl IntoIterator<Item = NodeView>,
     w: &mut impl Write,
 ) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(1 << 12);
     for n in nodes {
-        serde_json::to_writer(&mut *w, &NodeJson::of(&n))?;
-        w.write_all(b"\n")?;
+        buf.clear();
+        node_json(&n, &mut buf);
+        buf.push(b'\n');
+        w.write_all(&buf)?;
     }
     Ok(())
+}
+
+/// A JSON string as serde_json writes it: the text as is when nothing in
+/// it needs escaping (SFENs, moves, most paths), else serde_json's
+/// escapes.
+fn json_str(s: &str, out: &mut Vec<u8>) {
+    if !needs_escape(s.as_bytes()) {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // Writing to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+/// Whether a byte of `b` is a control character, `"` or `\\` (eight
+/// bytes at a time: the usual "has a zero byte" and "has a byte less
+/// than n" tests, exact for n ≤ 128; bytes of UTF-8 sequences, ≥ 0x80,
+/// never match).
+fn needs_escape(b: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
+        if control || zero(x ^ (ONES * u64::from(b'"'))) || zero(x ^ (ONES * u64::from(b'\\'))) {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .any(|&c| c < 0x20 || c == b'"' || c == b'\\')
+}
+
+/// An unsigned integer in JSON.
+fn json_u32(n: u32, out: &mut Vec<u8>) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+/// A number or `null`, as serde_json writes an `Option<f64>` (by
+/// serde_json: its exponents are its own).
+fn json_f64(v: Option<f64>, out: &mut Vec<u8>) {
+    // Writing to a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, &v);
+}
+
+/// A date or `null`.
+fn json_date(d: Option<u32>, out: &mut Vec<u8>) {
+    match d {
+        // Writing to a Vec cannot fail.
+        Some(d) => {
+            let _ = serde_json::to_writer(&mut *out, &DateJson(d));
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// One node's JSON object (the bytes `serde_json::to_writer` makes of
+/// [`NodeJson`], written directly: the tree's output is most of its
+/// cost).
+pub(crate) fn node_json(n: &NodeView, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"sfen\":");
+    json_str(&n.sfen, out);
+    out.extend_from_slice(b",\"ply\":");
+    json_u32(n.ply, out);
+    out.extend_from_slice(b",\"games\":");
+    json_u32(n.games, out);
+    out.extend_from_slice(b",\"name\":");
+    match &n.name {
+        None => out.extend_from_slice(b"null"),
+        Some(x) => {
+            out.extend_from_slice(b"{\"id\":");
+            json_str(&x.id, out);
+            out.extend_from_slice(b",\"ja\":");
+            json_str(&x.ja, out);
+            out.extend_from_slice(b",\"en\":");
+            json_str(&x.en, out);
+            out.extend_from_slice(b",\"games\":");
+            json_u32(x.games, out);
+            out.push(b'}');
+        }
+    }
+    out.extend_from_slice(b",\"moves\":[");
+    for (i, m) in n.moves.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let c = &m.counts;
+        out.extend_from_slice(b"{\"usi\":");
+        json_str(&m.usi, out);
+        out.extend_from_slice(b",\"ja\":");
+        json_str(&m.japanese, out);
+        out.extend_from_slice(b",\"psn\":");
+        json_str(&m.international, out);
+        for (k, v) in [
+            (&b",\"games\":"[..], c.games),
+            (b",\"sente_wins\":", c.sente_wins),
+            (b",\"gote_wins\":", c.gote_wins),
+            (b",\"draws\":", c.draws),
+            (b",\"other\":", c.other),
+            (b",\"rated\":", c.rated),
+        ] {
+            out.extend_from_slice(k);
+            json_u32(v, out);
+        }
+        out.extend_from_slice(b",\"rating_avg\":");
+        json_f64(rating(c.rating_avg()), out);
+        out.extend_from_slice(b",\"rating_best\":");
+        json_f64(rating(c.best()), out);
+        out.extend_from_slice(b",\"first_date\":");
+        json_date(c.first_date, out);
+        out.extend_from_slice(b",\"last_date\":");
+        json_date(c.last_date, out);
+        out.extend_from_slice(b",\"example\":{\"path\":");
+        json_str(&m.example_path, out);
+        out.extend_from_slice(b",\"game\":");
+        json_u32(c.example.game, out);
+        out.extend_from_slice(b"},\"sfen_after\":");
+        json_str(&m.sfen_after, out);
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}");
 }
 
 /// The header row of [`write_csv`].
@@ -307,6 +441,91 @@ pub fn write_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::{Counts, Example, Name};
+
+    /// The hand-written JSON is serde_json's, byte for byte, strings that
+    /// need escapes, missing values and odd numbers included.
+    #[test]
+    fn node_json_is_serde_json() {
+        let counts = |games, rated, sum: f64, best: f64, d: Option<u32>| Counts {
+            games,
+            sente_wins: 1,
+            gote_wins: 0,
+            draws: 0,
+            other: games - 1,
+            rated,
+            rating_sum: sum,
+            rating_best: best,
+            first_date: d,
+            last_date: d.map(|d| d + 1),
+            example: Example { source: 0, game: 7 },
+        };
+        let mv = |path: &str, c: Counts| MoveView {
+            usi: "7g7f".into(),
+            japanese: "▲７六歩".into(),
+            international: "P-7f".into(),
+            sfen_after: "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -".into(),
+            counts: c,
+            example_path: path.into(),
+        };
+        let nodes = [
+            NodeView {
+                sfen: "9/9/9/9/9/9/9/9/9 b -".into(),
+                ply: 0,
+                games: 0,
+                name: None,
+                moves: vec![],
+            },
+            NodeView {
+                sfen: "a\"b\\c\u{1}\n".into(),
+                ply: 3,
+                games: u32::MAX,
+                name: Some(Name {
+                    id: "fourth_file_rook".into(),
+                    ja: "四間飛車".into(),
+                    en: "Fourth \"File\" Rook".into(),
+                    games: 2,
+                }),
+                moves: vec![
+                    mv(
+                        "db/a b,c.kif",
+                        counts(3, 2, 3001.25, 1700.04, Some(20_240_102)),
+                    ),
+                    mv("tab\there\\x", counts(5, 0, 0.0, 0.0, None)),
+                    mv("big", counts(9, 1, 1e300, 1e300, Some(100_000_101))),
+                    mv("tiny", counts(9, 3, 1e-7, 3.3e-9, Some(0))),
+                    mv("nan", counts(9, 1, f64::NAN, f64::INFINITY, None)),
+                ],
+            },
+        ];
+        for n in &nodes {
+            let mut mine = Vec::new();
+            node_json(n, &mut mine);
+            let theirs = serde_json::to_vec(&NodeJson::of(n)).unwrap();
+            assert_eq!(
+                String::from_utf8(mine).unwrap(),
+                String::from_utf8(theirs).unwrap()
+            );
+        }
+    }
+
+    /// The escape test finds every byte that needs an escape, wherever
+    /// it is, and no other.
+    #[test]
+    fn escapes_are_found_anywhere() {
+        let base = "lnsgkgsnl/1r5b1/ppppppppp/9/9/▲７六歩 é";
+        assert!(!needs_escape(base.as_bytes()));
+        for c in (0u8..0x20).chain([b'"', b'\\']) {
+            for at in 0..base.len() {
+                let mut v = base.as_bytes().to_vec();
+                v.insert(at, c);
+                assert!(needs_escape(&v), "{c} at {at}");
+            }
+        }
+        for c in (0x20u8..0x80).filter(|&c| c != b'"' && c != b'\\') {
+            assert!(!needs_escape(&[c; 17]), "{c}");
+        }
+    }
 
     /// The JSON dates are written as the text dates are, any year.
     #[test]

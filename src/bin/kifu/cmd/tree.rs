@@ -84,8 +84,21 @@ pub fn run(a: TreeArgs) -> std::io::Result<u8> {
     };
     let workers = common::workers(&a.input, common::warn_plain);
     let vopts = ValidateOptions::default();
+    // From the start, the tree uses the names found in its first plies
+    // only: past them the games are not named (unless the filter asks
+    // for names).
+    let name_plies = if opts.root.is_none() {
+        opts.plies
+    } else {
+        u32::MAX
+    };
     let per_game = batch::Visitors(|| {
-        crate::cmd::select::replay(&filter, true, vopts, Walk::new(&opts), true)
+        let r = crate::cmd::select::replay(&filter, true, vopts, Walk::new(&opts), true);
+        if r.observer().0.needs_names() {
+            r
+        } else {
+            r.with_names_until(name_plies)
+        }
     });
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut g);
     let Growing {
