@@ -4,7 +4,7 @@
 
 use super::rule::{Ctx, Roles};
 use super::taxonomy::{Kind, TagId, TagSet, Taxonomy};
-use crate::rules::{Color, Handicap, Move, Position, Role, Setup, Variant};
+use crate::rules::{Bitboard, Color, Handicap, Move, Position, Role, Setup, Variant};
 
 /// One name found for a side: the entry and the first ply (the move just
 /// played, 1-based) at which its rule held.
@@ -153,6 +153,17 @@ pub struct Tagger<'t> {
     /// Per side: the entries kept whose ancestors are all kept too
     /// (checking them again can change nothing: they are not checked).
     settled: [TagSet; 2],
+    /// Per side: entries found not to hold because of a condition on the
+    /// board that stays false until a square of `watch` changes
+    /// ([`super::rule::Program::blocked`]): they are not checked.
+    blocked: [TagSet; 2],
+    /// Per side and square: the entries of `blocked` waiting for it (an
+    /// entry may stay listed after it left `blocked`: it is only taken
+    /// out again).
+    watch: Box<[[TagSet; 81]; 2]>,
+    /// The squares of `watch` written to in this game (cleared at the
+    /// next).
+    watched: Bitboard,
 }
 
 #[cfg(test)]
@@ -183,6 +194,9 @@ impl<'t> Tagger<'t> {
             kept: [Vec::with_capacity(16), Vec::with_capacity(16)],
             kept_set: [TagSet::default(); 2],
             settled: [TagSet::default(); 2],
+            blocked: [TagSet::default(); 2],
+            watch: Box::new([[TagSet::default(); 81]; 2]),
+            watched: Bitboard::EMPTY,
         }
     }
 
@@ -227,6 +241,12 @@ impl<'t> Tagger<'t> {
         self.kept.iter_mut().for_each(Vec::clear);
         self.kept_set = [TagSet::default(); 2];
         self.settled = [TagSet::default(); 2];
+        self.blocked = [TagSet::default(); 2];
+        for sq in std::mem::take(&mut self.watched) {
+            for watch in self.watch.iter_mut() {
+                watch[sq.index()] = TagSet::default();
+            }
+        }
     }
 
     /// Whether a move played now could still add a name (false past the
@@ -246,27 +266,68 @@ impl<'t> Tagger<'t> {
             return;
         }
         self.ply += 1;
+        let tax = self.tax;
+        // The entries waiting for a square the move changed may hold now.
+        let to = mv.to().index();
+        let from = mv.from().map(|f| f.index());
+        for (blocked, watch) in self.blocked.iter_mut().zip(self.watch.iter_mut()) {
+            if blocked.is_empty() {
+                continue;
+            }
+            let mut free = std::mem::take(&mut watch[to]);
+            if let Some(f) = from {
+                free = free.union(&std::mem::take(&mut watch[f]));
+            }
+            *blocked = blocked.difference(&free);
+        }
         if let Some(r) = captured {
             let r = r.unpromoted();
             if !self.captured.contains(r) {
                 self.captured.0 |= Roles::of(r).0;
-                self.dead = self.dead.union(&self.tax.dead_after[r.index()]);
+                self.dead = self.dead.union(&tax.dead_after[r.index()]);
                 self.update_done();
             }
         }
+        let Some(alive) = tax.alive[(self.mode == Mode::Castles) as usize].get(self.ply as usize)
+        else {
+            return;
+        };
         // Most moves can make no rule hold: an index or two say so.
         let me = !pos.turn();
-        let d = &self.tax.dispatch[me.index()];
-        let at = role.index() * 81 + mv.to().index();
-        let kings = &self.tax.set_kings[me.index()];
+        let d = &tax.dispatch[me.index()];
+        let at = role.index() * 81 + to;
+        let kings = &tax.set_kings[me.index()];
         let king = pos.pieces(me, Role::King);
         let mut moved = d.moved[at];
         if moved != 0 && (kings[usize::from(moved)] & king).is_empty() {
             moved = 0;
         }
         let took = if captured.is_some() { d.took[at] } else { 0 };
-        if moved | took != 0 || !d.always.is_empty() {
-            self.check(pos, mv, role, captured, [moved, took]);
+        // The candidates: the rules without a key and those the move's
+        // keys point to; of them, those alive at this ply, not ruled out
+        // by the captures, not found already, not blocked, and allowing
+        // the king's square.
+        let mut cand = d.always;
+        for i in [moved, took] {
+            if i != 0 {
+                cand = cand.union(&tax.sets[usize::from(i)]);
+            }
+        }
+        let cand = cand
+            .intersection(alive)
+            .difference(&self.dead)
+            .difference(&self.settled[me.index()])
+            .difference(&self.blocked[me.index()]);
+        if cand.is_empty() {
+            return;
+        }
+        // A rule that names squares for the king needs it there.
+        let cand = match pos.king(me) {
+            Some(k) => cand.intersection(&tax.sets[usize::from(d.king_ok[k.index()])]),
+            None => cand,
+        };
+        if !cand.is_empty() {
+            self.check(pos, mv, role, captured, cand, alive);
         }
     }
 
@@ -283,10 +344,10 @@ impl<'t> Tagger<'t> {
             .all(|a| a.difference(&open[0]).is_empty() && a.difference(&open[1]).is_empty());
     }
 
-    /// Checks the mover's rules that the move may have made hold (the sets
-    /// `indexes` point to, the rules without a key), then the rules that
-    /// look at names only and name one just given, for both sides, at
-    /// this same ply.
+    /// Checks the mover's rules in `cand` (those the move may have made
+    /// hold), then the rules that look at names only and name one just
+    /// given, for both sides, at this same ply (`alive`: the entries alive
+    /// at it).
     #[inline(never)]
     fn check(
         &mut self,
@@ -294,29 +355,11 @@ impl<'t> Tagger<'t> {
         mv: Move,
         role: Role,
         took: Option<Role>,
-        indexes: [u16; 2],
+        cand: TagSet,
+        alive: &TagSet,
     ) {
         let me = !pos.turn();
         let tax = self.tax;
-        let d = &tax.dispatch[me.index()];
-        let sets = &tax.sets;
-        let alive = &tax.alive[(self.mode == Mode::Castles) as usize];
-        let Some(alive) = alive.get(self.ply as usize) else {
-            return;
-        };
-        let one = indexes[1] == 0 && d.always.is_empty();
-        // The usual case, one set: the entries not ruled out by the ply,
-        // the captures or being found already.
-        let live = alive
-            .difference(&self.dead)
-            .difference(&self.settled[me.index()]);
-        if one && !sets[usize::from(indexes[0])].intersects(&live) {
-            return;
-        }
-        // A rule that names squares for the king needs it there.
-        let king_ok = pos
-            .king(me)
-            .map(|k| &sets[usize::from(d.king_ok[k.index()])]);
         let mut ctx = Ctx {
             pos,
             ply: self.ply,
@@ -331,37 +374,18 @@ impl<'t> Tagger<'t> {
         let programs = &tax.programs;
         let gates = &tax.gates;
         let by_color = [pos.by_color(Color::Black), pos.by_color(Color::White)];
-        if one {
-            // Its list is walked, each entry tested against the sets that
-            // rule it out, then its gate, then its program.
-            for &i in tax.lists[usize::from(indexes[0])].iter() {
-                let at = usize::from(i) * 2 + me.index();
-                if live.contains(i)
-                    && gates[at].admits(role, by_color)
-                    && king_ok.is_none_or(|k| k.contains(i))
-                    && programs[at].holds(&ctx)
-                {
-                    now[me.index()].insert(i);
-                    ctx.has[me.index()].insert(i);
-                }
-            }
-        } else {
-            let mut cand = d.always;
-            for i in indexes {
-                if i != 0 {
-                    cand = cand.union(&sets[usize::from(i)]);
-                }
-            }
-            cand = cand.intersection(&live);
-            if let Some(k) = king_ok {
-                cand = cand.intersection(k);
-            }
-            for i in cand.iter() {
-                let at = usize::from(i) * 2 + me.index();
-                if gates[at].admits(role, by_color) && programs[at].holds(&ctx) {
-                    now[me.index()].insert(i);
-                    ctx.has[me.index()].insert(i);
-                }
+        // Each candidate is tested against its gate, then its program;
+        // one that fails for a reason on the board waits for its squares.
+        for i in cand.iter() {
+            let at = usize::from(i) * 2 + me.index();
+            if gates[at].admits(role, by_color) && programs[at].holds(&ctx) {
+                now[me.index()].insert(i);
+                ctx.has[me.index()].insert(i);
+            } else if let Some(squares) = programs[at].blocked(pos, &ctx.has) {
+                self.blocked[me.index()].insert(i);
+                self.watched |= squares;
+                let watch = &mut self.watch[me.index()];
+                squares.for_each(|sq| watch[sq.index()].insert(i));
             }
         }
         if now[me.index()].is_empty() {

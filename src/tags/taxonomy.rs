@@ -325,9 +325,6 @@ pub struct Taxonomy {
     pub(crate) dispatch: [Dispatch; 2],
     /// The distinct sets the dispatch tables point to (0: the empty set).
     pub(crate) sets: Vec<TagSet>,
-    /// The same sets as lists of entries, in index order (what the tagger
-    /// walks after most moves).
-    pub(crate) lists: Vec<Box<[u16]>>,
     /// Per side, per set: the squares its entries allow for the side's
     /// king (a move whose side's king stands elsewhere needs no check).
     pub(crate) set_kings: [Vec<crate::rules::Bitboard>; 2],
@@ -1074,7 +1071,6 @@ fn compile(entries: Vec<Entry>) -> Taxonomy {
         d.always = always[side];
     }
     let alive = alive(&entries, &sided);
-    let lists = sets.iter().map(|t| t.iter().collect()).collect();
     let set_kings = [0usize, 1].map(|side| {
         sets.iter()
             .map(|t| {
@@ -1109,7 +1105,6 @@ fn compile(entries: Vec<Entry>) -> Taxonomy {
         gates,
         dispatch,
         sets,
-        lists,
         set_kings,
         watchers,
         alive,
