@@ -1189,6 +1189,14 @@ pub(crate) struct Gate {
 }
 
 impl Gate {
+    /// The squares the program needs a piece of some colour on that
+    /// `by_color` leaves without one (empty: none).
+    #[inline(always)]
+    pub(crate) fn missing(&self, by_color: [Bitboard; 2]) -> Bitboard {
+        let [b, w] = self.need_by;
+        (b & !by_color[0]) | (w & !by_color[1])
+    }
+
     /// Whether the program may hold after a move of `role` that leaves
     /// the pieces of each colour on `by_color`.
     #[inline(always)]

@@ -336,12 +336,11 @@ impl<'t> Tagger<'t> {
     /// both sides with all its ancestors (the rest of the game is then not
     /// looked at).
     fn update_done(&mut self) {
-        let alive = &self.tax.alive[(self.mode == Mode::Castles) as usize];
-        let open = [0, 1].map(|s| self.dead.union(&self.settled[s]));
-        self.done = alive
-            .iter()
-            .skip(self.ply as usize)
-            .all(|a| a.difference(&open[0]).is_empty() && a.difference(&open[1]).is_empty());
+        let later = &self.tax.alive_later[(self.mode == Mode::Castles) as usize];
+        self.done = later.get(self.ply as usize).is_none_or(|a| {
+            let a = a.difference(&self.dead);
+            a.difference(&self.settled[0]).is_empty() && a.difference(&self.settled[1]).is_empty()
+        });
     }
 
     /// Checks the mover's rules in `cand` (those the move may have made
@@ -378,10 +377,19 @@ impl<'t> Tagger<'t> {
         // one that fails for a reason on the board waits for its squares.
         for i in cand.iter() {
             let at = usize::from(i) * 2 + me.index();
-            if gates[at].admits(role, by_color) && programs[at].holds(&ctx) {
-                now[me.index()].insert(i);
-                ctx.has[me.index()].insert(i);
-            } else if let Some(squares) = programs[at].blocked(pos, &ctx.has) {
+            let missing = gates[at].missing(by_color);
+            let blocked = if missing.is_empty() {
+                if gates[at].admits(role, by_color) && programs[at].holds(&ctx) {
+                    now[me.index()].insert(i);
+                    ctx.has[me.index()].insert(i);
+                    continue;
+                }
+                programs[at].blocked(pos, &ctx.has)
+            } else {
+                // A piece the rule needs is missing from its square.
+                missing.first().map(Bitboard::from_square)
+            };
+            if let Some(squares) = blocked {
                 self.blocked[me.index()].insert(i);
                 self.watched |= squares;
                 let watch = &mut self.watch[me.index()];

@@ -346,6 +346,8 @@ pub struct Taxonomy {
     /// holds the castles only (for starts other than the even game and the
     /// standard handicaps).
     pub(crate) alive: [Vec<TagSet>; 2],
+    /// The same, by ply: the entries alive at that ply or any later one.
+    pub(crate) alive_later: [Vec<TagSet>; 2],
     /// Per role (index): the openings and castles that cannot hold once a
     /// piece of that role was taken (their rule's `captured<=`).
     pub(crate) dead_after: [TagSet; 16],
@@ -1071,6 +1073,12 @@ fn compile(entries: Vec<Entry>) -> Taxonomy {
         d.always = always[side];
     }
     let alive = alive(&entries, &sided);
+    let alive_later = alive.clone().map(|mut t| {
+        for i in (1..t.len()).rev() {
+            t[i - 1] = t[i - 1].union(&t[i]);
+        }
+        t
+    });
     let set_kings = [0usize, 1].map(|side| {
         sets.iter()
             .map(|t| {
@@ -1108,6 +1116,7 @@ fn compile(entries: Vec<Entry>) -> Taxonomy {
         set_kings,
         watchers,
         alive,
+        alive_later,
         dead_after,
     }
 }
