@@ -171,6 +171,12 @@ thread_local! {
     /// Games begun by any tagger on this thread (tests count the taggers'
     /// work: one begin per game and tagger).
     pub(crate) static GAMES_NAMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Rules looked at by taggers on this thread (each candidate of a
+    /// check: its gate, maybe its program).
+    static RULES_LOOKED_AT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Whether taggers on this thread block no rule (every candidate is
+    /// looked at after each of its moves, as before blocking existed).
+    static NO_BLOCKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The position a style's rule is checked with (it looks at tags and the
@@ -376,6 +382,8 @@ impl<'t> Tagger<'t> {
         // Each candidate is tested against its gate, then its program;
         // one that fails for a reason on the board waits for its squares.
         for i in cand.iter() {
+            #[cfg(test)]
+            RULES_LOOKED_AT.with(|n| n.set(n.get() + 1));
             let at = usize::from(i) * 2 + me.index();
             let missing = gates[at].missing(by_color);
             let blocked = if missing.is_empty() {
@@ -389,6 +397,8 @@ impl<'t> Tagger<'t> {
                 // A piece the rule needs is missing from its square.
                 missing.first().map(Bitboard::from_square)
             };
+            #[cfg(test)]
+            let blocked = blocked.filter(|_| !NO_BLOCKING.get());
             if let Some(squares) = blocked {
                 self.blocked[me.index()].insert(i);
                 self.watched |= squares;
@@ -552,6 +562,132 @@ mod tests {
             .chain(&s.castles)
             .find(|f| tax.get(f.tag).id == id)
             .map(|f| f.ply)
+    }
+
+    /// The rules looked at while `f` runs.
+    fn looked_at(f: impl FnOnce()) -> u64 {
+        let before = RULES_LOOKED_AT.get();
+        f();
+        RULES_LOOKED_AT.get() - before
+    }
+
+    #[test]
+    fn a_rule_missing_a_piece_waits_for_its_square() {
+        // A rule with no key (its pieces are inside `(…|…)`) was looked
+        // at after every move of its side (20 times each here): now once,
+        // then not again while no piece arrives on or leaves 2八 or 1八,
+        // the squares it misses.
+        let tax = Taxonomy::parse(
+            "id\tja\ten\tkind\tparent\taliases\trule\n\
+             edge\t端\tEdge\tcastle\t\t\t(K28 S38 | K18 L19)\n",
+        )
+        .expect("a taxonomy");
+        let mut tagger = Tagger::new(&tax);
+        let mut pos = Position::new(Variant::Standard);
+        tagger.begin_even();
+        let shuffle = ["5i6h", "5a4b", "6h5i", "4b5a"];
+        let n = looked_at(|| {
+            for usi in shuffle.iter().cycle().take(40) {
+                let mv = Move::from_usi(usi, Variant::Standard).expect("a USI move");
+                let role = pos.moving_role(mv).expect("a piece to move");
+                pos.play(mv).expect("a legal move");
+                tagger.played(&pos, mv, role, None);
+            }
+        });
+        // Once for each side (gote's rule is the same turned around).
+        assert_eq!(n, 2);
+    }
+
+    /// A small random number generator (xorshift), for repeatable games.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Names `games` random games (moves of the king, golds and silvers
+    /// and pawn pushes preferred, so that castles are built) with and
+    /// without blocking.
+    fn both_ways(
+        seed: u64,
+        games: usize,
+        plies: usize,
+    ) -> (Vec<GameTags>, Vec<GameTags>, u64, u64) {
+        let tax = Taxonomy::builtin();
+        let mut out = (Vec::new(), Vec::new(), 0, 0);
+        let mut rng = Rng(seed);
+        for _ in 0..games {
+            let mut game = Vec::new();
+            let mut pos = Position::new(Variant::Standard);
+            for _ in 0..plies {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let quiet: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.captured(*m).is_none())
+                    .filter(|m| {
+                        matches!(
+                            pos.moving_role(*m),
+                            Some(Role::King | Role::Gold | Role::Silver | Role::Pawn | Role::Rook)
+                        )
+                    })
+                    .collect();
+                let mv = if !quiet.is_empty() && rng.below(10) < 9 {
+                    quiet[rng.below(quiet.len())]
+                } else {
+                    legal[rng.below(legal.len())]
+                };
+                pos.play(mv).expect("a legal move");
+                game.push(mv);
+            }
+            for (blocking, tags, n) in [
+                (true, &mut out.0, &mut out.2),
+                (false, &mut out.1, &mut out.3),
+            ] {
+                NO_BLOCKING.set(!blocking);
+                *n += looked_at(|| {
+                    let mut tagger = Tagger::new(tax);
+                    let mut pos = Position::new(Variant::Standard);
+                    tagger.begin_even();
+                    for &mv in &game {
+                        let role = pos.moving_role(mv).expect("a piece to move");
+                        let captured = pos.captured(mv).map(|p| p.role);
+                        pos.play(mv).expect("a legal move");
+                        tagger.played(&pos, mv, role, captured);
+                    }
+                    tags.push(tagger.finish());
+                });
+            }
+            NO_BLOCKING.set(false);
+        }
+        out
+    }
+
+    #[test]
+    fn blocking_changes_no_name() {
+        // The same names, ply for ply, with rules blocked and with every
+        // candidate looked at after each move, on games that build
+        // castles; with far fewer rules looked at.
+        let (blocking, every, fewer, all) = both_ways(0x9e37_79b9_7f4a_7c15, 400, 120);
+        assert_eq!(blocking, every);
+        let found: usize = every
+            .iter()
+            .flat_map(|g| &g.sides)
+            .map(|s| s.openings.len() + s.castles.len())
+            .sum();
+        assert!(found > 200, "{found} names: the games must name something");
+        assert!(
+            fewer * 2 < all,
+            "{fewer} rules looked at, {all} without blocking"
+        );
     }
 
     #[test]
