@@ -8,6 +8,7 @@
 //! bitboard masks ([`Compiled`]), so checking it on a position is a few
 //! mask tests.
 
+use super::TagSet;
 use crate::rules::{Bitboard, Color, Hand, Move, Position, Role, Setup, Square, Variant};
 use std::fmt;
 
@@ -684,7 +685,7 @@ pub(crate) struct Ctx<'a> {
     /// Roles captured so far, by either side (unpromoted).
     pub captured: Roles,
     /// Tags each side has (by colour index): bit `tag`.
-    pub has: [super::TagSet; 2],
+    pub has: [TagSet; 2],
 }
 
 impl Cond {
@@ -735,6 +736,56 @@ impl Cond {
             Cond::Has { color, tag } => c.has[color.index()].contains(*tag),
             Cond::Not(t) => !t.holds(c),
             Cond::Any(alts) => alts.iter().any(|a| a.iter().all(|t| t.holds(c))),
+        }
+    }
+}
+
+impl Cond {
+    /// The squares the condition reads, if it reads the board alone.
+    fn board_squares(&self) -> Option<Bitboard> {
+        match self {
+            Cond::Pieces { mask, .. } | Cond::Empty(mask) => Some(*mask),
+            Cond::Not(c) => c.board_squares(),
+            Cond::Any(alts) => alts
+                .iter()
+                .flatten()
+                .try_fold(Bitboard::EMPTY, |acc, c| Some(acc | c.board_squares()?)),
+            _ => None,
+        }
+    }
+
+    /// [`Program::blocked`] for one condition: squares that keep it false
+    /// while they do not change, if it is false on the board alone (or,
+    /// for a name the side must not have and has, for good: no squares).
+    fn blocked(&self, pos: &Position, has: &[TagSet; 2]) -> Option<Bitboard> {
+        match self {
+            Cond::Pieces {
+                color,
+                roles,
+                mask,
+                at_least,
+            } => {
+                let mut bb = Bitboard::EMPTY;
+                for role in roles.iter() {
+                    bb |= pos.pieces(*color, role);
+                }
+                ((bb & *mask).count() < u32::from(*at_least)).then_some(*mask)
+            }
+            Cond::Empty(mask) => (pos.occupied() & *mask).any().then_some(*mask),
+            // Names are only ever added in a game.
+            Cond::Not(inner) => match &**inner {
+                Cond::Has { color, tag } => {
+                    has[color.index()].contains(*tag).then_some(Bitboard::EMPTY)
+                }
+                inner => {
+                    let squares = inner.board_squares()?;
+                    inner.blocked(pos, has).is_none().then_some(squares)
+                }
+            },
+            Cond::Any(alts) => alts.iter().try_fold(Bitboard::EMPTY, |acc, a| {
+                Some(acc | a.iter().find_map(|c| c.blocked(pos, has))?)
+            }),
+            _ => None,
         }
     }
 }
@@ -872,8 +923,12 @@ pub(crate) struct Program {
     /// the squares.
     any_who: [(Color, Role); ANY],
     any: [Bitboard; ANY],
-    /// Everything else, checked last.
+    /// Everything else, checked after the above.
     rest: Vec<Cond>,
+    /// The `(…|…)` terms, each as its alternatives compiled alike (a
+    /// piece missing from one alternative rules it out in one AND);
+    /// checked last.
+    anys: Vec<Box<[Program]>>,
 }
 
 fn code(c: Color, r: Role) -> u8 {
@@ -905,6 +960,7 @@ impl Program {
             any_who: [(Color::Black, Role::King); ANY],
             any: [Bitboard::EMPTY; ANY],
             rest: Vec::new(),
+            anys: Vec::new(),
         };
         let single = |roles: Roles| -> Option<Role> {
             if roles.0.count_ones() == 1 {
@@ -978,6 +1034,7 @@ impl Program {
                     _ => p.rest.push(c.clone()),
                 },
                 Cond::Empty(m) => p.empty |= *m,
+                Cond::Any(alts) => p.anys.push(alts.iter().map(|a| Program::new(a)).collect()),
                 _ => p.rest.push(c.clone()),
             }
         }
@@ -1007,6 +1064,56 @@ impl Program {
             u32::from(self.ply_max)
         };
         (u32::from(self.ply_min), hi)
+    }
+
+    /// Why the conditions cannot hold on `pos`, if one that looks at the
+    /// board alone is false there: squares such that it stays false as
+    /// long as no piece arrives on or leaves any of them (one square, for
+    /// a piece missing from its square; the empty set when nothing can make
+    /// it true again in this game, a name the side must not have). `None`
+    /// when every such condition holds (the others — the move, the ply,
+    /// hands, captures — decide). The tagger skips a rule blocked so until
+    /// one of the squares changes.
+    pub(crate) fn blocked(&self, pos: &Position, has: &[TagSet; 2]) -> Option<Bitboard> {
+        let [b, w] = self.need_by;
+        let missing = (b & !pos.by_color(Color::Black)) | (w & !pos.by_color(Color::White));
+        if let Some(sq) = missing.first() {
+            return Some(Bitboard::from_square(sq));
+        }
+        for &(sq, want) in &self.need[..usize::from(self.need_len)] {
+            let Some(sq) = Square::from_index(usize::from(sq)) else {
+                continue;
+            };
+            if pos.piece_at(sq).map_or(0xff, |p| code(p.color, p.role)) != want {
+                return Some(Bitboard::from_square(sq));
+            }
+        }
+        if let Some(sq) = (pos.occupied() & self.empty).first() {
+            return Some(Bitboard::from_square(sq));
+        }
+        for i in 0..usize::from(self.forbid_len) {
+            let (col, r) = self.forbid_who[i];
+            if let Some(sq) = (pos.pieces(col, r) & self.forbid[i]).first() {
+                return Some(Bitboard::from_square(sq));
+            }
+        }
+        for i in 0..usize::from(self.any_len) {
+            let (col, r) = self.any_who[i];
+            if (pos.pieces(col, r) & self.any[i]).is_empty() {
+                return Some(self.any[i]);
+            }
+        }
+        // A `(…|…)` is blocked when each alternative is: by their squares.
+        let anys = || {
+            self.anys.iter().find_map(|alts| {
+                alts.iter()
+                    .try_fold(Bitboard::EMPTY, |acc, p| Some(acc | p.blocked(pos, has)?))
+            })
+        };
+        self.rest
+            .iter()
+            .find_map(|c| c.blocked(pos, has))
+            .or_else(anys)
     }
 
     /// Whether the conditions hold.
@@ -1058,7 +1165,9 @@ impl Program {
                 return false;
             }
         }
-        (c.pos.occupied() & self.empty).is_empty() && self.rest.iter().all(|t| t.holds(c))
+        (c.pos.occupied() & self.empty).is_empty()
+            && self.rest.iter().all(|t| t.holds(c))
+            && self.anys.iter().all(|alts| alts.iter().any(|p| p.holds(c)))
     }
 }
 
@@ -1080,6 +1189,14 @@ pub(crate) struct Gate {
 }
 
 impl Gate {
+    /// The squares the program needs a piece of some colour on that
+    /// `by_color` leaves without one (empty: none).
+    #[inline(always)]
+    pub(crate) fn missing(&self, by_color: [Bitboard; 2]) -> Bitboard {
+        let [b, w] = self.need_by;
+        (b & !by_color[0]) | (w & !by_color[1])
+    }
+
     /// Whether the program may hold after a move of `role` that leaves
     /// the pieces of each colour on `by_color`.
     #[inline(always)]

@@ -4,7 +4,7 @@
 
 use super::rule::{Ctx, Roles};
 use super::taxonomy::{Kind, TagId, TagSet, Taxonomy};
-use crate::rules::{Color, Handicap, Move, Position, Role, Setup, Variant};
+use crate::rules::{Bitboard, Color, Handicap, Move, Position, Role, Setup, Variant};
 
 /// One name found for a side: the entry and the first ply (the move just
 /// played, 1-based) at which its rule held.
@@ -153,6 +153,17 @@ pub struct Tagger<'t> {
     /// Per side: the entries kept whose ancestors are all kept too
     /// (checking them again can change nothing: they are not checked).
     settled: [TagSet; 2],
+    /// Per side: entries found not to hold because of a condition on the
+    /// board that stays false until a square of `watch` changes
+    /// ([`super::rule::Program::blocked`]): they are not checked.
+    blocked: [TagSet; 2],
+    /// Per side and square: the entries of `blocked` waiting for it (an
+    /// entry may stay listed after it left `blocked`: it is only taken
+    /// out again).
+    watch: Box<[[TagSet; 81]; 2]>,
+    /// The squares of `watch` written to in this game (cleared at the
+    /// next).
+    watched: Bitboard,
 }
 
 #[cfg(test)]
@@ -160,6 +171,12 @@ thread_local! {
     /// Games begun by any tagger on this thread (tests count the taggers'
     /// work: one begin per game and tagger).
     pub(crate) static GAMES_NAMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Rules looked at by taggers on this thread (each candidate of a
+    /// check: its gate, maybe its program).
+    static RULES_LOOKED_AT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Whether taggers on this thread block no rule (every candidate is
+    /// looked at after each of its moves, as before blocking existed).
+    static NO_BLOCKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The position a style's rule is checked with (it looks at tags and the
@@ -183,6 +200,9 @@ impl<'t> Tagger<'t> {
             kept: [Vec::with_capacity(16), Vec::with_capacity(16)],
             kept_set: [TagSet::default(); 2],
             settled: [TagSet::default(); 2],
+            blocked: [TagSet::default(); 2],
+            watch: Box::new([[TagSet::default(); 81]; 2]),
+            watched: Bitboard::EMPTY,
         }
     }
 
@@ -227,6 +247,12 @@ impl<'t> Tagger<'t> {
         self.kept.iter_mut().for_each(Vec::clear);
         self.kept_set = [TagSet::default(); 2];
         self.settled = [TagSet::default(); 2];
+        self.blocked = [TagSet::default(); 2];
+        for sq in std::mem::take(&mut self.watched) {
+            for watch in self.watch.iter_mut() {
+                watch[sq.index()] = TagSet::default();
+            }
+        }
     }
 
     /// Whether a move played now could still add a name (false past the
@@ -246,27 +272,69 @@ impl<'t> Tagger<'t> {
             return;
         }
         self.ply += 1;
+        let tax = self.tax;
+        // The entries waiting for a square the move changed may hold now.
+        let to = mv.to().index();
+        let from = mv.from().map(|f| f.index());
+        for (blocked, watch) in self.blocked.iter_mut().zip(self.watch.iter_mut()) {
+            if blocked.is_empty() {
+                continue;
+            }
+            let mut free = std::mem::take(&mut watch[to]);
+            if let Some(f) = from {
+                free = free.union(&std::mem::take(&mut watch[f]));
+            }
+            *blocked = blocked.difference(&free);
+        }
         if let Some(r) = captured {
             let r = r.unpromoted();
             if !self.captured.contains(r) {
                 self.captured.0 |= Roles::of(r).0;
-                self.dead = self.dead.union(&self.tax.dead_after[r.index()]);
+                self.dead = self.dead.union(&tax.dead_after[r.index()]);
                 self.update_done();
             }
         }
-        // Most moves can make no rule hold: an index or two say so.
         let me = !pos.turn();
-        let d = &self.tax.dispatch[me.index()];
-        let at = role.index() * 81 + mv.to().index();
-        let kings = &self.tax.set_kings[me.index()];
+        let Some(alive) =
+            tax.alive[(self.mode == Mode::Castles) as usize].get(self.rule_ply(me) as usize)
+        else {
+            return;
+        };
+        // Most moves can make no rule hold: an index or two say so.
+        let d = &tax.dispatch[me.index()];
+        let at = role.index() * 81 + to;
+        let kings = &tax.set_kings[me.index()];
         let king = pos.pieces(me, Role::King);
         let mut moved = d.moved[at];
         if moved != 0 && (kings[usize::from(moved)] & king).is_empty() {
             moved = 0;
         }
         let took = if captured.is_some() { d.took[at] } else { 0 };
-        if moved | took != 0 || !d.always.is_empty() {
-            self.check(pos, mv, role, captured, [moved, took]);
+        // The candidates: the rules without a key and those the move's
+        // keys point to; of them, those alive at this ply, not ruled out
+        // by the captures, not found already, not blocked, and allowing
+        // the king's square.
+        let mut cand = d.always;
+        for i in [moved, took] {
+            if i != 0 {
+                cand = cand.union(&tax.sets[usize::from(i)]);
+            }
+        }
+        let cand = cand
+            .intersection(alive)
+            .difference(&self.dead)
+            .difference(&self.settled[me.index()])
+            .difference(&self.blocked[me.index()]);
+        if cand.is_empty() {
+            return;
+        }
+        // A rule that names squares for the king needs it there.
+        let cand = match pos.king(me) {
+            Some(k) => cand.intersection(&tax.sets[usize::from(d.king_ok[k.index()])]),
+            None => cand,
+        };
+        if !cand.is_empty() {
+            self.check(pos, mv, role, captured, cand, alive);
         }
     }
 
@@ -289,18 +357,18 @@ impl<'t> Tagger<'t> {
     /// both sides with all its ancestors (the rest of the game is then not
     /// looked at).
     fn update_done(&mut self) {
-        let alive = &self.tax.alive[(self.mode == Mode::Castles) as usize];
-        let open = [0, 1].map(|s| self.dead.union(&self.settled[s]));
-        self.done = alive
-            .iter()
-            .skip(self.rule_ply(Color::Black).min(self.rule_ply(Color::White)) as usize)
-            .all(|a| a.difference(&open[0]).is_empty() && a.difference(&open[1]).is_empty());
+        let later = &self.tax.alive_later[(self.mode == Mode::Castles) as usize];
+        let ply = self.rule_ply(Color::Black).min(self.rule_ply(Color::White));
+        self.done = later.get(ply as usize).is_none_or(|a| {
+            let a = a.difference(&self.dead);
+            a.difference(&self.settled[0]).is_empty() && a.difference(&self.settled[1]).is_empty()
+        });
     }
 
-    /// Checks the mover's rules that the move may have made hold (the sets
-    /// `indexes` point to, the rules without a key), then the rules that
-    /// look at names only and name one just given, for both sides, at
-    /// this same ply.
+    /// Checks the mover's rules in `cand` (those the move may have made
+    /// hold), then the rules that look at names only and name one just
+    /// given, for both sides, at this same ply (`alive`: the entries alive
+    /// at it).
     #[inline(never)]
     fn check(
         &mut self,
@@ -308,29 +376,11 @@ impl<'t> Tagger<'t> {
         mv: Move,
         role: Role,
         took: Option<Role>,
-        indexes: [u16; 2],
+        cand: TagSet,
+        alive: &TagSet,
     ) {
         let me = !pos.turn();
         let tax = self.tax;
-        let d = &tax.dispatch[me.index()];
-        let sets = &tax.sets;
-        let alive = &tax.alive[(self.mode == Mode::Castles) as usize];
-        let Some(alive) = alive.get(self.rule_ply(me) as usize) else {
-            return;
-        };
-        let one = indexes[1] == 0 && d.always.is_empty();
-        // The usual case, one set: the entries not ruled out by the ply,
-        // the captures or being found already.
-        let live = alive
-            .difference(&self.dead)
-            .difference(&self.settled[me.index()]);
-        if one && !sets[usize::from(indexes[0])].intersects(&live) {
-            return;
-        }
-        // A rule that names squares for the king needs it there.
-        let king_ok = pos
-            .king(me)
-            .map(|k| &sets[usize::from(d.king_ok[k.index()])]);
         let mut ctx = Ctx {
             pos,
             ply: self.rule_ply(me),
@@ -345,37 +395,31 @@ impl<'t> Tagger<'t> {
         let programs = &tax.programs;
         let gates = &tax.gates;
         let by_color = [pos.by_color(Color::Black), pos.by_color(Color::White)];
-        if one {
-            // Its list is walked, each entry tested against the sets that
-            // rule it out, then its gate, then its program.
-            for &i in tax.lists[usize::from(indexes[0])].iter() {
-                let at = usize::from(i) * 2 + me.index();
-                if live.contains(i)
-                    && gates[at].admits(role, by_color)
-                    && king_ok.is_none_or(|k| k.contains(i))
-                    && programs[at].holds(&ctx)
-                {
-                    now[me.index()].insert(i);
-                    ctx.has[me.index()].insert(i);
-                }
-            }
-        } else {
-            let mut cand = d.always;
-            for i in indexes {
-                if i != 0 {
-                    cand = cand.union(&sets[usize::from(i)]);
-                }
-            }
-            cand = cand.intersection(&live);
-            if let Some(k) = king_ok {
-                cand = cand.intersection(k);
-            }
-            for i in cand.iter() {
-                let at = usize::from(i) * 2 + me.index();
+        // Each candidate is tested against its gate, then its program;
+        // one that fails for a reason on the board waits for its squares.
+        for i in cand.iter() {
+            #[cfg(test)]
+            RULES_LOOKED_AT.with(|n| n.set(n.get() + 1));
+            let at = usize::from(i) * 2 + me.index();
+            let missing = gates[at].missing(by_color);
+            let blocked = if missing.is_empty() {
                 if gates[at].admits(role, by_color) && programs[at].holds(&ctx) {
                     now[me.index()].insert(i);
                     ctx.has[me.index()].insert(i);
+                    continue;
                 }
+                programs[at].blocked(pos, &ctx.has)
+            } else {
+                // A piece the rule needs is missing from its square.
+                missing.first().map(Bitboard::from_square)
+            };
+            #[cfg(test)]
+            let blocked = blocked.filter(|_| !NO_BLOCKING.get());
+            if let Some(squares) = blocked {
+                self.blocked[me.index()].insert(i);
+                self.watched |= squares;
+                let watch = &mut self.watch[me.index()];
+                squares.for_each(|sq| watch[sq.index()].insert(i));
             }
         }
         if now[me.index()].is_empty() {
@@ -535,6 +579,132 @@ mod tests {
             .chain(&s.castles)
             .find(|f| tax.get(f.tag).id == id)
             .map(|f| f.ply)
+    }
+
+    /// The rules looked at while `f` runs.
+    fn looked_at(f: impl FnOnce()) -> u64 {
+        let before = RULES_LOOKED_AT.get();
+        f();
+        RULES_LOOKED_AT.get() - before
+    }
+
+    #[test]
+    fn a_rule_missing_a_piece_waits_for_its_square() {
+        // A rule with no key (its pieces are inside `(…|…)`) was looked
+        // at after every move of its side (20 times each here): now once,
+        // then not again while no piece arrives on or leaves 2八 or 1八,
+        // the squares it misses.
+        let tax = Taxonomy::parse(
+            "id\tja\ten\tkind\tparent\taliases\trule\n\
+             edge\t端\tEdge\tcastle\t\t\t(K28 S38 | K18 L19)\n",
+        )
+        .expect("a taxonomy");
+        let mut tagger = Tagger::new(&tax);
+        let mut pos = Position::new(Variant::Standard);
+        tagger.begin_even();
+        let shuffle = ["5i6h", "5a4b", "6h5i", "4b5a"];
+        let n = looked_at(|| {
+            for usi in shuffle.iter().cycle().take(40) {
+                let mv = Move::from_usi(usi, Variant::Standard).expect("a USI move");
+                let role = pos.moving_role(mv).expect("a piece to move");
+                pos.play(mv).expect("a legal move");
+                tagger.played(&pos, mv, role, None);
+            }
+        });
+        // Once for each side (gote's rule is the same turned around).
+        assert_eq!(n, 2);
+    }
+
+    /// A small random number generator (xorshift), for repeatable games.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Names `games` random games (moves of the king, golds and silvers
+    /// and pawn pushes preferred, so that castles are built) with and
+    /// without blocking.
+    fn both_ways(
+        seed: u64,
+        games: usize,
+        plies: usize,
+    ) -> (Vec<GameTags>, Vec<GameTags>, u64, u64) {
+        let tax = Taxonomy::builtin();
+        let mut out = (Vec::new(), Vec::new(), 0, 0);
+        let mut rng = Rng(seed);
+        for _ in 0..games {
+            let mut game = Vec::new();
+            let mut pos = Position::new(Variant::Standard);
+            for _ in 0..plies {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let quiet: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.captured(*m).is_none())
+                    .filter(|m| {
+                        matches!(
+                            pos.moving_role(*m),
+                            Some(Role::King | Role::Gold | Role::Silver | Role::Pawn | Role::Rook)
+                        )
+                    })
+                    .collect();
+                let mv = if !quiet.is_empty() && rng.below(10) < 9 {
+                    quiet[rng.below(quiet.len())]
+                } else {
+                    legal[rng.below(legal.len())]
+                };
+                pos.play(mv).expect("a legal move");
+                game.push(mv);
+            }
+            for (blocking, tags, n) in [
+                (true, &mut out.0, &mut out.2),
+                (false, &mut out.1, &mut out.3),
+            ] {
+                NO_BLOCKING.set(!blocking);
+                *n += looked_at(|| {
+                    let mut tagger = Tagger::new(tax);
+                    let mut pos = Position::new(Variant::Standard);
+                    tagger.begin_even();
+                    for &mv in &game {
+                        let role = pos.moving_role(mv).expect("a piece to move");
+                        let captured = pos.captured(mv).map(|p| p.role);
+                        pos.play(mv).expect("a legal move");
+                        tagger.played(&pos, mv, role, captured);
+                    }
+                    tags.push(tagger.finish());
+                });
+            }
+            NO_BLOCKING.set(false);
+        }
+        out
+    }
+
+    #[test]
+    fn blocking_changes_no_name() {
+        // The same names, ply for ply, with rules blocked and with every
+        // candidate looked at after each move, on games that build
+        // castles; with far fewer rules looked at.
+        let (blocking, every, fewer, all) = both_ways(0x9e37_79b9_7f4a_7c15, 400, 120);
+        assert_eq!(blocking, every);
+        let found: usize = every
+            .iter()
+            .flat_map(|g| &g.sides)
+            .map(|s| s.openings.len() + s.castles.len())
+            .sum();
+        assert!(found > 200, "{found} names: the games must name something");
+        assert!(
+            fewer * 2 < all,
+            "{fewer} rules looked at, {all} without blocking"
+        );
     }
 
     #[test]

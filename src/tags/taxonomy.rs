@@ -325,9 +325,6 @@ pub struct Taxonomy {
     pub(crate) dispatch: [Dispatch; 2],
     /// The distinct sets the dispatch tables point to (0: the empty set).
     pub(crate) sets: Vec<TagSet>,
-    /// The same sets as lists of entries, in index order (what the tagger
-    /// walks after most moves).
-    pub(crate) lists: Vec<Box<[u16]>>,
     /// Per side, per set: the squares its entries allow for the side's
     /// king (a move whose side's king stands elsewhere needs no check).
     pub(crate) set_kings: [Vec<crate::rules::Bitboard>; 2],
@@ -349,6 +346,8 @@ pub struct Taxonomy {
     /// holds the castles only (for starts other than the even game and the
     /// standard handicaps).
     pub(crate) alive: [Vec<TagSet>; 2],
+    /// The same, by ply: the entries alive at that ply or any later one.
+    pub(crate) alive_later: [Vec<TagSet>; 2],
     /// Per role (index): the openings and castles that cannot hold once a
     /// piece of that role was taken (their rule's `captured<=`).
     pub(crate) dead_after: [TagSet; 16],
@@ -1074,7 +1073,12 @@ fn compile(entries: Vec<Entry>) -> Taxonomy {
         d.always = always[side];
     }
     let alive = alive(&entries, &sided);
-    let lists = sets.iter().map(|t| t.iter().collect()).collect();
+    let alive_later = alive.clone().map(|mut t| {
+        for i in (1..t.len()).rev() {
+            t[i - 1] = t[i - 1].union(&t[i]);
+        }
+        t
+    });
     let set_kings = [0usize, 1].map(|side| {
         sets.iter()
             .map(|t| {
@@ -1109,10 +1113,10 @@ fn compile(entries: Vec<Entry>) -> Taxonomy {
         gates,
         dispatch,
         sets,
-        lists,
         set_kings,
         watchers,
         alive,
+        alive_later,
         dead_after,
     }
 }
