@@ -16,7 +16,9 @@
 # JOBS (default 2), ROUNDS (default 3; rounds interleave the commands, and
 # the median of each is reported), SEVENZ_OPTS (7z's packing options,
 # default `-mx=5`; `-mx=1 -mmt=on` packs 200,000 files in minutes, not an
-# hour, on a loaded machine), BENCH_DATA (where the data is kept).
+# hour, on a loaded machine), ZSTD_LEVEL (default 19; 3 packs 600 MB in
+# seconds where 19 takes most of an hour on 2 loaded cores), BENCH_DATA
+# (where the data is kept).
 # Each command's CPU time (user + system, from GNU time) is reported
 # beside its wall time: on a loaded machine the wall time is the load's.
 #
@@ -68,7 +70,7 @@ if [[ $haveunzip == 1 && ! -f year.zip ]]; then
   (cd records && zip -qr ../year.zip .)
 fi
 if [[ $havezstd == 1 && ! -f year.tar.zst ]]; then
-  tar -C records -cf - . | zstd -q -19 -T0 -o year.tar.zst
+  tar -C records -cf - . | zstd -q "-${ZSTD_LEVEL:-19}" -T0 -o year.tar.zst
 fi
 ls -l year.* >&2
 cat $(find records -name '*.csa' | head -1) >/dev/null

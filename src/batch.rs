@@ -207,7 +207,12 @@ impl Input {
     /// The size of a regular file: as listed, or asked now for a file
     /// found in a folder (0 when it cannot be known).
     pub fn size_now(&self) -> u64 {
-        if self.packing.is_some() {
+        // A member's size is the archive's word; a tar read as it streams
+        // is a file like any other.
+        if matches!(
+            self.packing,
+            Some(Packing::Member { .. } | Packing::Compressed(_))
+        ) {
             return self.size;
         }
         match &self.path {
