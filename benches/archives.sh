@@ -14,7 +14,13 @@
 #
 # Environment: KIFU (a kifu binary; default: build target/release/kifu),
 # JOBS (default 2), ROUNDS (default 3; rounds interleave the commands, and
-# the median of each is reported).
+# the median of each is reported), SEVENZ_OPTS (7z's packing options,
+# default `-mx=5`; `-mx=1 -mmt=on` packs 200,000 files in minutes, not an
+# hour, on a loaded machine), ZSTD_LEVEL (default 19; 3 packs 600 MB in
+# seconds where 19 takes most of an hour on 2 loaded cores), BENCH_DATA
+# (where the data is kept).
+# Each command's CPU time (user + system, from GNU time) is reported
+# beside its wall time: on a loaded machine the wall time is the load's.
 #
 # Needs 7z (p7zip-full), unzip and zstd: installed with apt-get when
 # missing; an archive whose tool cannot be installed is skipped (said so).
@@ -57,27 +63,28 @@ if [[ ! -d "$records" ]] || [[ $(find "$records" -name '*.csa' | wc -l) -ne $n ]
 fi
 cd "$data"
 if [[ $have7z == 1 && ! -f year.7z ]]; then
-  (cd records && 7z a -bd -mx=5 ../year.7z . >/dev/null)
+  # shellcheck disable=SC2086
+  (cd records && 7z a -bd ${SEVENZ_OPTS:--mx=5} ../year.7z . >/dev/null)
 fi
 if [[ $haveunzip == 1 && ! -f year.zip ]]; then
   (cd records && zip -qr ../year.zip .)
 fi
 if [[ $havezstd == 1 && ! -f year.tar.zst ]]; then
-  tar -C records -cf - . | zstd -q -19 -T0 -o year.tar.zst
+  tar -C records -cf - . | zstd -q "-${ZSTD_LEVEL:-19}" -T0 -o year.tar.zst
 fi
 ls -l year.* >&2
 cat $(find records -name '*.csa' | head -1) >/dev/null
 find records -name '*.csa' -print0 | xargs -0 cat >/dev/null  # page cache
 cat year.* >/dev/null
 
-# ---- timing: `t NAME CMD...` appends "NAME wall KiB" to $log
+# ---- timing: `t NAME CMD...` appends "NAME wall KiB cpu" to $log
 log="$(mktemp)"
 ktmp="$(mktemp -d)"
 trap 'rm -f "$log" "$log.one"; rm -rf "$data/unpacked" "$ktmp"' EXIT
 t() {
   local name="$1"; shift
-  /usr/bin/time -o "$log.one" -f '%e %M' "$@" >/dev/null 2>/dev/null || true
-  echo "$name $(tail -1 "$log.one")" >>"$log"
+  /usr/bin/time -o "$log.one" -f '%e %M %U %S' "$@" >/dev/null 2>/dev/null || true
+  tail -1 "$log.one" | awk -v n="$name" '{printf "%s %s %s %.2f\n", n, $1, $2, $3 + $4}' >>"$log"
 }
 sh_t() { t "$1" bash -c "$2"; }
 
@@ -113,15 +120,16 @@ done
 # ---- report: medians
 median() { grep "^$1 " "$log" | awk '{print $2}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 peak() { grep "^$1 " "$log" | awk '{print $3}' | sort -n | tail -1; }
+cpu() { grep "^$1 " "$log" | awk '{print $4}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 folder=$(median folder)
 echo "N=$n jobs=$jobs rounds=$rounds kifu=$kifu"
-printf '%-22s %8s %10s\n' "command" "wall s" "peak KiB"
-printf '%-22s %8s %10s\n' "validate folder" "$folder" "$(peak folder)"
+printf '%-22s %8s %8s %10s\n' "command" "wall s" "CPU s" "peak KiB"
+printf '%-22s %8s %8s %10s\n' "validate folder" "$folder" "$(cpu folder)" "$(peak folder)"
 for k in "${kinds[@]}"; do
   d=$(median "decompress:$k"); a=$(median "archive:$k"); u=$(median "unpack+validate:$k")
-  printf '%-22s %8s %10s\n' "decompress $k" "$d" "$(peak "decompress:$k")"
-  printf '%-22s %8s %10s\n' "validate year.$k" "$a" "$(peak "archive:$k")"
-  printf '%-22s %8s %10s\n' "unpack+validate $k" "$u" "$(peak "unpack+validate:$k")"
+  printf '%-22s %8s %8s %10s\n' "decompress $k" "$d" "$(cpu "decompress:$k")" "$(peak "decompress:$k")"
+  printf '%-22s %8s %8s %10s\n' "validate year.$k" "$a" "$(cpu "archive:$k")" "$(peak "archive:$k")"
+  printf '%-22s %8s %8s %10s\n' "unpack+validate $k" "$u" "$(cpu "unpack+validate:$k")" "$(peak "unpack+validate:$k")"
   awk -v a="$a" -v d="$d" -v f="$folder" -v u="$u" -v k="$k" 'BEGIN {
     s = (d > f) ? d : f
     printf "  %s: archive / slower stage = %.2f (target <= 1.5), archive / unpack+validate = %.2f (target < 1)\n", k, a / s, a / u }'

@@ -2,9 +2,12 @@
 //! or compressed with gzip, xz or zstd) and single `.gz`, `.xz` and `.zst`
 //! files, read as streams (nothing is unpacked to disk).
 //!
-//! An archive is listed once ([`list`]: for zip and 7z from their index,
-//! for tar by reading it through) and then read once, member after member
-//! in the archive's order ([`stream`]); each member wanted is held in
+//! A zip or 7z is listed from its index ([`list`]) and then read once,
+//! member after member in the archive's order ([`stream`]); a tar, which
+//! has no index, is read once with nothing listed first ([`stream_tar`]:
+//! members taken or skipped as they come), unless a command needs the
+//! whole list of members before it starts (then [`list`] reads it through
+//! first); each member wanted is held in
 //! memory whole (at most [`MAX_MEMBER`] bytes), so the memory of a run is
 //! bounded by its largest member, not by the archive. A member is named
 //! `ARCHIVE!/member/path` in every report ([`member_display`]).
@@ -234,6 +237,87 @@ fn list_tar(
     Ok(())
 }
 
+/// A reader that counts the bytes read through it into a shared counter
+/// (the compressed bytes of an archive consumed so far, for progress).
+#[cfg(feature = "archives")]
+struct Counting<R> {
+    inner: R,
+    count: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+#[cfg(feature = "archives")]
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// A member of a tar read by [`stream_tar`].
+#[derive(Debug)]
+pub struct TarMember {
+    /// Its path inside the archive (invalid UTF-8 replaced).
+    pub name: String,
+    /// Its place among the archive's entries.
+    pub ordinal: u64,
+    /// Its bytes, or why they could not be read.
+    pub bytes: io::Result<Vec<u8>>,
+    /// The bytes of the archive file (compressed) read so far.
+    pub consumed: u64,
+}
+
+/// Reads a tar (compressed as `c` says) in one pass, the only one: each
+/// regular-file member whose name `wanted` accepts is handed to `each`
+/// as it comes, in the archive's order, held whole (at most
+/// [`MAX_MEMBER`] bytes); the others are skipped over. `each` may stop
+/// the pass. Nothing is listed first, so the archive can be a FIFO or
+/// any stream read once. An error that ends the pass (a damaged archive)
+/// is returned: the members handed over before it stay read. A member too
+/// large is an error of that member only, and the pass goes on.
+#[cfg(feature = "archives")]
+pub fn stream_tar(
+    path: &Path,
+    c: Option<Compression>,
+    wanted: &mut dyn FnMut(&str) -> bool,
+    each: &mut dyn FnMut(TarMember) -> ControlFlow<()>,
+) -> io::Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let count = std::sync::Arc::new(AtomicU64::new(0));
+    let file = Counting {
+        inner: std::fs::File::open(path)?,
+        count: count.clone(),
+    };
+    let source: Box<dyn Read + Send> = match c {
+        None => Box::new(io::BufReader::with_capacity(1 << 16, file)),
+        Some(c) => decompress(c, file)?,
+    };
+    let mut a = tar::Archive::new(source);
+    for (ordinal, e) in a.entries()?.enumerate() {
+        let mut e = e?;
+        if !e.header().entry_type().is_file() {
+            continue;
+        }
+        let name = String::from_utf8_lossy(&e.path_bytes()).into_owned();
+        if !wanted(&name) {
+            continue;
+        }
+        let size = e.size();
+        let bytes = read_member(&mut e, size);
+        let m = TarMember {
+            name,
+            ordinal: ordinal as u64,
+            bytes,
+            consumed: count.load(Ordering::Relaxed),
+        };
+        if each(m).is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// Reads a member whole (at most [`MAX_MEMBER`] bytes).
 #[cfg(feature = "archives")]
 fn read_member(r: &mut dyn Read, size: u64) -> io::Result<Vec<u8>> {
@@ -375,6 +459,17 @@ pub fn stream(
     _: Kind,
     _: &[u64],
     _: &mut dyn FnMut(usize, io::Result<Vec<u8>>) -> ControlFlow<()>,
+) -> io::Result<()> {
+    Err(unsupported())
+}
+
+/// Reads a tar (without the `archives` feature: an error).
+#[cfg(not(feature = "archives"))]
+pub fn stream_tar(
+    _: &Path,
+    _: Option<Compression>,
+    _: &mut dyn FnMut(&str) -> bool,
+    _: &mut dyn FnMut(TarMember) -> ControlFlow<()>,
 ) -> io::Result<()> {
     Err(unsupported())
 }

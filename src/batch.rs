@@ -97,14 +97,122 @@ pub enum Packing {
         kind: crate::archive::Kind,
         /// The member's place in the archive (see [`crate::archive::list`]).
         ordinal: u64,
+        /// The bytes of the archive file read when the member was (a tar
+        /// read as it streams: see [`Packing::Tar`]); 0 when listed.
+        read: u64,
     },
+    /// A tar read once as it streams: its members are found, filtered
+    /// ([`MemberRule`], then the shard) and handed to the workers as the
+    /// archive is decompressed, in the archive's order; they become
+    /// inputs of their own only then (their [`FileMeta::input`] is this
+    /// input's index, their [`FileMeta::display`] `ARCHIVE!/member`).
+    Tar {
+        /// The tar's compression.
+        compression: Option<crate::archive::Compression>,
+        /// Which members are taken.
+        rule: Arc<MemberRule>,
+        /// Shard `(index, count)` the members are kept for (see [`shard`]).
+        shard: Option<(u64, u64)>,
+    },
+}
+
+/// Which members of an archive are taken: by extension and `--glob`, as
+/// files in a folder are; their format forced or by extension.
+#[derive(Clone)]
+pub struct MemberRule {
+    exts: Vec<String>,
+    globs: ignore::overrides::Override,
+    forced: Option<Format>,
+}
+
+impl MemberRule {
+    /// Whether the member `name` is taken.
+    pub fn wanted(&self, name: &str) -> bool {
+        let p = Path::new(name);
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| self.exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+            && !self.globs.matched(p, false).is_ignore()
+    }
+}
+
+impl std::fmt::Debug for MemberRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemberRule")
+            .field("exts", &self.exts)
+            .field("forced", &self.forced)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for MemberRule {
+    fn eq(&self, other: &MemberRule) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for MemberRule {}
+
+/// Whether an input of shard `(index, count)` is kept: by a hash of its
+/// name (see [`shard`]).
+fn in_shard(display: &str, shard: Option<(u64, u64)>) -> bool {
+    match shard {
+        Some((index, count)) if count > 1 => {
+            xxhash_rust::xxh3::xxh3_64(display.as_bytes()) % count == index
+        }
+        _ => true,
+    }
+}
+
+/// An archive whose members become inputs ([`Whole::member`]).
+struct Whole<'a> {
+    /// The archive's name in reports.
+    display: &'a str,
+    /// Its path under its command-line argument.
+    rel: &'a Path,
+    /// Its command-line argument.
+    arg: usize,
+    archive: &'a Arc<PathBuf>,
+    kind: crate::archive::Kind,
+    forced: Option<Format>,
+}
+
+impl Whole<'_> {
+    /// The input of the member `name` (at `ordinal`, `size` bytes as the
+    /// archive says), `read` bytes of the archive file read when it was
+    /// found.
+    fn member(&self, name: &str, ordinal: u64, size: u64, read: u64) -> Input {
+        use crate::archive;
+        let inner = archive::safe_rel(name);
+        Input {
+            display: archive::member_display(self.display, name),
+            path: Some(self.archive.to_path_buf()),
+            rel: archive::stem(self.rel).join(&inner),
+            arg: self.arg,
+            format: self.forced.or_else(|| Format::from_path(&inner)),
+            size,
+            regular: true,
+            issue: None,
+            packing: Some(Packing::Member {
+                archive: self.archive.clone(),
+                kind: self.kind,
+                ordinal,
+                read,
+            }),
+        }
+    }
 }
 
 impl Input {
     /// The size of a regular file: as listed, or asked now for a file
     /// found in a folder (0 when it cannot be known).
     pub fn size_now(&self) -> u64 {
-        if self.packing.is_some() {
+        // A member's size is the archive's word; a tar read as it streams
+        // is a file like any other.
+        if matches!(
+            self.packing,
+            Some(Packing::Member { .. } | Packing::Compressed(_))
+        ) {
             return self.size;
         }
         match &self.path {
@@ -176,6 +284,10 @@ pub struct Walk {
     /// excludes), as ripgrep's `--glob`: relative to the folder given (to
     /// the archive's root for members).
     pub globs: Vec<String>,
+    /// A tar (plain or compressed) is read once, its members found as it
+    /// streams ([`Packing::Tar`]), instead of listed at discovery and read
+    /// again: for a run that needs no list of members before it starts.
+    pub stream_tars: bool,
 }
 
 /// Expands the command-line paths: files as given, directories walked
@@ -240,8 +352,8 @@ fn walk_loop(e: &ignore::Error) -> bool {
 /// What [`discover_with`] needs while it finds inputs.
 struct Finder<'w> {
     walk: &'w Walk,
-    /// The globs applied to archive members.
-    member_globs: ignore::overrides::Override,
+    /// Which archive members are taken.
+    members: Arc<MemberRule>,
     d: Discovery,
 }
 
@@ -276,31 +388,38 @@ impl Finder<'_> {
     ) {
         use crate::archive::{self, Packed};
         match archive::packed(&path) {
+            Some(Packed::Archive(archive::Kind::Tar(compression))) if self.walk.stream_tars => {
+                self.d.inputs.push(Input {
+                    display,
+                    path: Some(path),
+                    rel,
+                    arg,
+                    format: self.walk.forced,
+                    size,
+                    regular,
+                    issue: None,
+                    packing: Some(Packing::Tar {
+                        compression,
+                        rule: self.members.clone(),
+                        shard: None,
+                    }),
+                });
+            }
             Some(Packed::Archive(kind)) => {
-                let wanted = |name: &str| {
-                    let p = Path::new(name);
-                    self.ext_wanted(p) && !self.member_globs.matched(p, false).is_ignore()
-                };
-                let (members, err) = archive::list(&path, kind, &wanted);
+                let rule = self.members.clone();
+                let (members, err) = archive::list(&path, kind, &|name| rule.wanted(name));
                 let shared = Arc::new(path.clone());
-                let stem = archive::stem(&rel);
+                let whole = Whole {
+                    display: &display,
+                    rel: &rel,
+                    arg,
+                    archive: &shared,
+                    kind,
+                    forced: self.walk.forced,
+                };
                 for m in members {
-                    let inner = archive::safe_rel(&m.name);
-                    self.d.inputs.push(Input {
-                        display: archive::member_display(&display, &m.name),
-                        path: Some(path.clone()),
-                        rel: stem.join(&inner),
-                        arg,
-                        format: self.walk.forced.or_else(|| Format::from_path(&inner)),
-                        size: m.size,
-                        regular: true,
-                        issue: None,
-                        packing: Some(Packing::Member {
-                            archive: shared.clone(),
-                            kind,
-                            ordinal: m.ordinal,
-                        }),
-                    });
+                    let input = whole.member(&m.name, m.ordinal, m.size, 0);
+                    self.d.inputs.push(input);
                 }
                 if let Some(e) = err {
                     self.d.inputs.push(Input::problem(
@@ -350,7 +469,11 @@ pub fn discover_with<P: AsRef<Path>>(paths: &[P], walk: &Walk) -> Result<Discove
         .collect();
     let mut f = Finder {
         walk,
-        member_globs: overrides(Path::new(""), &walk.globs)?,
+        members: Arc::new(MemberRule {
+            exts: walk.exts.clone(),
+            globs: overrides(Path::new(""), &walk.globs)?,
+            forced: walk.forced,
+        }),
         d: Discovery::default(),
     };
     for (arg_index, arg) in paths.iter().enumerate() {
@@ -516,11 +639,21 @@ pub fn discover_with<P: AsRef<Path>>(paths: &[P], walk: &Walk) -> Result<Discove
 /// belongs to one shard by a hash of its name (members of an archive by
 /// `ARCHIVE!/member`), so the shards of one list of inputs share them out
 /// whatever the machine, and together hold every input once.
+///
+/// A tar read as it streams ([`Packing::Tar`]) is kept, told its shard:
+/// its members are kept or not by the same hash of `ARCHIVE!/member` as
+/// they come.
 pub fn shard(inputs: &mut Vec<Input>, index: u64, count: u64) {
     if count <= 1 {
         return;
     }
-    inputs.retain(|i| xxhash_rust::xxh3::xxh3_64(i.display.as_bytes()) % count == index);
+    inputs.retain_mut(|i| match &mut i.packing {
+        Some(Packing::Tar { shard, .. }) => {
+            *shard = Some((index, count));
+            true
+        }
+        _ => in_shard(&i.display, Some((index, count))),
+    });
 }
 
 /// Whether a file name is a hidden one (it starts with a dot), as the
@@ -591,6 +724,10 @@ pub struct FileMeta {
     pub bytes: u64,
     /// The bytes the games of this batch came from, when kept.
     pub source: Option<Arc<SourceBytes>>,
+    /// For a member of a tar read as it streams ([`Packing::Tar`]): the
+    /// bytes of the archive file (compressed) read when it was, for
+    /// progress by bytes; 0 otherwise.
+    pub archive_read: u64,
 }
 
 /// What the sink receives, in input order.
@@ -1017,9 +1154,12 @@ fn open_stream(input: &Input, stop: &Stop) -> io::Result<Stream> {
             archive,
             kind,
             ordinal,
+            ..
         }) => Ok(Box::new(io::Cursor::new(crate::archive::read_one(
             archive, *kind, *ordinal,
         )?))),
+        // Read by [`stream_tar_members`], never opened as one stream.
+        Some(Packing::Tar { .. }) => Err(io::Error::other("a tar is read member by member")),
     }
 }
 
@@ -1088,6 +1228,55 @@ fn read_members(
             return;
         }
     }
+}
+
+/// Reads the tar input `inputs[i]` ([`Packing::Tar`]) in one pass,
+/// handing each member taken (by its rule, then its shard) to `each` as
+/// an input of its own, with its bytes or the error reading them; `each`
+/// may stop the pass. `Some` error when the archive is damaged (the
+/// members before it were handed over), or cannot be opened.
+fn stream_tar_members(
+    input: &Input,
+    stop: &Stop,
+    each: &mut dyn FnMut(Input, io::Result<Vec<u8>>) -> ControlFlow<()>,
+) -> Option<io::Error> {
+    let (
+        Some(Packing::Tar {
+            compression,
+            rule,
+            shard,
+        }),
+        Some(path),
+    ) = (&input.packing, &input.path)
+    else {
+        return None;
+    };
+    let shared = Arc::new(path.clone());
+    let whole = Whole {
+        display: &input.display,
+        rel: &input.rel,
+        arg: input.arg,
+        archive: &shared,
+        kind: crate::archive::Kind::Tar(*compression),
+        forced: rule.forced,
+    };
+    let mut wanted = |name: &str| {
+        rule.wanted(name)
+            && (shard.is_none()
+                || in_shard(
+                    &crate::archive::member_display(&input.display, name),
+                    *shard,
+                ))
+    };
+    let res = crate::archive::stream_tar(path, *compression, &mut wanted, &mut |m| {
+        if stop.is_stopped() {
+            return ControlFlow::Break(());
+        }
+        let size = m.bytes.as_ref().map_or(0, |b| b.len() as u64);
+        let member = whole.member(&m.name, m.ordinal, size, m.consumed);
+        each(member, m.bytes)
+    });
+    res.err()
 }
 
 /// Asks a run ([`run_until`]) to stop, from any thread: no input is
@@ -1188,11 +1377,16 @@ pub fn read_prefix<R: Read + ?Sized>(
 }
 
 fn meta_for(i: usize, input: &Input) -> FileMeta {
+    let archive_read = match &input.packing {
+        Some(Packing::Member { read, .. }) => *read,
+        _ => 0,
+    };
     FileMeta {
         input: i,
         display: input.display.clone(),
         format: input.format,
         bytes: input.size,
+        archive_read,
         ..FileMeta::default()
     }
 }
@@ -1387,6 +1581,11 @@ where
                         if ctx.stopped() {
                             break;
                         }
+                        if is_tar_stream(&inputs[i]) {
+                            spawn_tar(i, &inputs[i], &mut ctx, s);
+                            i += 1;
+                            continue;
+                        }
                         let members = member_group(inputs, i);
                         if !members.is_empty() {
                             spawn_members(i, members, inputs, &mut ctx, s);
@@ -1475,6 +1674,12 @@ where
         if i < members_to {
             continue; // read with its archive
         }
+        if is_tar_stream(input) {
+            if !tar_here(i, input, opts, per_game, stop, sink) {
+                return false;
+            }
+            continue;
+        }
         let members = member_group(inputs, i);
         if !members.is_empty() {
             members_to = i + members.len();
@@ -1553,6 +1758,52 @@ where
     true
 }
 
+/// Reads the tar `input` (index `i`) on the calling thread in one pass
+/// ([`stream_tar_members`]), each member's games to the sink as they are
+/// read: `false` when the run was stopped.
+fn tar_here<T, F, S>(
+    i: usize,
+    input: &Input,
+    opts: &ReadOptions,
+    per_game: &Pooled<'_, F>,
+    stop: &Stop,
+    sink: &mut S,
+) -> bool
+where
+    F: PerGame<Output = T>,
+    S: FnMut(Event<T>) -> ControlFlow<()>,
+{
+    let mut go = true;
+    let err = stream_tar_members(input, stop, &mut |member, bytes| {
+        let (meta, stopped) = match bytes {
+            Err(e) => (Arc::new(error_meta(i, &member, &e)), false),
+            Ok(b) => {
+                let mut n = 0;
+                read_whole(i, &member, Arc::from(b), opts, per_game, |meta, out| {
+                    let ev = Event::Game(meta.clone(), n, out);
+                    n += 1;
+                    sink(ev)
+                })
+            }
+        };
+        if stopped || sink(Event::FileDone(meta)).is_break() {
+            go = false;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    if !go || stop.is_stopped() {
+        return false;
+    }
+    if let Some(e) = err {
+        let e = io::Error::new(e.kind(), format!("damaged archive: {e}"));
+        if sink(Event::FileDone(Arc::new(error_meta(i, input, &e)))).is_break() {
+            return false;
+        }
+    }
+    true
+}
+
 fn issue_meta(i: usize, input: &Input) -> Option<FileMeta> {
     match &input.issue {
         None => None,
@@ -1580,7 +1831,10 @@ fn small_size(input: &Input) -> Option<u64> {
     if input.issue.is_some()
         || input.path.is_none()
         || !input.regular
-        || matches!(input.packing, Some(Packing::Member { .. }))
+        || matches!(
+            input.packing,
+            Some(Packing::Member { .. } | Packing::Tar { .. })
+        )
     {
         return None;
     }
@@ -1624,35 +1878,101 @@ fn spawn_members<'scope, T, F>(
     T: Send + 'scope,
     F: PerGame<Output = T>,
 {
-    let mut held: Vec<(usize, io::Result<Vec<u8>>)> = Vec::new();
-    let mut held_bytes = 0u64;
+    let mut h = Holding::default();
     let stop = ctx.stop;
     read_members(from, group, stop, &mut |i, bytes| {
-        if let Ok(b) = &bytes {
-            if b.len() >= 2 * WHOLE_PIECE {
-                spawn_held(std::mem::take(&mut held), inputs, ctx, s);
-                held_bytes = 0;
-                let b = bytes.unwrap_or_default();
-                if !read_whole_in_pieces(i, &inputs[i], &b, ctx, s) {
-                    spawn_held(vec![(i, Ok(b))], inputs, ctx, s);
-                }
-                return ControlFlow::Continue(());
-            }
-        }
-        held_bytes += bytes.as_ref().map_or(0, |b| b.len() as u64);
-        held.push((i, bytes));
-        if held.len() >= GROUP_FILES || held_bytes >= GROUP_BYTES {
-            spawn_held(std::mem::take(&mut held), inputs, ctx, s);
-            held_bytes = 0;
-        }
+        h.add(i, None, bytes, inputs, ctx, s);
         ControlFlow::Continue(())
     });
-    spawn_held(held, inputs, ctx, s);
+    spawn_held(h.held, inputs, ctx, s);
+}
+
+/// Whether the input is a tar read as it streams, to be read.
+fn is_tar_stream(input: &Input) -> bool {
+    input.issue.is_none() && matches!(input.packing, Some(Packing::Tar { .. }))
+}
+
+/// Reads the tar `input` (index `i`) on the reading thread in one pass
+/// ([`stream_tar_members`]) and hands its members to the workers as they
+/// come, as [`spawn_members`] does; a damaged archive is reported after
+/// the members read before the damage.
+fn spawn_tar<'scope, T, F>(
+    i: usize,
+    input: &'scope Input,
+    ctx: &mut Ctx<'scope, '_, T, F>,
+    s: &rayon::Scope<'scope>,
+) where
+    T: Send + 'scope,
+    F: PerGame<Output = T>,
+{
+    let mut h = Holding::default();
+    let stop = ctx.stop;
+    let err = stream_tar_members(input, stop, &mut |member, bytes| {
+        h.add(i, Some(Box::new(member)), bytes, &[], ctx, s);
+        ControlFlow::Continue(())
+    });
+    spawn_held(h.held, &[], ctx, s);
+    if let Some(e) = err {
+        if !ctx.stopped() {
+            let e = io::Error::new(e.kind(), format!("damaged archive: {e}"));
+            ctx.send_now(error_meta(i, input, &e));
+        }
+    }
+}
+
+/// An input read and held for a worker: its index, the input itself when
+/// it is not `inputs[index]` (a member of a tar read as it streams), and
+/// its bytes or the error reading them.
+type Held = (usize, Option<Box<Input>>, io::Result<Vec<u8>>);
+
+/// Members read on the reading thread, gathered into groups for one
+/// worker each ([`GROUP_FILES`], [`GROUP_BYTES`]).
+#[derive(Default)]
+struct Holding {
+    held: Vec<Held>,
+    bytes: u64,
+}
+
+impl Holding {
+    /// Adds a member read (index `i`; `own`, the input when it is not
+    /// `inputs[i]`): a large multi-game CSA member goes to the workers
+    /// in pieces at once, the others when a group is full.
+    fn add<'scope, T, F>(
+        &mut self,
+        i: usize,
+        own: Option<Box<Input>>,
+        bytes: io::Result<Vec<u8>>,
+        inputs: &'scope [Input],
+        ctx: &mut Ctx<'scope, '_, T, F>,
+        s: &rayon::Scope<'scope>,
+    ) where
+        T: Send + 'scope,
+        F: PerGame<Output = T>,
+    {
+        if let Ok(b) = &bytes {
+            if b.len() >= 2 * WHOLE_PIECE {
+                spawn_held(std::mem::take(&mut self.held), inputs, ctx, s);
+                self.bytes = 0;
+                let b = bytes.unwrap_or_default();
+                let input = own.as_deref().unwrap_or_else(|| &inputs[i]);
+                if !read_whole_in_pieces(i, input, &b, ctx, s) {
+                    spawn_held(vec![(i, own, Ok(b))], inputs, ctx, s);
+                }
+                return;
+            }
+        }
+        self.bytes += bytes.as_ref().map_or(0, |b| b.len() as u64);
+        self.held.push((i, own, bytes));
+        if self.held.len() >= GROUP_FILES || self.bytes >= GROUP_BYTES {
+            spawn_held(std::mem::take(&mut self.held), inputs, ctx, s);
+            self.bytes = 0;
+        }
+    }
 }
 
 /// Hands inputs already read (members of an archive) to one worker.
 fn spawn_held<'scope, T, F>(
-    held: Vec<(usize, io::Result<Vec<u8>>)>,
+    held: Vec<Held>,
     inputs: &'scope [Input],
     ctx: &mut Ctx<'scope, '_, T, F>,
     s: &rayon::Scope<'scope>,
@@ -1669,13 +1989,16 @@ fn spawn_held<'scope, T, F>(
     s.spawn(move |_| {
         let batches = held
             .into_iter()
-            .map(|(i, bytes)| match bytes {
-                Ok(b) => parse_whole(i, &inputs[i], Arc::from(b), opts, per_game, stop),
-                Err(e) => Batch {
-                    meta: Arc::new(error_meta(i, &inputs[i], &e)),
-                    items: Vec::new(),
-                    last: true,
-                },
+            .map(|(i, own, bytes)| {
+                let input = own.as_deref().unwrap_or_else(|| &inputs[i]);
+                match bytes {
+                    Ok(b) => parse_whole(i, input, Arc::from(b), opts, per_game, stop),
+                    Err(e) => Batch {
+                        meta: Arc::new(error_meta(i, input, &e)),
+                        items: Vec::new(),
+                        last: true,
+                    },
+                }
             })
             .collect();
         let _ = tx.send((my, batches));
@@ -2127,7 +2450,7 @@ fn csa_holds_game(bytes: &[u8]) -> bool {
 /// done) when it is not worth cutting.
 fn read_whole_in_pieces<'scope, T, F>(
     i: usize,
-    input: &'scope Input,
+    input: &Input,
     buf: &[u8],
     ctx: &mut Ctx<'scope, '_, T, F>,
     s: &rayon::Scope<'scope>,

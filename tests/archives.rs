@@ -474,3 +474,152 @@ fn shards_together_are_the_whole_run() {
     let o = run(&["stats", "--shard", "4/3", s(&db)]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Makes a FIFO at `p` (mkfifo(3)).
+fn mkfifo(p: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(p.as_os_str().as_bytes()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path for the call's duration.
+    let r = unsafe { libc::mkfifo(c.as_ptr(), 0o600) };
+    assert_eq!(r, 0, "mkfifo {p:?}: {}", std::io::Error::last_os_error());
+}
+
+/// Runs kifu with `args`, killed after `secs` seconds (`None` then).
+fn run_within(args: &[&str], secs: u64) -> Option<Output> {
+    let mut child = kifu()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kifu");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// A tar of `n` one-game records `g000.csa`… (every other one `GAME2`),
+/// with a note that is not a record among them.
+fn many_members(n: usize) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = (0..n)
+        .map(|i| {
+            let g = if i % 2 == 0 { GAME } else { GAME2 };
+            (format!("d{}/g{i:03}.csa", i % 3), g.to_vec())
+        })
+        .collect();
+    v.insert(n / 2, ("notes.txt".into(), b"not a record\n".to_vec()));
+    v
+}
+
+fn tar_of(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let refs: Vec<(&str, Vec<u8>)> = entries
+        .iter()
+        .map(|(n, d)| (n.as_str(), d.clone()))
+        .collect();
+    tar_bytes(&refs)
+}
+
+/// A tar is read once: one that can only be read once (a FIFO named
+/// `.tar.zst`, written once by another thread) gives every member, with
+/// one worker and with two, in the archive's order. Listing it first
+/// would take the only pass (and the second opening would wait for a
+/// writer that never comes).
+#[test]
+fn a_tar_is_read_once_even_through_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let entries = many_members(60);
+    let bytes = zst(&tar_of(&entries));
+    let want: Vec<String> = entries
+        .iter()
+        .filter(|(n, _)| n.ends_with(".csa"))
+        .map(|(n, _)| n.clone())
+        .collect();
+    for (k, j) in ["-j1", "-j2"].iter().enumerate() {
+        let fifo = dir.path().join(format!("year{k}.tar.zst"));
+        mkfifo(&fifo);
+        let (path, data) = (fifo.clone(), bytes.clone());
+        // Not joined: on a kifu that opens the FIFO twice, nothing would
+        // end it (the test fails on the timeout instead).
+        std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            let _ = f.write_all(&data);
+        });
+        let o = run_within(&["validate", "--format", "json", j, s(&fifo)], 60)
+            .unwrap_or_else(|| panic!("{j}: kifu did not finish reading the FIFO tar"));
+        assert_eq!(o.status.code(), Some(0), "{j}: {}", err(&o));
+        let got = paths(&o);
+        let prefix = format!("{}!/", s(&fifo));
+        let got: Vec<String> = got
+            .iter()
+            .map(|p| p.strip_prefix(&prefix).unwrap().to_string())
+            .collect();
+        assert_eq!(got, want, "{j}: every member once, in the archive's order");
+    }
+}
+
+/// Members of a tar read as it streams are kept by `--glob` and
+/// `--shard` member by member: the shards together are the whole run,
+/// each shard the same with one worker and with two.
+#[test]
+fn a_streamed_tar_is_globbed_and_sharded_member_by_member() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("y.tar.gz");
+    std::fs::write(&a, gzip(&tar_of(&many_members(90)))).unwrap();
+    let o = run(&["validate", "--format", "json", "-g", "d1/**", s(&a)]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let got = paths(&o);
+    assert_eq!(got.len(), 30, "{got:?}");
+    assert!(got.iter().all(|p| p.contains("!/d1/")), "{got:?}");
+    let whole = run(&["stats", s(&a)]);
+    let mut want: Vec<String> = out(&whole).lines().skip(1).map(String::from).collect();
+    assert_eq!(want.len(), 90);
+    let mut got = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let o = run(&["stats", "-j2", "--shard", &shard, s(&a)]);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        let rows: Vec<String> = out(&o).lines().skip(1).map(String::from).collect();
+        assert!(
+            !rows.is_empty() && rows.len() < 90,
+            "shard {i}: {}",
+            rows.len()
+        );
+        let again = run(&["stats", "-j1", "--shard", &shard, s(&a)]);
+        assert_eq!(out(&again), out(&o), "shard {i}: -j1 and -j2 differ");
+        got.extend(rows);
+    }
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+}
+
+/// `select --duplicates` names the members of a tar read as it streams
+/// (which are not in the list of inputs made before the run).
+#[test]
+fn duplicates_in_a_streamed_tar_name_their_members() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("z.tar");
+    std::fs::write(&a, tar_of(&many_members(4))).unwrap();
+    let o = run(&["select", "--duplicates", "--format", "json", s(&a)]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let mut names = Vec::new();
+    for l in out(&o).lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        for g in v["games"].as_array().unwrap() {
+            names.push(g["path"].as_str().unwrap().to_string());
+        }
+    }
+    names.sort();
+    let want: Vec<String> = ["d0/g000.csa", "d0/g003.csa", "d1/g001.csa", "d2/g002.csa"]
+        .iter()
+        .map(|m| format!("{}!/{m}", s(&a)))
+        .collect();
+    assert_eq!(names, want, "{}", out(&o));
+}

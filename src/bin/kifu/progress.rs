@@ -5,12 +5,15 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-/// Files and games done, with a rate and an ETA over files.
+/// Files and games done, with a rate and an ETA over files (or over
+/// bytes, when a tar is read as it streams: see [`Progress::bytes`]).
 pub struct Progress {
     bar: Option<ProgressBar>,
     start: Instant,
     shown: bool,
     games: u64,
+    /// By bytes: where each input starts in the bar (by input index).
+    offsets: Option<Vec<u64>>,
 }
 
 impl Progress {
@@ -31,7 +34,33 @@ impl Progress {
             start: Instant::now(),
             shown: false,
             games: 0,
+            offsets: None,
         }
+    }
+
+    /// A bar over bytes: `sizes` are those of the inputs, by input index
+    /// (a tar read as it streams counts its compressed size, and its
+    /// members move the bar by the archive's bytes read, not one by one);
+    /// hidden unless `enabled` and stderr is a terminal.
+    pub fn bytes(sizes: &[u64], enabled: bool) -> Progress {
+        let mut offsets = Vec::with_capacity(sizes.len());
+        let mut total = 0u64;
+        for &n in sizes {
+            offsets.push(total);
+            total += n;
+        }
+        let mut p = Progress::new(0, enabled);
+        if let Some(bar) = &p.bar {
+            bar.set_length(total);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {bytes}/{total_bytes}  {msg}  [{elapsed_precise}, ETA {eta}]",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+        }
+        p.offsets = Some(offsets);
+        p
     }
 
     fn maybe_show(&mut self) {
@@ -59,11 +88,21 @@ impl Progress {
         }
     }
 
-    /// One more file.
-    pub fn file(&mut self) {
+    /// One more file read: `input` its index, `size` its bytes, `read`
+    /// the bytes of its archive read when it was (a member of a tar read
+    /// as it streams; 0 otherwise).
+    pub fn file(&mut self, input: usize, size: u64, read: u64) {
         self.maybe_show();
-        if let Some(bar) = &self.bar {
-            bar.inc(1);
+        let Some(bar) = &self.bar else { return };
+        match &self.offsets {
+            None => bar.inc(1),
+            Some(offsets) => {
+                let at = offsets.get(input).copied().unwrap_or(0);
+                let to = if read > 0 { at + read } else { at + size };
+                if to > bar.position() {
+                    bar.set_position(to);
+                }
+            }
         }
     }
 

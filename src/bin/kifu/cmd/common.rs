@@ -86,7 +86,7 @@ impl<'a> Job<'a> {
         exclude: &[PathBuf],
         force: bool,
     ) -> Job<'a> {
-        let inputs = discover(input, exclude);
+        let inputs = discover(command, input, exclude);
         let plan = Plan::new(&inputs, force);
         Job {
             command,
@@ -99,6 +99,23 @@ impl<'a> Job<'a> {
     /// The inputs that are read.
     pub fn readable(&self) -> usize {
         self.inputs.iter().filter(|i| i.issue.is_none()).count()
+    }
+
+    /// The progress bar of the run (shown when `enabled`, on a terminal):
+    /// over files, or over bytes when a tar is read as it streams (its
+    /// members are not known before: the bar follows the compressed
+    /// bytes read out of the archive's size).
+    pub fn progress(&self, enabled: bool) -> Progress {
+        let streamed = |i: &Input| matches!(i.packing, Some(batch::Packing::Tar { .. }));
+        if !self.inputs.iter().any(|i| i.issue.is_none() && streamed(i)) {
+            return Progress::new(self.readable() as u64, enabled);
+        }
+        let sizes: Vec<u64> = self
+            .inputs
+            .iter()
+            .map(|i| if i.issue.is_none() { i.size_now() } else { 0 })
+            .collect();
+        Progress::bytes(&sizes, enabled)
     }
 
     /// Claims GitHub's job summary in the GitHub style.
@@ -192,7 +209,7 @@ impl<'a> Job<'a> {
             }
             Event::FileDone(meta) => {
                 if meta.error.is_none() && meta.skipped.is_none() {
-                    progress.file();
+                    progress.file(meta.input, meta.bytes, meta.archive_read);
                 }
                 c.file_done(&meta, progress)
             }
@@ -238,11 +255,23 @@ pub fn exit_code(failed: bool, problems: bool) -> u8 {
     }
 }
 
+/// The commands that need every member of a tar before they start, and
+/// so list a tar (reading it through) before reading it again: `convert`
+/// and `html` plan each input's output file and refuse colliding names
+/// before anything is written (and `convert` refuses a one-game output
+/// format for more than one input). Every other reading command reads a
+/// tar once, its members found as it streams
+/// ([`kifu::batch::Walk::stream_tars`]).
+const LIST_TARS: [&str; 2] = ["convert", "html"];
+
 /// Expands paths into inputs (unreadable paths and skipped entries are
 /// inputs with an `issue`, in their places), leaving out the folders in
-/// `exclude`.
-pub fn discover(a: &InputArgs, exclude: &[PathBuf]) -> Vec<Input> {
-    let mut inputs = match batch::discover_with(&a.paths, &a.walk(exclude)) {
+/// `exclude`, then keeps the shard asked for. A tar is read as it
+/// streams unless `command` is one of [`LIST_TARS`].
+fn discover(command: &str, a: &InputArgs, exclude: &[PathBuf]) -> Vec<Input> {
+    let mut walk = a.walk(exclude);
+    walk.stream_tars = !LIST_TARS.contains(&command);
+    let mut inputs = match batch::discover_with(&a.paths, &walk) {
         Ok(d) => d.inputs,
         Err(e) => {
             // Checked when the arguments were read (see `main`).

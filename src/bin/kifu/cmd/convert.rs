@@ -174,7 +174,7 @@ pub fn run(a: ConvertArgs, color: ColorArg) -> std::io::Result<u8> {
         },
         legal_candidates_only: a.legal_candidates_only,
     };
-    let mut progress = Progress::new(job.readable() as u64, true);
+    let mut progress = job.progress(true);
     let style = a.diagnostics.style();
     let rep = job.reporter(style, strictness, color, summary, &progress, |_| {});
     let mut st = State {

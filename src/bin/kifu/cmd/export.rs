@@ -230,7 +230,7 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
     // filter like the others.
     filter.min_rating = None;
     let read_opts = common::read_options(&a.input, a.encoding);
-    let mut progress = Progress::new(job.readable() as u64, true);
+    let mut progress = job.progress(true);
     let rep = job.reporter(style, strictness, color, summary, &progress, |_| {});
     let mut w = Writing {
         a: &a,

@@ -180,7 +180,7 @@ pub fn run(a: HtmlArgs, color: ColorArg) -> std::io::Result<u8> {
         ..TreeOptions::default()
     };
     let explore = a.out_dir.is_some() && !a.no_explorer;
-    let mut progress = Progress::new(job.readable() as u64, true);
+    let mut progress = job.progress(true);
     let style = a.diagnostics.style();
     let rep = job.reporter(style, strictness, color, summary, &progress, |s| {
         s.errors_only = true

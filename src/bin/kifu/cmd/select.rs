@@ -68,7 +68,7 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
     }
     let filter = a.filter.filter(Some(&a.moves));
     let read_opts = common::read_options(&a.input, a.encoding);
-    let mut progress = Progress::new(job.readable() as u64, true);
+    let mut progress = job.progress(true);
     let mut l = Listing {
         a: &a,
         w: Out::new(),
@@ -79,6 +79,8 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
         unreadable: 0,
         bad_games: 0,
         sources: common::SourceLines::default(),
+        files: Vec::new(),
+        last_input: usize::MAX,
     };
     let workers = common::workers(&a.input, common::warn_plain);
     let vopts = ValidateOptions::default();
@@ -91,7 +93,7 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
         replay(&filter, true, vopts, observer, json)
     });
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut l);
-    l.finish(&job.inputs)
+    l.finish()
 }
 
 /// What the command's own observers make of a game: the names (JSON
@@ -109,6 +111,24 @@ struct Listing<'a> {
     unreadable: u64,
     bad_games: u64,
     sources: common::SourceLines,
+    /// The names of the files games of `--duplicates`/`--contained` come
+    /// from, in input order (members of a tar read as it streams are not
+    /// in the list of inputs): a game is kept as (its file's place here,
+    /// its index in the file).
+    files: Vec<String>,
+    /// The input of the last name in `files`.
+    last_input: usize,
+}
+
+impl Listing<'_> {
+    /// The place in `files` of the file `meta` describes (added if new).
+    fn file(&mut self, meta: &FileMeta) -> u32 {
+        if self.last_input != meta.input || self.files.last() != Some(&meta.display) {
+            self.files.push(meta.display.clone());
+            self.last_input = meta.input;
+        }
+        (self.files.len() - 1) as u32
+    }
 }
 
 impl Consumer<Replayed<(Verdict, PerGame)>> for Listing<'_> {
@@ -129,11 +149,17 @@ impl Consumer<Replayed<(Verdict, PerGame)>> for Listing<'_> {
             return ControlFlow::Continue(());
         }
         self.count += 1;
-        if let Some(d) = self.dups.as_mut() {
-            d.add(g.report.game_key, meta.input as u32, index as u32);
-        } else if let Some(c) = self.contained.as_mut() {
+        if self.dups.is_some() {
+            let file = self.file(meta);
+            if let Some(d) = self.dups.as_mut() {
+                d.add(g.report.game_key, file, index as u32);
+            }
+        } else if self.contained.is_some() {
             if let Some(line) = &g.output.1 .1 {
-                c.add(line, g.report.game_key, meta.input as u32, index as u32);
+                let file = self.file(meta);
+                if let Some(c) = self.contained.as_mut() {
+                    c.add(line, g.report.game_key, file, index as u32);
+                }
             }
         } else if !self.a.count {
             emit(&mut self.w, self.a.format, meta, index, &g);
@@ -152,7 +178,8 @@ impl Consumer<Replayed<(Verdict, PerGame)>> for Listing<'_> {
 
 impl Listing<'_> {
     /// The count or the groups of copies; the exit code.
-    fn finish(mut self, inputs: &[crate::batch::Input]) -> std::io::Result<u8> {
+    fn finish(mut self) -> std::io::Result<u8> {
+        let inputs = std::mem::take(&mut self.files);
         let w = &mut self.w;
         if self.a.count {
             w.line(&self.count.to_string());
@@ -162,7 +189,7 @@ impl Listing<'_> {
                 let names = group
                     .games
                     .iter()
-                    .map(|&(i, n)| (inputs[i as usize].display.as_str(), n as usize));
+                    .map(|&(i, n)| (inputs[i as usize].as_str(), n as usize));
                 match self.a.format {
                     SelectFormat::Human => {
                         w.line(&format!("{} {}", group.key, group.games.len()));
@@ -192,7 +219,7 @@ impl Listing<'_> {
                     SelectFormat::Human => {
                         w.line(&format!("{head} {}", group.games.len()));
                         for g in &group.games {
-                            let path = inputs[g.input as usize].display.as_str();
+                            let path = inputs[g.input as usize].as_str();
                             w.human(&format!("  {path}:{} plies {}", g.game + 1, g.plies));
                         }
                     }
@@ -202,7 +229,7 @@ impl Listing<'_> {
                             .iter()
                             .map(|g| {
                                 json!({
-                                    "path": inputs[g.input as usize].display,
+                                    "path": inputs[g.input as usize],
                                     "game": g.game,
                                     "plies": g.plies,
                                     "game_key": g.key,

@@ -283,7 +283,7 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         Ok(t) => t,
         Err(e) => return Ok(job.refuse(&e)),
     };
-    let mut progress = Progress::new(job.readable() as u64, true);
+    let mut progress = job.progress(true);
     let rep = job.reporter(
         style,
         strictness,

@@ -73,7 +73,7 @@ pub fn run(a: TreeArgs) -> std::io::Result<u8> {
     };
     let filter = a.filter.filter(None);
     let read_opts = common::read_options(&a.input, a.encoding);
-    let mut progress = Progress::new(job.readable() as u64, true);
+    let mut progress = job.progress(true);
     let mut g = Growing {
         tree: Tree::new(opts.clone()),
         keep: Keep::new(a.filter.dedupe),

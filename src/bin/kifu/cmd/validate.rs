@@ -35,7 +35,7 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
         Err(e) => return Ok(job.refuse(&e)),
     };
     let read_opts = common::read_options(&a.input, a.encoding);
-    let mut progress = Progress::new(job.readable() as u64, a.format == OutputFormat::Human);
+    let mut progress = job.progress(a.format == OutputFormat::Human);
     let reporter = Reporter::new(
         Settings {
             command: "validate",
