@@ -255,9 +255,9 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
-/// A member of a tar read by [`stream_tar`].
+/// A member of an archive read by [`stream_each`].
 #[derive(Debug)]
-pub struct TarMember {
+pub struct StreamedMember {
     /// Its path inside the archive (invalid UTF-8 replaced).
     pub name: String,
     /// Its place among the archive's entries.
@@ -268,20 +268,28 @@ pub struct TarMember {
     pub consumed: u64,
 }
 
-/// Reads a tar (compressed as `c` says) in one pass, the only one: each
-/// regular-file member whose name `wanted` accepts is handed to `each`
-/// as it comes, in the archive's order, held whole (at most
-/// [`MAX_MEMBER`] bytes); the others are skipped over. `each` may stop
-/// the pass. Nothing is listed first, so the archive can be a FIFO or
-/// any stream read once. An error that ends the pass (a damaged archive)
+#[cfg(feature = "archives")]
+impl<R: io::Seek> io::Seek for Counting<R> {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+/// Reads an archive in one pass, the only one: each regular-file member
+/// whose name `wanted` accepts is handed to `each` as it comes, in the
+/// archive's order ([`list`]'s), held whole (at most [`MAX_MEMBER`]
+/// bytes); the others are skipped over. `each` may stop the pass. No list
+/// of members is kept: a tar is read as a stream (it can be a FIFO); a
+/// zip's or a 7z's own directory is read by its crate, and the members
+/// taken one at a time. An error that ends the pass (a damaged archive)
 /// is returned: the members handed over before it stay read. A member too
 /// large is an error of that member only, and the pass goes on.
 #[cfg(feature = "archives")]
-pub fn stream_tar(
+pub fn stream_each(
     path: &Path,
-    c: Option<Compression>,
+    kind: Kind,
     wanted: &mut dyn FnMut(&str) -> bool,
-    each: &mut dyn FnMut(TarMember) -> ControlFlow<()>,
+    each: &mut dyn FnMut(StreamedMember) -> ControlFlow<()>,
 ) -> io::Result<()> {
     use std::sync::atomic::{AtomicU64, Ordering};
     let count = std::sync::Arc::new(AtomicU64::new(0));
@@ -289,33 +297,101 @@ pub fn stream_tar(
         inner: std::fs::File::open(path)?,
         count: count.clone(),
     };
-    let source: Box<dyn Read + Send> = match c {
-        None => Box::new(io::BufReader::with_capacity(1 << 16, file)),
-        Some(c) => decompress(c, file)?,
-    };
-    let mut a = tar::Archive::new(source);
-    for (ordinal, e) in a.entries()?.enumerate() {
-        let mut e = e?;
-        if !e.header().entry_type().is_file() {
-            continue;
+    let consumed = || count.load(Ordering::Relaxed);
+    match kind {
+        Kind::Zip => {
+            let mut z = zip::ZipArchive::new(io::BufReader::new(file)).map_err(zip_error)?;
+            for i in 0..z.len() {
+                let name = {
+                    let f = z.by_index_raw(i).map_err(zip_error)?;
+                    if !f.is_file() {
+                        continue;
+                    }
+                    String::from_utf8_lossy(f.name_raw()).into_owned()
+                };
+                if !wanted(&name) {
+                    continue;
+                }
+                let bytes = z.by_index(i).map_err(zip_error).and_then(|mut f| {
+                    let size = f.size();
+                    read_member(&mut f, size)
+                });
+                let m = StreamedMember {
+                    name,
+                    ordinal: i as u64,
+                    bytes,
+                    consumed: consumed(),
+                };
+                if each(m).is_break() {
+                    break;
+                }
+            }
+            Ok(())
         }
-        let name = String::from_utf8_lossy(&e.path_bytes()).into_owned();
-        if !wanted(&name) {
-            continue;
+        Kind::SevenZ => {
+            let mut r = sevenz_rust2::ArchiveReader::new(
+                io::BufReader::new(file),
+                sevenz_rust2::Password::empty(),
+            )
+            .map_err(sevenz_error)?;
+            // One decoding thread: see [`stream`].
+            r.set_thread_count(1);
+            let mut ordinal = 0u64;
+            let res = r.for_each_entries(|entry, rd| {
+                let here = ordinal;
+                ordinal += 1;
+                if entry.is_directory() || !wanted(entry.name()) {
+                    // Skipped (a solid block is decoded through anyway).
+                    io::copy(rd, &mut io::sink())?;
+                    return Ok(true);
+                }
+                let bytes = read_member(rd, entry.size());
+                if bytes.is_err() {
+                    // The rest of the member, so that the block's decoder
+                    // is where the next member starts (an error here ends
+                    // the pass: the archive is damaged).
+                    io::copy(rd, &mut io::sink())?;
+                }
+                let m = StreamedMember {
+                    name: entry.name().to_string(),
+                    ordinal: here,
+                    bytes,
+                    consumed: consumed(),
+                };
+                Ok(each(m).is_continue())
+            });
+            res.map_err(sevenz_error)
         }
-        let size = e.size();
-        let bytes = read_member(&mut e, size);
-        let m = TarMember {
-            name,
-            ordinal: ordinal as u64,
-            bytes,
-            consumed: count.load(Ordering::Relaxed),
-        };
-        if each(m).is_break() {
-            break;
+        Kind::Tar(c) => {
+            let source: Box<dyn Read + Send> = match c {
+                None => Box::new(io::BufReader::with_capacity(1 << 16, file)),
+                Some(c) => decompress(c, file)?,
+            };
+            let mut a = tar::Archive::new(source);
+            for (ordinal, e) in a.entries()?.enumerate() {
+                let mut e = e?;
+                if !e.header().entry_type().is_file() {
+                    continue;
+                }
+                let name = String::from_utf8_lossy(&e.path_bytes()).into_owned();
+                if !wanted(&name) {
+                    continue;
+                }
+                let size = e.size();
+                let bytes = read_member(&mut e, size);
+                let m = StreamedMember {
+                    name,
+                    ordinal: ordinal as u64,
+                    bytes,
+                    consumed: consumed(),
+                };
+                if each(m).is_break() {
+                    break;
+                }
+            }
+            Ok(())
         }
     }
-    Ok(())
 }
 
 /// Reads a member whole (at most [`MAX_MEMBER`] bytes).
@@ -463,13 +539,14 @@ pub fn stream(
     Err(unsupported())
 }
 
-/// Reads a tar (without the `archives` feature: an error).
+/// Reads an archive in one pass (without the `archives` feature: an
+/// error).
 #[cfg(not(feature = "archives"))]
-pub fn stream_tar(
+pub fn stream_each(
     _: &Path,
-    _: Option<Compression>,
+    _: Kind,
     _: &mut dyn FnMut(&str) -> bool,
-    _: &mut dyn FnMut(TarMember) -> ControlFlow<()>,
+    _: &mut dyn FnMut(StreamedMember) -> ControlFlow<()>,
 ) -> io::Result<()> {
     Err(unsupported())
 }
@@ -550,5 +627,62 @@ mod tests {
         assert_eq!(member_display("x.zip", "/a/b.csa"), "x.zip!/a/b.csa");
         assert_eq!(member_display("x.tar", "./a/b.csa"), "x.tar!/a/b.csa");
         assert_eq!(member_display("x.tar", ".//./a.csa"), "x.tar!/a.csa");
+    }
+
+    /// A zip and a 7z read in one pass ([`stream_each`]) give the members
+    /// [`list`] gives, in its order, with the same places, and their
+    /// bytes; folders and unwanted members are skipped.
+    #[cfg(feature = "archives")]
+    #[test]
+    fn zip_and_7z_stream_as_they_list() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let entries: Vec<(String, Vec<u8>)> = (0..7)
+            .map(|i| {
+                (
+                    format!("d{}/g{i}.csa", i % 2),
+                    format!("game {i}\n").into_bytes(),
+                )
+            })
+            .chain([("notes.txt".to_string(), b"note".to_vec())])
+            .collect();
+        let zp = dir.path().join("a.zip");
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&zp).unwrap());
+        let opts = zip::write::SimpleFileOptions::default();
+        z.add_directory("d0/", opts).unwrap();
+        for (n, d) in &entries {
+            z.start_file(n.as_str(), opts).unwrap();
+            z.write_all(d).unwrap();
+        }
+        z.finish().unwrap();
+        let src = dir.path().join("src");
+        for (n, d) in &entries {
+            let p = src.join(n);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, d).unwrap();
+        }
+        let sp = dir.path().join("a.7z");
+        sevenz_rust2::compress_to_path(&src, &sp).unwrap();
+        for (path, kind) in [(zp, Kind::Zip), (sp, Kind::SevenZ)] {
+            let wanted = |n: &str| n.ends_with(".csa");
+            let (listed, err) = list(&path, kind, &wanted);
+            assert!(err.is_none(), "{kind:?}: {err:?}");
+            assert_eq!(listed.len(), 7, "{kind:?}");
+            let mut got = Vec::new();
+            stream_each(&path, kind, &mut |n| wanted(n), &mut |m| {
+                got.push((m.name, m.ordinal, m.bytes.unwrap()));
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            let want: Vec<(String, u64, Vec<u8>)> = listed
+                .iter()
+                .map(|l| {
+                    let bytes = read_one(&path, kind, l.ordinal).unwrap();
+                    (l.name.clone(), l.ordinal, bytes)
+                })
+                .collect();
+            assert_eq!(got, want, "{kind:?}");
+            assert!(got.iter().any(|(_, _, b)| b == b"game 3\n"), "{kind:?}");
+        }
     }
 }

@@ -98,17 +98,18 @@ pub enum Packing {
         /// The member's place in the archive (see [`crate::archive::list`]).
         ordinal: u64,
         /// The bytes of the archive file read when the member was (a tar
-        /// read as it streams: see [`Packing::Tar`]); 0 when listed.
+        /// read as it streams: see [`Packing::Streamed`]); 0 when listed.
         read: u64,
     },
-    /// A tar read once as it streams: its members are found, filtered
-    /// ([`MemberRule`], then the shard) and handed to the workers as the
-    /// archive is decompressed, in the archive's order; they become
-    /// inputs of their own only then (their [`FileMeta::input`] is this
-    /// input's index, their [`FileMeta::display`] `ARCHIVE!/member`).
-    Tar {
-        /// The tar's compression.
-        compression: Option<crate::archive::Compression>,
+    /// An archive (tar, zip, 7z) read once as it streams: its members are
+    /// found, filtered ([`MemberRule`], then the shard) and handed to the
+    /// workers as the archive is read, in the archive's order; they
+    /// become inputs of their own only then (their [`FileMeta::input`] is
+    /// this input's index, their [`FileMeta::display`] `ARCHIVE!/member`).
+    /// No input is kept per member.
+    Streamed {
+        /// The archive's kind.
+        kind: crate::archive::Kind,
         /// Which members are taken.
         rule: Arc<MemberRule>,
         /// Shard `(index, count)` the members are kept for (see [`shard`]).
@@ -284,10 +285,11 @@ pub struct Walk {
     /// excludes), as ripgrep's `--glob`: relative to the folder given (to
     /// the archive's root for members).
     pub globs: Vec<String>,
-    /// A tar (plain or compressed) is read once, its members found as it
-    /// streams ([`Packing::Tar`]), instead of listed at discovery and read
-    /// again: for a run that needs no list of members before it starts.
-    pub stream_tars: bool,
+    /// An archive (a tar, plain or compressed, a zip, a 7z) is read once,
+    /// its members found as it streams ([`Packing::Streamed`]), instead of
+    /// listed at discovery (an input per member) and read again: for a run
+    /// that needs no list of members before it starts.
+    pub stream_archives: bool,
 }
 
 /// Expands the command-line paths: files as given, directories walked
@@ -388,7 +390,7 @@ impl Finder<'_> {
     ) {
         use crate::archive::{self, Packed};
         match archive::packed(&path) {
-            Some(Packed::Archive(archive::Kind::Tar(compression))) if self.walk.stream_tars => {
+            Some(Packed::Archive(kind)) if self.walk.stream_archives => {
                 self.d.inputs.push(Input {
                     display,
                     path: Some(path),
@@ -398,8 +400,8 @@ impl Finder<'_> {
                     size,
                     regular,
                     issue: None,
-                    packing: Some(Packing::Tar {
-                        compression,
+                    packing: Some(Packing::Streamed {
+                        kind,
                         rule: self.members.clone(),
                         shard: None,
                     }),
@@ -640,7 +642,7 @@ pub fn discover_with<P: AsRef<Path>>(paths: &[P], walk: &Walk) -> Result<Discove
 /// `ARCHIVE!/member`), so the shards of one list of inputs share them out
 /// whatever the machine, and together hold every input once.
 ///
-/// A tar read as it streams ([`Packing::Tar`]) is kept, told its shard:
+/// A tar read as it streams ([`Packing::Streamed`]) is kept, told its shard:
 /// its members are kept or not by the same hash of `ARCHIVE!/member` as
 /// they come.
 pub fn shard(inputs: &mut Vec<Input>, index: u64, count: u64) {
@@ -648,7 +650,7 @@ pub fn shard(inputs: &mut Vec<Input>, index: u64, count: u64) {
         return;
     }
     inputs.retain_mut(|i| match &mut i.packing {
-        Some(Packing::Tar { shard, .. }) => {
+        Some(Packing::Streamed { shard, .. }) => {
             *shard = Some((index, count));
             true
         }
@@ -724,7 +726,7 @@ pub struct FileMeta {
     pub bytes: u64,
     /// The bytes the games of this batch came from, when kept.
     pub source: Option<Arc<SourceBytes>>,
-    /// For a member of a tar read as it streams ([`Packing::Tar`]): the
+    /// For a member of a tar read as it streams ([`Packing::Streamed`]): the
     /// bytes of the archive file (compressed) read when it was, for
     /// progress by bytes; 0 otherwise.
     pub archive_read: u64,
@@ -1158,8 +1160,10 @@ fn open_stream(input: &Input, stop: &Stop) -> io::Result<Stream> {
         }) => Ok(Box::new(io::Cursor::new(crate::archive::read_one(
             archive, *kind, *ordinal,
         )?))),
-        // Read by [`stream_tar_members`], never opened as one stream.
-        Some(Packing::Tar { .. }) => Err(io::Error::other("a tar is read member by member")),
+        // Read by [`stream_archive_members`], never opened as one stream.
+        Some(Packing::Streamed { .. }) => {
+            Err(io::Error::other("an archive is read member by member"))
+        }
     }
 }
 
@@ -1230,24 +1234,17 @@ fn read_members(
     }
 }
 
-/// Reads the tar input `inputs[i]` ([`Packing::Tar`]) in one pass,
+/// Reads the archive input `inputs[i]` ([`Packing::Streamed`]) in one pass,
 /// handing each member taken (by its rule, then its shard) to `each` as
 /// an input of its own, with its bytes or the error reading them; `each`
 /// may stop the pass. `Some` error when the archive is damaged (the
 /// members before it were handed over), or cannot be opened.
-fn stream_tar_members(
+fn stream_archive_members(
     input: &Input,
     stop: &Stop,
     each: &mut dyn FnMut(Input, io::Result<Vec<u8>>) -> ControlFlow<()>,
 ) -> Option<io::Error> {
-    let (
-        Some(Packing::Tar {
-            compression,
-            rule,
-            shard,
-        }),
-        Some(path),
-    ) = (&input.packing, &input.path)
+    let (Some(Packing::Streamed { kind, rule, shard }), Some(path)) = (&input.packing, &input.path)
     else {
         return None;
     };
@@ -1257,7 +1254,7 @@ fn stream_tar_members(
         rel: &input.rel,
         arg: input.arg,
         archive: &shared,
-        kind: crate::archive::Kind::Tar(*compression),
+        kind: *kind,
         forced: rule.forced,
     };
     let mut wanted = |name: &str| {
@@ -1268,7 +1265,7 @@ fn stream_tar_members(
                     *shard,
                 ))
     };
-    let res = crate::archive::stream_tar(path, *compression, &mut wanted, &mut |m| {
+    let res = crate::archive::stream_each(path, *kind, &mut wanted, &mut |m| {
         if stop.is_stopped() {
             return ControlFlow::Break(());
         }
@@ -1581,8 +1578,8 @@ where
                         if ctx.stopped() {
                             break;
                         }
-                        if is_tar_stream(&inputs[i]) {
-                            spawn_tar(i, &inputs[i], &mut ctx, s);
+                        if is_archive_stream(&inputs[i]) {
+                            spawn_archive(i, &inputs[i], &mut ctx, s);
                             i += 1;
                             continue;
                         }
@@ -1674,8 +1671,8 @@ where
         if i < members_to {
             continue; // read with its archive
         }
-        if is_tar_stream(input) {
-            if !tar_here(i, input, opts, per_game, stop, sink) {
+        if is_archive_stream(input) {
+            if !archive_here(i, input, opts, per_game, stop, sink) {
                 return false;
             }
             continue;
@@ -1758,10 +1755,10 @@ where
     true
 }
 
-/// Reads the tar `input` (index `i`) on the calling thread in one pass
-/// ([`stream_tar_members`]), each member's games to the sink as they are
+/// Reads the archive `input` (index `i`) on the calling thread in one pass
+/// ([`stream_archive_members`]), each member's games to the sink as they are
 /// read: `false` when the run was stopped.
-fn tar_here<T, F, S>(
+fn archive_here<T, F, S>(
     i: usize,
     input: &Input,
     opts: &ReadOptions,
@@ -1774,7 +1771,7 @@ where
     S: FnMut(Event<T>) -> ControlFlow<()>,
 {
     let mut go = true;
-    let err = stream_tar_members(input, stop, &mut |member, bytes| {
+    let err = stream_archive_members(input, stop, &mut |member, bytes| {
         let (meta, stopped) = match bytes {
             Err(e) => (Arc::new(error_meta(i, &member, &e)), false),
             Ok(b) => {
@@ -1833,7 +1830,7 @@ fn small_size(input: &Input) -> Option<u64> {
         || !input.regular
         || matches!(
             input.packing,
-            Some(Packing::Member { .. } | Packing::Tar { .. })
+            Some(Packing::Member { .. } | Packing::Streamed { .. })
         )
     {
         return None;
@@ -1887,16 +1884,16 @@ fn spawn_members<'scope, T, F>(
     spawn_held(h.held, inputs, ctx, s);
 }
 
-/// Whether the input is a tar read as it streams, to be read.
-fn is_tar_stream(input: &Input) -> bool {
-    input.issue.is_none() && matches!(input.packing, Some(Packing::Tar { .. }))
+/// Whether the input is an archive read as it streams, to be read.
+fn is_archive_stream(input: &Input) -> bool {
+    input.issue.is_none() && matches!(input.packing, Some(Packing::Streamed { .. }))
 }
 
-/// Reads the tar `input` (index `i`) on the reading thread in one pass
-/// ([`stream_tar_members`]) and hands its members to the workers as they
+/// Reads the archive `input` (index `i`) on the reading thread in one pass
+/// ([`stream_archive_members`]) and hands its members to the workers as they
 /// come, as [`spawn_members`] does; a damaged archive is reported after
 /// the members read before the damage.
-fn spawn_tar<'scope, T, F>(
+fn spawn_archive<'scope, T, F>(
     i: usize,
     input: &'scope Input,
     ctx: &mut Ctx<'scope, '_, T, F>,
@@ -1907,7 +1904,7 @@ fn spawn_tar<'scope, T, F>(
 {
     let mut h = Holding::default();
     let stop = ctx.stop;
-    let err = stream_tar_members(input, stop, &mut |member, bytes| {
+    let err = stream_archive_members(input, stop, &mut |member, bytes| {
         h.add(i, Some(Box::new(member)), bytes, &[], ctx, s);
         ControlFlow::Continue(())
     });
@@ -2981,5 +2978,43 @@ mod tests {
         assert_eq!(count_lines(b"a\nb\nc"), 2);
         assert_eq!(count_lines(&b"x\n".repeat(1000)), 1000);
         assert_eq!(count_lines(b"a\r\nb\rc\n"), 3);
+    }
+
+    /// With [`Walk::stream_archives`], a zip or a 7z is one input read as
+    /// it streams (no input per member); without it, an input per member.
+    #[cfg(feature = "archives")]
+    #[test]
+    fn streamed_zip_and_7z_keep_no_input_per_member() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let zp = dir.path().join("a.zip");
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&zp).unwrap());
+        let opts = zip::write::SimpleFileOptions::default();
+        let src = dir.path().join("src");
+        std::fs::create_dir_all(&src).unwrap();
+        for i in 0..5 {
+            z.start_file(format!("g{i}.csa"), opts).unwrap();
+            z.write_all(b"PI\n+\n").unwrap();
+            std::fs::write(src.join(format!("g{i}.csa")), b"PI\n+\n").unwrap();
+        }
+        z.finish().unwrap();
+        let sp = dir.path().join("a.7z");
+        sevenz_rust2::compress_to_path(&src, &sp).unwrap();
+        let mut walk = Walk {
+            exts: vec!["csa".into()],
+            ..Walk::default()
+        };
+        for p in [&zp, &sp] {
+            walk.stream_archives = true;
+            let d = discover_with(&[p], &walk).unwrap();
+            assert_eq!(d.inputs.len(), 1, "{p:?}");
+            assert!(matches!(
+                d.inputs[0].packing,
+                Some(Packing::Streamed { .. })
+            ));
+            walk.stream_archives = false;
+            let d = discover_with(&[p], &walk).unwrap();
+            assert_eq!(d.inputs.len(), 5, "{p:?}");
+        }
     }
 }

@@ -188,7 +188,7 @@ impl InputArgs {
             hidden: self.hidden,
             no_ignore: self.no_ignore,
             globs: self.glob.clone(),
-            stream_tars: false,
+            stream_archives: false,
         }
     }
 }

@@ -106,7 +106,7 @@ impl<'a> Job<'a> {
     /// members are not known before: the bar follows the compressed
     /// bytes read out of the archive's size).
     pub fn progress(&self, enabled: bool) -> Progress {
-        let streamed = |i: &Input| matches!(i.packing, Some(batch::Packing::Tar { .. }));
+        let streamed = |i: &Input| matches!(i.packing, Some(batch::Packing::Streamed { .. }));
         if !self.inputs.iter().any(|i| i.issue.is_none() && streamed(i)) {
             return Progress::new(self.readable() as u64, enabled);
         }
@@ -261,7 +261,7 @@ pub fn exit_code(failed: bool, problems: bool) -> u8 {
 /// before anything is written (and `convert` refuses a one-game output
 /// format for more than one input). Every other reading command reads a
 /// tar once, its members found as it streams
-/// ([`kifu::batch::Walk::stream_tars`]).
+/// ([`kifu::batch::Walk::stream_archives`]).
 const LIST_TARS: [&str; 2] = ["convert", "html"];
 
 /// Expands paths into inputs (unreadable paths and skipped entries are
@@ -270,7 +270,7 @@ const LIST_TARS: [&str; 2] = ["convert", "html"];
 /// streams unless `command` is one of [`LIST_TARS`].
 fn discover(command: &str, a: &InputArgs, exclude: &[PathBuf]) -> Vec<Input> {
     let mut walk = a.walk(exclude);
-    walk.stream_tars = !LIST_TARS.contains(&command);
+    walk.stream_archives = !LIST_TARS.contains(&command);
     let mut inputs = match batch::discover_with(&a.paths, &walk) {
         Ok(d) => d.inputs,
         Err(e) => {
