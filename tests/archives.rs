@@ -623,3 +623,48 @@ fn duplicates_in_a_streamed_tar_name_their_members() {
         .collect();
     assert_eq!(names, want, "{}", out(&o));
 }
+
+/// An archive read as it streams (tar, zip, 7z) that is the only input
+/// and has no member taken (`--ext`, `--glob`) is "no game found", exit
+/// 2, as a folder with no record is; `--allow-empty` accepts it. A
+/// command that lists archives first (`convert`) says the same.
+#[test]
+fn an_archive_with_no_member_taken_is_no_game_found() {
+    let dir = tempfile::tempdir().unwrap();
+    for a in every_kind(dir.path()) {
+        for (cmd, extra) in [
+            ("validate", &["--ext", "kif"][..]),
+            ("stats", &["--glob", "nothing/**"][..]),
+            ("select", &["--ext", "kif"][..]),
+        ] {
+            let mut args = vec![cmd];
+            args.extend_from_slice(extra);
+            args.push(s(&a));
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {a:?}: {}", err(&o));
+            assert!(
+                err(&o).contains("no game found"),
+                "{cmd} {a:?}: {}",
+                err(&o)
+            );
+            args.push("--allow-empty");
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(0), "{cmd} {a:?}: {}", err(&o));
+            assert!(!err(&o).contains("no game found"), "{cmd} {a:?}");
+        }
+    }
+    // With a record beside it, the run is not empty.
+    let t = dir.path().join("x.tar");
+    let rec = dir.path().join("r.csa");
+    std::fs::write(&rec, GAME).unwrap();
+    let o = run(&[
+        "validate",
+        "--ext",
+        "csa",
+        "--glob",
+        "nothing/**",
+        s(&t),
+        s(&rec),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+}

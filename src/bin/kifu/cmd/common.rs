@@ -75,6 +75,10 @@ pub struct Job<'a> {
     pub inputs: Vec<Input>,
     /// Every output of the run, claimed before the first game is read.
     pub plan: Plan,
+    /// Inputs done in [`Job::drive`] (a member of an archive read as it
+    /// streams counts as one): none, with only such archives to read, is
+    /// "no game found" ([`Job::nothing_streamed`]).
+    done: std::cell::Cell<u64>,
 }
 
 impl<'a> Job<'a> {
@@ -93,6 +97,7 @@ impl<'a> Job<'a> {
             input,
             inputs,
             plan,
+            done: std::cell::Cell::new(0),
         }
     }
 
@@ -140,6 +145,37 @@ impl<'a> Job<'a> {
     /// [`nothing_found`]).
     pub fn nothing_found(&self) -> Option<u8> {
         nothing_found(self.input, self.command, &self.inputs)
+    }
+
+    /// After [`Job::drive`]: when every input to read was an archive read
+    /// as it streams ([`batch::Packing::Streamed`]), none of whose members
+    /// was taken (by `--ext`, `--glob`, the shard), and nothing else was
+    /// done or failed: the "no game found" message and exit code (2), as
+    /// [`Job::nothing_found`] says it before a run for a folder with no
+    /// record in it. `None` with `--allow-empty`.
+    pub fn nothing_streamed(&self) -> Option<u8> {
+        let streamed = |i: &Input| matches!(i.packing, Some(batch::Packing::Streamed { .. }));
+        let readable: Vec<&Input> = self.inputs.iter().filter(|i| i.issue.is_none()).collect();
+        if self.input.allow_empty
+            || self.done.get() > 0
+            || readable.is_empty()
+            || !readable.iter().all(|i| streamed(i))
+            || self
+                .inputs
+                .iter()
+                .any(|i| matches!(i.issue, Some(Issue::Error(_))))
+        {
+            return None;
+        }
+        no_game_message(self.input, self.command);
+        Some(out::FAILURE)
+    }
+
+    /// The exit code `code` of a run, or "no game found" (2, see
+    /// [`Job::nothing_streamed`]).
+    pub fn exit_code(&self, code: std::io::Result<u8>) -> std::io::Result<u8> {
+        let code = code?;
+        Ok(self.nothing_streamed().unwrap_or(code))
     }
 
     /// Says why the command does not start; the exit code (2).
@@ -208,6 +244,7 @@ impl<'a> Job<'a> {
                 c.game(&meta, index, out, progress)
             }
             Event::FileDone(meta) => {
+                self.done.set(self.done.get() + 1);
                 if meta.error.is_none() && meta.skipped.is_none() {
                     progress.file(meta.input, meta.bytes, meta.archive_read);
                 }
@@ -297,12 +334,17 @@ pub fn nothing_found(a: &InputArgs, cmd: &str, inputs: &[Input]) -> Option<u8> {
     {
         return None; // reported as unreadable, exit 2 anyway
     }
+    no_game_message(a, cmd);
+    Some(out::FAILURE)
+}
+
+/// Says "no game found" for the command `cmd` on standard error.
+fn no_game_message(a: &InputArgs, cmd: &str) {
     out::err(&format!(
         "kifu {cmd}: no game found: no file with a record extension ({}) in {} (see --ext; --allow-empty accepts this)",
         a.ext.join(", "),
         a.paths.join(" ")
     ));
-    Some(out::FAILURE)
 }
 
 pub fn read_options(a: &InputArgs, encoding: Option<kifu::read::Encoding>) -> ReadOptions {

@@ -252,7 +252,7 @@ pub fn run(a: ExportArgs, color: ColorArg) -> io::Result<u8> {
             .with_names(names.then(kifu::tags::Taxonomy::builtin))
     });
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut w);
-    w.finish(&progress)
+    job.exit_code(w.finish(&progress))
 }
 
 /// The export under way: the outputs, and what the summary counts.

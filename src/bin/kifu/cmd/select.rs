@@ -93,7 +93,7 @@ pub fn run(a: SelectArgs) -> std::io::Result<u8> {
         replay(&filter, true, vopts, observer, json)
     });
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut l);
-    l.finish()
+    job.exit_code(l.finish())
 }
 
 /// What the command's own observers make of a game: the names (JSON

@@ -321,7 +321,7 @@ pub fn run(a: StatsArgs, color: ColorArg) -> io::Result<u8> {
         },
     );
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut w);
-    w.finish(style, &progress)
+    job.exit_code(w.finish(style, &progress))
 }
 
 /// A table's first error, with whether it is standard output and its name.

@@ -101,6 +101,9 @@ pub fn run(a: TreeArgs) -> std::io::Result<u8> {
         }
     });
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut g);
+    if let Some(code) = job.nothing_streamed() {
+        return Ok(code);
+    }
     let Growing {
         tree,
         unreadable,

@@ -70,7 +70,7 @@ pub fn run(a: ValidateArgs, color: ColorArg) -> std::io::Result<u8> {
     job.drive(&workers, &read_opts, per_game, &mut progress, &mut r);
     let (counts, written) = r.reporter.finish(true, &progress);
     written?;
-    Ok(counts.exit_code())
+    job.exit_code(Ok(counts.exit_code()))
 }
 
 /// The report under way.
