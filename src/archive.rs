@@ -2,11 +2,11 @@
 //! or compressed with gzip, xz or zstd) and single `.gz`, `.xz` and `.zst`
 //! files, read as streams (nothing is unpacked to disk).
 //!
-//! A zip or 7z is listed from its index ([`list`]) and then read once,
-//! member after member in the archive's order ([`stream`]); a tar, which
-//! has no index, is read once with nothing listed first ([`stream_tar`]:
-//! members taken or skipped as they come), unless a command needs the
-//! whole list of members before it starts (then [`list`] reads it through
+//! Every kind is read once with nothing listed first ([`stream_each`]:
+//! members taken or skipped as they come; a zip's or 7z's index is read
+//! by its crate), unless a command needs the whole list of members before
+//! it starts (then [`list`] gives it, and [`stream`] reads the members
+//! listed in one more pass; a tar is read through for the list
 //! first); each member wanted is held in
 //! memory whole (at most [`MAX_MEMBER`] bytes), so the memory of a run is
 //! bounded by its largest member, not by the archive. A member is named
